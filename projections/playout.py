@@ -1,0 +1,75 @@
+"""Random legal play, for property tests, benchmarks and demo games.
+
+Pure: the caller supplies `pick(n) -> index in [0, n)` and the seed for chance outcomes,
+so the same arguments always give the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .rules import Action, Dealer, GameRules, State
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """A played game: the actions in order (chance filled) and the state after each."""
+
+    created: Mapping[str, Any]
+    actions: tuple[Action, ...]
+    states: tuple[State, ...]  # states[0] is the initial state; states[i+1] after actions[i]
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def next_action(rules: GameRules, state: State, pick: Callable[[int], int], seed: str,
+                step_no: int) -> Action | None:
+    """One random legal action with its chance filled, or None when nobody can act."""
+    auto = rules.auto_action(state)
+    if auto is not None:
+        proposal = auto
+    else:
+        options = rules.legal_actions(state, None)
+        if not options:
+            return None
+        proposal = options[pick(len(options))]
+    action = Action.of(proposal["type"], proposal["actor"], proposal["data"])
+    if rules.chance_fields.get(action.type):
+        data = rules.fill_chance(state, action, Dealer(seed, step_no))
+        action = Action.of(action.type, action.actor, data)
+    return action
+
+
+def play(rules: GameRules, created: Mapping[str, Any], pick: Callable[[int], int],
+         seed: str = "playout", max_steps: int = 10_000) -> Playout:
+    """Play random legal actions until the game has a result or `max_steps` is reached."""
+    state = rules.initial_state(created)
+    actions: list[Action] = []
+    states: list[State] = [state]
+    for step_no in range(1, max_steps + 1):
+        if rules.result(state) is not None:
+            break
+        action = next_action(rules, state, pick, seed, step_no)
+        if action is None:
+            break
+        state = rules.apply(state, action)
+        actions.append(action)
+        states.append(state)
+    return Playout(created, tuple(actions), tuple(states))
+
+
+def created_for(rules: GameRules, players: int, mode: str = "digital",
+                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A game_created payload for `players` seats, as the recorder would write it."""
+    return {
+        "game": rules.slug,
+        "players": [f"Player {i + 1}" for i in range(players)],
+        "mode": mode,
+        "options": {**rules.default_options, **(options or {})},
+        "edition": {"name": "default", "sha256": ""},
+        "seed_commitment": None,
+    }

@@ -1,0 +1,224 @@
+"""Folding a log into states: "state at step n", undo and redo (DESIGN.md, "Undo and redo").
+
+A `Cursor` is the fold after one seq: the game state, the most recent effective action
+(`top`) and the redo stack. Undo and redo never re-run a reducer: undoing action k gives
+back the cursor as it stood at seq k-1 (the state the action was recorded against), and
+redoing k gives back the state right after k. That makes both exact by construction and
+lets a fold resume from any snapshot, looking earlier cursors up only when an undo reaches
+back past it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .rules import Action, GameRules, IllegalAction, State
+
+#: log-level event types handled here; game modules never see them
+META_TYPES = frozenset({"game_created", "undo", "redo", "seed_revealed", "note", "claim_result"})
+
+Envelope = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """The fold of events 0..seq."""
+
+    seq: int
+    state: State
+    top: int | None  # seq of the most recent effective action
+    redo: tuple[int, ...] = ()  # undone action seqs, most recent last
+    parent: int | None = None  # `top` of the cursor this action was applied on
+
+    @property
+    def can_undo(self) -> bool:
+        return self.top is not None
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo)
+
+
+Lookup = Callable[[int], Cursor]
+
+
+def created_data(envelopes: Iterable[Envelope]) -> Mapping[str, Any]:
+    """The data of the game_created event (seq 0)."""
+    for env in envelopes:
+        if env["type"] != "game_created":
+            break
+        return env["data"]
+    raise IllegalAction("no_game_created", "a log must start with game_created at seq 0")
+
+
+def to_action(env: Envelope) -> Action:
+    """The reducer's view of a stored event."""
+    return Action.of(env["type"], env["actor"], env.get("data") or {}, env.get("seq"))
+
+
+def start(rules: GameRules, created: Envelope) -> Cursor:
+    """The cursor at seq 0."""
+    if created["type"] != "game_created" or created["seq"] != 0:
+        raise IllegalAction("no_game_created", "a log must start with game_created at seq 0")
+    return Cursor(seq=0, state=rules.initial_state(created["data"]), top=None)
+
+
+def _with_seq(err: IllegalAction, env: Envelope) -> IllegalAction:
+    err.details.setdefault("seq", env["seq"])
+    err.details.setdefault("type", env["type"])
+    return err
+
+
+def check_undo(rules: GameRules, mode: str, cursor: Cursor, actor: Any,
+               target: Action) -> None:
+    """The undo policy: table mode undoes anything; digital only one's own, unrevealing."""
+    if mode != "digital":
+        return
+    if actor != target.actor:
+        raise IllegalAction(
+            "undo_not_yours",
+            f"digital play: only seat {target.actor!r} may undo its own {target.type!r} "
+            f"(seq {target.seq}); {actor!r} may not",
+            target_seq=target.seq,
+        )
+    if not rules.is_undoable_in_digital(target):
+        raise IllegalAction(
+            "undo_reveals_hidden",
+            f"digital play: {target.type!r} at seq {target.seq} revealed hidden information "
+            "(cards were turned up), so it cannot be undone",
+            target_seq=target.seq,
+        )
+
+
+def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
+         action_at: Callable[[int], Action]) -> Cursor:
+    """The cursor after event `env`, which must be seq cursor.seq + 1."""
+    seq = env["seq"]
+    if seq != cursor.seq + 1:
+        raise IllegalAction("seq_gap", f"expected seq {cursor.seq + 1}, got {seq}", seq=seq)
+    kind = env["type"]
+    try:
+        if kind == "undo":
+            return _undo(rules, mode, cursor, env, lookup, action_at)
+        if kind == "redo":
+            return _redo(cursor, env, lookup)
+        if kind in META_TYPES:
+            if kind == "game_created":
+                raise IllegalAction("duplicate_game_created", "game_created may only be seq 0")
+            return replace(cursor, seq=seq)
+        state = rules.apply(cursor.state, to_action(env))
+    except IllegalAction as err:
+        raise _with_seq(err, env) from None
+    return Cursor(seq=seq, state=state, top=seq, redo=(), parent=cursor.top)
+
+
+def _declared_target(env: Envelope, expected: int) -> None:
+    declared = (env.get("data") or {}).get("target_seq")
+    if declared is not None and declared != expected:
+        raise IllegalAction("wrong_target",
+                            f"{env['type']} would act on seq {expected}, not {declared}",
+                            target_seq=expected)
+
+
+def _undo(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
+          action_at: Callable[[int], Action]) -> Cursor:
+    if cursor.top is None:
+        raise IllegalAction("nothing_to_undo", "there is no action left to undo")
+    target = cursor.top
+    _declared_target(env, target)
+    check_undo(rules, mode, cursor, env["actor"], action_at(target))
+    before = lookup(target - 1)
+    return Cursor(seq=env["seq"], state=before.state, top=before.top,
+                  redo=(*cursor.redo, target), parent=before.parent)
+
+
+def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
+    if not cursor.redo:
+        raise IllegalAction("nothing_to_redo", "there is no undone action to redo")
+    target = cursor.redo[-1]
+    _declared_target(env, target)
+    after = lookup(target)
+    return Cursor(seq=env["seq"], state=after.state, top=target, redo=cursor.redo[:-1],
+                  parent=after.parent)
+
+
+class Folder:
+    """Folds a run of envelopes, keeping every cursor so undo can look back."""
+
+    def __init__(self, rules: GameRules, mode: str,
+                 fallback: Lookup | None = None,
+                 event_at: Callable[[int], Envelope] | None = None) -> None:
+        self.rules = rules
+        self.mode = mode
+        self.cursors: dict[int, Cursor] = {}
+        self.envelopes: dict[int, Envelope] = {}
+        self._fallback = fallback
+        self._event_at = event_at
+        self.last: Cursor | None = None
+
+    def lookup(self, seq: int) -> Cursor:
+        if seq in self.cursors:
+            return self.cursors[seq]
+        if self._fallback is None:
+            raise KeyError(seq)
+        return self._fallback(seq)
+
+    def action_at(self, seq: int) -> Action:
+        env = self.envelopes.get(seq)
+        if env is None and self._event_at is not None:
+            env = self._event_at(seq)
+        if env is None:
+            raise KeyError(seq)
+        return to_action(env)
+
+    def resume(self, cursor: Cursor) -> None:
+        self.cursors[cursor.seq] = cursor
+        self.last = cursor
+
+    def feed(self, env: Envelope) -> Cursor:
+        if self.last is None:
+            cursor = start(self.rules, env)
+        else:
+            cursor = step(self.rules, self.mode, self.last, env, self.lookup, self.action_at)
+        self.envelopes[env["seq"]] = env
+        self.cursors[cursor.seq] = cursor
+        self.last = cursor
+        return cursor
+
+
+def mode_of(envelopes: list[Envelope]) -> str:
+    return str(created_data(envelopes).get("mode", "table"))
+
+
+def fold(rules: GameRules, envelopes: list[Envelope]) -> Cursor:
+    """The final cursor; raises IllegalAction (with seq) at the first illegal event."""
+    folder = Folder(rules, mode_of(envelopes))
+    for env in envelopes:
+        folder.feed(env)
+    if folder.last is None:
+        raise IllegalAction("empty_log", "the log is empty")
+    return folder.last
+
+
+def steps(rules: GameRules, envelopes: list[Envelope]) -> Iterator[tuple[Envelope, Cursor]]:
+    """(event, cursor after it) for every event, for step-through replays."""
+    folder = Folder(rules, mode_of(envelopes))
+    for env in envelopes:
+        yield env, folder.feed(env)
+
+
+def state_at(rules: GameRules, envelopes: list[Envelope], seq: int) -> Cursor:
+    """The fold of events 0..seq."""
+    return fold(rules, [e for e in envelopes if e["seq"] <= seq])
+
+
+def effective_seqs(cursor: Cursor, lookup: Lookup) -> list[int]:
+    """The seqs of the actions in effect at `cursor`, oldest first (undone ones left out)."""
+    chain: list[int] = []
+    top = cursor.top
+    while top is not None:
+        chain.append(top)
+        top = lookup(top).parent
+    return chain[::-1]

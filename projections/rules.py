@@ -1,0 +1,335 @@
+"""The contract every game module satisfies, and the small pure helpers they share.
+
+A game is a subclass of `GameRules` bound to one edition (its component data). The
+binding happens once per edition, so a state never has to carry the edition and a
+reducer reads every number from `self.edition`. See DESIGN.md, "Reducers".
+
+Nothing here does IO, reads the clock or draws a random number: chance arrives as data
+on actions, or through the `Dealer` passed to `fill_chance` by the recorder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from marshmallow import Schema
+
+Seat = int
+Actor = int | Literal["table", "server"]
+CardId = str
+State = Any
+Viewer = int | None | Literal["all"]
+ALL: Literal["all"] = "all"
+
+
+class IllegalAction(Exception):  # noqa: N818 - the name is the contract of DESIGN.md
+    """Raised when a well-formed action is against the rules now; the message names the rule."""
+
+    status = 422
+    kind = "illegal_action"
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# ---------------------------------------------------------------------------
+# Immutable data
+# ---------------------------------------------------------------------------
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that refuses mutation, so action data cannot be changed by a reducer."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("FrozenDict is immutable")
+
+    __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
+def freeze(value: Any) -> Any:
+    """Deep-freeze JSON data: lists become tuples, dicts become FrozenDicts."""
+    if isinstance(value, dict):
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The inverse of `freeze`: plain JSON-ready dicts and lists."""
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One player or table action as a reducer sees it: type, actor and deep-frozen data."""
+
+    type: str
+    actor: Actor
+    data: Mapping[str, Any] = field(default_factory=FrozenDict)
+    seq: int | None = None  # attached by the fold, only for messages
+
+    @classmethod
+    def of(cls, type_: str, actor: Actor, data: Mapping[str, Any] | None = None,
+           seq: int | None = None) -> Action:
+        return cls(type_, actor, freeze(dict(data or {})), seq)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "actor": self.actor, "data": thaw(self.data)}
+
+
+class Bag:
+    """An immutable multiset of card ids; `take` refuses what is not there."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Iterable[str] | Mapping[str, int] = ()) -> None:
+        counter = Counter(items)
+        object.__setattr__(self, "_items", tuple(sorted((k, v) for k, v in counter.items() if v)))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise TypeError("Bag is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Bag, (dict(self._items),))
+
+    def counts(self) -> dict[str, int]:
+        return dict(self._items)
+
+    def __len__(self) -> int:
+        return sum(v for _, v in self._items)
+
+    def __contains__(self, item: object) -> bool:
+        return any(k == item for k, _ in self._items)
+
+    def __iter__(self) -> Iterator[str]:
+        for k, v in self._items:
+            yield from [k] * v
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Bag) and self._items == other._items
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __repr__(self) -> str:
+        return f"Bag({dict(self._items)!r})"
+
+    def count(self, item: str) -> int:
+        return dict(self._items).get(item, 0)
+
+    def add(self, items: Iterable[str]) -> Bag:
+        counter = Counter(dict(self._items))
+        counter.update(items)
+        return Bag(counter)
+
+    def take(self, items: Iterable[str], *, code: str = "not_available",
+             where: str = "the pile") -> Bag:
+        """Remove `items`; raise IllegalAction(code) naming the first one that is missing."""
+        counter = Counter(dict(self._items))
+        for item in items:
+            if counter[item] <= 0:
+                raise IllegalAction(code, f"{item!r} is not in {where}", card=item)
+            counter[item] -= 1
+        return Bag(counter)
+
+
+def with_item(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of tuple `items` with position `index` replaced."""
+    return items[:index] + (value,) + items[index + 1:]
+
+
+def require(condition: bool, code: str, message: str, **details: Any) -> None:
+    """Raise IllegalAction(code, message) unless condition holds: one guard, one line."""
+    if not condition:
+        raise IllegalAction(code, message, **details)
+
+
+def require_seat(action: Action, seat: Seat, what: str = "act") -> None:
+    """Refuse an action whose actor is not `seat` (code `not_your_turn`)."""
+    if action.actor != seat:
+        raise IllegalAction("not_your_turn",
+                            f"it is seat {seat}'s turn to {what}, not {action.actor!r}'s",
+                            expected=seat, actor=action.actor)
+
+
+# ---------------------------------------------------------------------------
+# Chance: a small, documented, version-independent generator
+# ---------------------------------------------------------------------------
+
+
+class Dealer:
+    """Derives every chance outcome of one event from the game's seed.
+
+    Algorithm (so an auditor can re-derive deals in any language):
+    the byte stream for event `seq` is the concatenation of
+    HMAC-SHA256(key = seed as UTF-8, message = f"{seq}:{counter}") for counter = 0, 1, 2, ...;
+    `below(n)` reads 8 bytes as a big-endian unsigned integer x and accepts it when
+    x < 2**64 - (2**64 % n), returning x % n (rejection sampling, so no bias);
+    `shuffled(items)` sorts the items, then runs Fisher-Yates from the front:
+    for i in 0..len-2, swap position i with i + below(len - i).
+    """
+
+    def __init__(self, seed: str, seq: int) -> None:
+        self._key = seed.encode("utf-8")
+        self._seq = seq
+        self._counter = 0
+        self._buffer = b""
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self._buffer) < n:
+            message = f"{self._seq}:{self._counter}".encode()
+            self._buffer += hmac.new(self._key, message, hashlib.sha256).digest()
+            self._counter += 1
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = 2**64 - (2**64 % n)
+        while True:
+            x = int.from_bytes(self._bytes(8), "big")
+            if x < limit:
+                return x % n
+
+    def shuffled(self, items: Iterable[str]) -> list[str]:
+        """The items in sorted order, then Fisher-Yates shuffled from the front."""
+        out = sorted(items)
+        for i in range(len(out) - 1):
+            j = i + self.below(len(out) - i)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        """One of the items (in the order given)."""
+        return items[self.below(len(items))]
+
+
+# ---------------------------------------------------------------------------
+# The Game protocol
+# ---------------------------------------------------------------------------
+
+
+ActionEntry = tuple[type[Schema], Callable[..., Any]]
+
+
+class GameRules:
+    """Base class of every game; one instance per edition (component data).
+
+    A subclass sets the class attributes and implements the methods marked "must".
+    Every method is pure: same inputs, same outputs, no mutation.
+    """
+
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    rules_version: ClassVar[str] = "1"
+    #: action type -> marshmallow schema class of its `data` (checked before `apply`)
+    action_schemas: ClassVar[Mapping[str, type[Schema]]] = {}
+    #: action type -> the data fields that hold chance outcomes (cards drawn, a layout)
+    chance_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: options accepted in game_created, with their defaults
+    default_options: ClassVar[Mapping[str, Any]] = {}
+    #: action types a seat may never undo in digital play, beyond those that reveal chance
+    never_undoable: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, edition: Mapping[str, Any]) -> None:
+        self.edition = edition
+
+    # -- must ---------------------------------------------------------------
+    def initial_state(self, created: Mapping[str, Any]) -> State:
+        """The state after game_created (players, mode, options); no randomness. Must."""
+        raise NotImplementedError
+
+    def apply(self, state: State, action: Action) -> State:
+        """The next state, or IllegalAction naming the rule. Must."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: Viewer) -> dict[str, Any]:
+        """JSON-ready state as `seat` may see it. Must.
+
+        `seat` is a seat index, None for a spectator, or "all" for the auditor's view of
+        everything (a finished game is fully public).
+        """
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> tuple[Actor, ...]:
+        """The actors who may act now (seats and/or "table"); empty when over. Must."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: Actor | None = None) -> list[dict[str, Any]]:
+        """Enumerable legal actions `{"type","actor","data"}` for `seat` (None: all). Must.
+
+        Actions that cause a chance outcome are listed without their outcome fields.
+        """
+        raise NotImplementedError
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """Once over: {"scores", "winners", "reason", "breakdown"}; else None. Must."""
+        raise NotImplementedError
+
+    # -- may ----------------------------------------------------------------
+    def fill_chance(self, state: State, action: Action, dealer: Dealer) -> dict[str, Any]:
+        """Digital mode: the action's data with its chance fields filled by `dealer`."""
+        return dict(thaw(action.data))
+
+    def auto_action(self, state: State) -> dict[str, Any] | None:
+        """A "table" chance action the rules call for now (a setup deal), or None.
+
+        In digital mode the recorder appends it at once, filled by `fill_chance`.
+        """
+        return None
+
+    def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
+        """What `seat` may see of an action's data, or None when it may see all of it."""
+        return None
+
+    def describe(self, action: Action) -> str:
+        """A short sentence a player would use for this action (event lists, the viewer)."""
+        who = f"seat {action.actor}" if isinstance(action.actor, int) else str(action.actor)
+        return f"{who}: {action.type.replace('_', ' ')}"
+
+    def is_undoable_in_digital(self, action: Action) -> bool:
+        """Digital undo policy: nothing that revealed hidden information."""
+        if action.type in self.never_undoable:
+            return False
+        return not any(action.data.get(name) for name in self.chance_fields.get(action.type, ()))
+
+    @classmethod
+    def check_edition_content(cls, content: Mapping[str, Any]) -> list[str]:
+        """Problems that make `content` unusable as an edition of this game (empty: fine).
+
+        Subclasses extend this with a schema of every field their reducer reads.
+        """
+        if content.get("slug") != cls.slug:
+            return [f"edition's slug is {content.get('slug')!r}, not {cls.slug!r}"]
+        return []
+
+    def state_json(self, state: State) -> dict[str, Any]:
+        """The complete state as JSON (used for audits and equality across processes)."""
+        return self.view(state, ALL)

@@ -1,0 +1,118 @@
+"""One battery for every registered game: random legal play and the engine's invariants.
+
+Each game module adds its own invariants (conservation of cards and tokens) in its own
+test file; this file proves what every reducer owes the engine (STYLE.md 2.8).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from projections import GAMES, get_rules
+from projections.playout import created_for, play
+from projections.replay import Folder
+from projections.rules import Action, IllegalAction
+
+CASES = [(slug, n) for slug, cls in sorted(GAMES.items()) for n in cls.player_counts]
+MAX_STEPS = 3000
+
+
+def _play(slug: str, players: int, seed: int):
+    rules = get_rules(slug)
+    rng = random.Random(seed)
+    return rules, play(rules, created_for(rules, players), rng.randrange, f"seed-{seed}",
+                       max_steps=MAX_STEPS)
+
+
+def _envelopes(created, actions):
+    envs = [{"seq": 0, "type": "game_created", "actor": "table", "data": created}]
+    envs += [{"seq": i + 1, **a.to_json()} for i, a in enumerate(actions)]
+    return envs
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_legal_play_finishes_with_a_result(slug, players, seed):
+    rules, game = _play(slug, players, seed)
+    result = rules.result(game.final)
+    assert result is not None, f"{slug} did not finish in {MAX_STEPS} steps"
+    assert len(result["scores"]) == players
+    assert set(result["winners"]) <= set(range(players))
+    assert rules.to_act(game.final) == () or rules.legal_actions(game.final) == []
+    json.dumps(result)
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_replay_is_deterministic_and_survives_a_json_round_trip(slug, players, seed):
+    rules, game = _play(slug, players, seed)
+    as_json = json.loads(json.dumps([a.to_json() for a in game.actions]))
+    state = rules.initial_state(json.loads(json.dumps(game.created)))
+    for raw, expected in zip(as_json, game.states[1:], strict=True):
+        state = rules.apply(state, Action.of(raw["type"], raw["actor"], raw["data"]))
+        assert state == expected
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_undo_after_any_action_restores_the_exact_previous_state(slug, players, seed):
+    rules, game = _play(slug, players, seed)
+    envs = _envelopes(game.created, game.actions)
+    folder = Folder(rules, "table")
+    for i, env in enumerate(envs):
+        folder.feed(env)
+        if i == 0:
+            continue
+        before, after = game.states[i - 1], game.states[i]
+        undo = {"seq": len(folder.envelopes) + 1000 * i, "type": "undo", "actor": "table",
+                "data": {}}
+        scratch = Folder(rules, "table", fallback=folder.lookup, event_at=folder.envelopes.get)
+        scratch.resume(folder.last)
+        undo["seq"] = folder.last.seq + 1
+        assert scratch.feed(undo).state == before
+        redo = {"seq": undo["seq"] + 1, "type": "redo", "actor": "table", "data": {}}
+        assert scratch.feed(redo).state == after
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_apply_never_mutates_its_inputs(slug, players):
+    rules, game = _play(slug, players, 7)
+    for state, action in zip(game.states, game.actions, strict=False):
+        snapshot = copy.deepcopy(state)
+        rules.apply(state, action)
+        assert state == snapshot
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_views_are_json_for_every_seat_and_spectators(slug, players):
+    rules, game = _play(slug, players, 11)
+    for state in game.states[:: max(1, len(game.states) // 20)]:
+        for seat in [None, "all", *range(players)]:
+            json.dumps(rules.view(state, seat))
+        json.dumps(rules.legal_actions(state, None))
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_an_unknown_action_type_is_refused_by_name(slug, players):
+    rules, game = _play(slug, players, 3)
+    with pytest.raises(IllegalAction) as err:
+        rules.apply(game.states[min(2, len(game.states) - 1)],
+                    Action.of("fly_to_the_moon", 0, {}))
+    assert "fly_to_the_moon" in err.value.message
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_every_listed_action_type_has_a_data_schema(slug, players):
+    rules, game = _play(slug, players, 5)
+    for state in game.states[:: max(1, len(game.states) // 20)]:
+        for proposal in rules.legal_actions(state, None):
+            assert proposal["type"] in rules.action_schemas
