@@ -222,3 +222,23 @@ def effective_seqs(cursor: Cursor, lookup: Lookup) -> list[int]:
         chain.append(top)
         top = lookup(top).parent
     return chain[::-1]
+
+
+def effective_stack(envelopes: Iterable[Envelope]) -> list[int]:
+    """The seqs of the actions in effect after `envelopes`, from the log alone (no reducer).
+
+    Undo always takes the top of the stack and redo the top of the redo stack, so this
+    cheap pass agrees with the fold.
+    """
+    applied: list[int] = []
+    undone: list[int] = []
+    for env in envelopes:
+        kind = env["type"]
+        if kind == "undo" and applied:
+            undone.append(applied.pop())
+        elif kind == "redo" and undone:
+            applied.append(undone.pop())
+        elif kind not in META_TYPES:
+            applied.append(env["seq"])
+            undone.clear()
+    return applied

@@ -1,0 +1,456 @@
+"""`chronicle`: click commands over the recorder service (DESIGN.md, "Interfaces").
+
+Each command parses its arguments, calls one service function and prints. Results go to
+stdout (rich for people, `--json` for scripts); messages go to stderr. Exit codes: 0
+success, 1 refused (illegal action, conflict, failed verification), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from events import Access, ChronicleError, GameFilter, Recorder, open_store
+from events.recorder import parse_jsonl
+
+from . import render
+
+F = TypeVar("F", bound=Callable[..., Any])
+err_console = Console(stderr=True)
+
+
+class Refused(click.ClickException):
+    """A refusal: exit code 1 and the reason (naming the rule) on stderr."""
+
+    exit_code = 1
+
+
+def refusals(func: F) -> F:
+    """Turn any ChronicleError or IllegalAction into one line on stderr and exit code 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ChronicleError as err:
+            raise Refused(_describe(err)) from None
+        except Exception as err:
+            if hasattr(err, "code") and hasattr(err, "message"):
+                raise Refused(_describe(err)) from None
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _describe(err: Any) -> str:
+    seq = err.details.get("seq") if isinstance(getattr(err, "details", None), dict) else None
+    where = f"illegal action at seq {seq} " if seq is not None else ""
+    return f"{where}({err.code}): {err.message}"
+
+
+@contextmanager
+def service(ctx: click.Context) -> Iterator[Recorder]:
+    store = open_store(ctx.obj["db"])
+    try:
+        yield Recorder(store)
+    finally:
+        store.close()
+
+
+def _json_out(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _seat(value: str | None) -> Any:
+    if value is None:
+        return None
+    if value in ("table", "server", "all"):
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise click.BadParameter(f'{value!r} is not a seat number, "table" or "all"') from None
+
+
+def _access_for(as_seat: Any) -> Access:
+    if as_seat is None or as_seat == "all":
+        return Access.local()
+    if as_seat == "spectator":
+        return Access("spectator")
+    return Access("seat", int(as_seat))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="CHRONICLE_DB", default="chronicle.db", show_default=True,
+              help="SQLite path, sqlite:///PATH or postgresql://... (env CHRONICLE_DB)")
+@click.version_option(package_name="chronicle")
+@click.pass_context
+def main(ctx: click.Context, db: str) -> None:
+    """Record table games as an append-only log; replay, undo and audit them.
+
+    Example: chronicle new adaman --player Ann --mode digital
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["db"] = db
+
+
+@main.command()
+@click.option("--game", "slug", default=None, help="only this game (slug)")
+@click.option("--player", default=None, help="only games with a player whose name contains this")
+@click.option("--status", type=click.Choice(["in_progress", "finished"]), default=None)
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--json", "as_json", is_flag=True, help="one JSON document")
+@click.pass_context
+@refusals
+def games(ctx: click.Context, slug: str | None, player: str | None, status: str | None,
+          limit: int, as_json: bool) -> None:
+    """List recorded games, newest first.
+
+    Example: chronicle games --game adaman --status finished
+    """
+    with service(ctx) as rec:
+        rows, total = rec.list_games(GameFilter(game=slug, player=player, status=status,
+                                                limit=limit))
+    if as_json:
+        _json_out({"games": rows, "total": total})
+    else:
+        render.console().print(render.games_table(rows, total))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--player", "players", multiple=True, required=True,
+              help="a player's name, once per seat in seat order")
+@click.option("--mode", type=click.Choice(["table", "digital"]), default="table",
+              show_default=True)
+@click.option("--seed", default=None, help="digital mode: the dealing seed (default: random)")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="a game option (VALUE is JSON, or a plain string)")
+@click.option("--edition", default=None, help="edition name or sha256 (default: shipped)")
+@click.option("--title", default=None, help="a free-text title")
+@click.pass_context
+@refusals
+def new(ctx: click.Context, game: str, players: tuple[str, ...], mode: str, seed: str | None,
+        options: tuple[str, ...], edition: str | None, title: str | None) -> None:
+    """Create a game and print only its id (tokens go to stderr).
+
+    Example: chronicle new royals --player Ann --player Ben --player Cy
+    """
+    request = {"game": game, "players": list(players), "mode": mode, "seed": seed,
+               "options": dict(_option(o) for o in options), "edition": edition,
+               "title": title}
+    with service(ctx) as rec:
+        created = rec.create_game(request)
+    click.echo(created.id)
+    click.echo(f"recorder token: {created.recorder_token}", err=True)
+    for seat, token in enumerate(created.seat_tokens):
+        click.echo(f"seat {seat} ({players[seat]}) token: {token}", err=True)
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise click.BadParameter(f"{text!r} is not KEY=VALUE", param_hint="--option")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("type_", metavar="TYPE")
+@click.option("--actor", default=None, help='seat number or "table" (default: seat 0, or '
+              'the table for table moves)')
+@click.option("--data", default=None, help="the action's data as JSON (or - for stdin)")
+@click.option("--expect-seq", type=int, default=None,
+              help="refuse unless the game's last seq is this one (optimistic concurrency)")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: str | None,
+        expect_seq: int | None, as_json: bool) -> None:
+    """Record one action, validated by the game's rules before anything is written.
+
+    Example: chronicle act abc123 control --actor 0 --data '{"target":"sailor","spend":["mill"],"drawn":["bard"]}'
+    """  # noqa: E501
+    payload = _read_data(data)
+    with service(ctx) as rec:
+        actor_value = _seat(actor) if actor is not None else _default_actor(rec, game_id, type_)
+        recorded = rec.record(game_id, {"type": type_, "actor": actor_value, "data": payload},
+                              expected_seq=expect_seq)
+    if as_json:
+        _json_out({"event": recorded.event, "state": recorded.state})
+    else:
+        click.echo(f"seq {recorded.event['seq']}: {recorded.event['type']} recorded")
+        render.console().print(render.state_panel(recorded.state))
+
+
+def _default_actor(rec: Recorder, game_id: str, type_: str) -> Any:
+    for action in rec.legal(game_id):
+        if action["type"] == type_:
+            return action["actor"]
+    return 0
+
+
+def _read_data(data: str | None) -> Any:
+    if data is None:
+        return {}
+    text = sys.stdin.read() if data == "-" else data
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise click.BadParameter(f"not JSON: {err.msg} (at character {err.pos})",
+                                 param_hint="--data") from None
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--actor", default="table", show_default=True,
+              help='who undoes: "table" (the recorder) or a seat number')
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def undo(ctx: click.Context, game_id: str, actor: str, as_json: bool) -> None:
+    """Retract the most recent effective action (the log keeps it, marked undone).
+
+    Example: chronicle undo abc123
+    """
+    with service(ctx) as rec:
+        recorded = rec.undo(game_id, _seat(actor))
+    _meta_out(recorded.event, recorded.state, as_json)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--actor", default="table", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def redo(ctx: click.Context, game_id: str, actor: str, as_json: bool) -> None:
+    """Re-apply the most recently undone action.
+
+    Example: chronicle redo abc123
+    """
+    with service(ctx) as rec:
+        recorded = rec.redo(game_id, _seat(actor))
+    _meta_out(recorded.event, recorded.state, as_json)
+
+
+def _meta_out(event: dict[str, Any], state: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        _json_out({"event": event, "state": state})
+        return
+    click.echo(f"seq {event['seq']}: {event['type']} of seq {event['data'].get('target_seq')}")
+    render.console().print(render.state_panel(state))
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--at", type=int, default=None, help="the step (seq) to show; default: latest")
+@click.option("--as", "as_seat", default=None,
+              help='the seat whose view to show, or "spectator" (default: everything)')
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def state(ctx: click.Context, game_id: str, at: int | None, as_seat: str | None,
+          as_json: bool) -> None:
+    """Show the state of a game at its latest step or at step N.
+
+    Example: chronicle state abc123 --at 3 --json
+    """
+    with service(ctx) as rec:
+        doc = rec.state(game_id, at, _access_for(_viewer_arg(as_seat)))
+    if as_json:
+        _json_out(doc)
+    else:
+        render.console().print(render.state_panel(doc))
+
+
+def _viewer_arg(value: str | None) -> Any:
+    return "spectator" if value == "spectator" else _seat(value)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--as", "as_seat", default=None, help="only this seat's actions")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def legal(ctx: click.Context, game_id: str, as_seat: str | None, as_json: bool) -> None:
+    """List the legal actions now, ready to pass to `act`.
+
+    Example: chronicle legal abc123 --json
+    """
+    with service(ctx) as rec:
+        actions = rec.legal(game_id, seat=_seat(as_seat))
+    if as_json:
+        _json_out(actions)
+    else:
+        render.console().print(render.actions_table(actions))
+
+
+@main.command("log")
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def log_(ctx: click.Context, game_id: str, as_json: bool) -> None:
+    """Show every event of a game, undone ones marked.
+
+    Example: chronicle log abc123
+    """
+    with service(ctx) as rec:
+        events, notes = rec.history(game_id)
+    if as_json:
+        _json_out({"events": events, "annotations": {str(k): v for k, v in notes.items()}})
+    else:
+        render.console().print(render.log_table(events, notes))
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--at", type=int, default=None, help="print this one step and exit")
+@click.pass_context
+@refusals
+def replay(ctx: click.Context, game_id: str, at: int | None) -> None:
+    """Step through a game: n/→ next, p/← previous, f first, l last, q quit.
+
+    Example: chronicle replay abc123   (or --at 5 to print one step)
+    """
+    with service(ctx) as rec:
+        events, notes = rec.history(game_id)
+        last = events[-1]["seq"]
+        step = last if at is None else at
+        if at is not None:
+            _show_step(rec, game_id, events, notes, step)
+            return
+        while True:
+            _show_step(rec, game_id, events, notes, step)
+            key = click.getchar()
+            if key in ("q", "\x03", "\x04", ""):
+                return
+            step = _next_step(key, step, last)
+
+
+def _next_step(key: str, step: int, last: int) -> int:
+    moves = {"n": step + 1, " ": step + 1, "\x1b[C": step + 1, "p": step - 1,
+             "\x1b[D": step - 1, "f": 0, "l": last}
+    return max(0, min(last, moves.get(key, step)))
+
+
+def _show_step(rec: Recorder, game_id: str, events: list[dict[str, Any]],
+               notes: dict[int, dict[str, Any]], step: int) -> None:
+    doc = rec.state(game_id, step)
+    render.console().print(render.step_panel(events[step], notes.get(step, {}), doc,
+                                             len(events)))
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="write to this file instead of stdout")
+@click.pass_context
+@refusals
+def export(ctx: click.Context, game_id: str, output: str | None) -> None:
+    """Write a game's log as JSON Lines (the envelopes, exactly as stored and hashed).
+
+    Example: chronicle export abc123 -o game.jsonl
+    """
+    with service(ctx) as rec:
+        lines = rec.export(game_id)
+        if output is None:
+            for line in lines:
+                click.echo(line, nl=False)
+        else:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.writelines(lines)
+
+
+@main.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+@refusals
+def import_(ctx: click.Context, file: Any) -> None:
+    """Import an exported game after verifying it; prints the game id.
+
+    Example: chronicle import fixtures/adaman/won.jsonl
+    """
+    with service(ctx) as rec:
+        created = rec.import_lines(file)
+    click.echo(created.id)
+    click.echo(f"recorder token: {created.recorder_token}", err=True)
+
+
+@main.command()
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def verify(ctx: click.Context, target: str, as_json: bool) -> None:
+    """Audit a stored game (ID) or an exported FILE: chain, every move, deals, result.
+
+    Example: chronicle verify game.jsonl
+    """
+    with service(ctx) as rec:
+        if Path(target).is_file():
+            with open(target, encoding="utf-8") as fh:
+                report = rec.verify_envelopes(parse_jsonl(fh))
+        else:
+            report = rec.verify(target)
+    if as_json:
+        _json_out(report)
+    else:
+        render.console().print(render.verify_panel(report))
+    if not report["ok"]:
+        raise Refused(f"verification failed at seq {report['first_bad_seq']}: "
+                      f"{report['problems'][0]['message']}")
+
+
+@main.group(invoke_without_command=True)
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def editions(ctx: click.Context, game: str | None, as_json: bool) -> None:
+    """List the editions (component data) known for each game, or for GAME.
+
+    Example: chronicle editions royals
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    with service(ctx) as rec:
+        rows = rec.editions(game)
+    if as_json:
+        _json_out(rows)
+    else:
+        render.console().print(render.editions_table(rows))
+
+
+@editions.command("add")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--name", default=None, help="the edition's name (default: from the file)")
+@click.pass_context
+@refusals
+def editions_add(ctx: click.Context, file: Any, name: str | None) -> None:
+    """Register an edition file after checking it against the game's schema.
+
+    Example: chronicle editions add royals-printed.json --name printed-2014
+    """
+    try:
+        content = json.load(file)
+    except json.JSONDecodeError as err:
+        raise click.BadParameter(f"not JSON: {err.msg}", param_hint="FILE") from None
+    if not isinstance(content, dict) or not isinstance(content.get("slug"), str):
+        raise Refused('(invalid_edition): an edition is a JSON object with a "slug"')
+    with service(ctx.parent) as rec:  # type: ignore[arg-type]
+        row = rec.add_edition(content["slug"], content, name)
+    click.echo(f"{row['slug']} edition {row['name']} {row['sha256']}")

@@ -1,0 +1,130 @@
+"""How the CLI shows things to people: rich tables and panels, a board per game."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.pretty import Pretty
+from rich.table import Table
+from rich.text import Text
+
+
+def console() -> Console:
+    """stdout console; plain when not a terminal so scripts and tests read clean text."""
+    return Console(highlight=False, soft_wrap=False,
+                   width=int(os.environ.get("COLUMNS", "110")))
+
+
+def games_table(rows: list[dict[str, Any]], total: int) -> Table:
+    table = Table(title=f"{total} game(s)")
+    for col in ("id", "game", "players", "mode", "status", "created"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["id"], row["game"], ", ".join(row["players"]), row["mode"],
+                      row["status"], row["created_at"][:19])
+    return table
+
+
+def _row(title: str, cards: list[str]) -> Table:
+    table = Table(title=title, show_header=False, box=None, title_justify="left")
+    table.add_row(*(cards or ["—"]))
+    return table
+
+
+def _adaman_board(view: dict[str, Any]) -> RenderableType:
+    return Group(
+        _row(f"Court ({len(view['court'])})", view["court"]),
+        _row(f"Capital ({len(view['capital'])})", view["capital"]),
+        _row(f"Resources ({len(view['resources'])})", view["resources"]),
+        Text(f"Deck: {view['deck_count']} cards   Controlled: "
+             f"{', '.join(view['controlled']) or '—'}   Status: {view['status']}"),
+    )
+
+
+BOARDS: dict[str, Callable[[dict[str, Any]], RenderableType]] = {"adaman": _adaman_board}
+
+
+def board(game: str, view: dict[str, Any]) -> RenderableType:
+    """The game's board, or the view as a pretty tree for games without one."""
+    draw = BOARDS.get(game)
+    try:
+        return draw(view) if draw else Pretty(view, max_length=12)
+    except (KeyError, TypeError):
+        return Pretty(view, max_length=12)
+
+
+def state_panel(doc: dict[str, Any]) -> Panel:
+    parts: list[RenderableType] = [board(doc["game"], doc["view"])]
+    if doc.get("result"):
+        result = doc["result"]
+        parts.append(Text(f"Result: scores {result['scores']}, winners {result['winners']} "
+                          f"({result['reason']})", style="bold"))
+    elif doc.get("to_act"):
+        parts.append(Text(f"To act: {', '.join(map(str, doc['to_act']))}"))
+    return Panel(Group(*parts), title=f"{doc['game']} {doc['game_id']} — step {doc['seq']} "
+                 f"({doc['status']})")
+
+
+def actions_table(actions: list[dict[str, Any]]) -> Table:
+    table = Table(title=f"{len(actions)} legal action(s)")
+    table.add_column("type")
+    table.add_column("actor")
+    table.add_column("data")
+    for action in actions:
+        table.add_row(action["type"], str(action["actor"]), json.dumps(action["data"]))
+    return table
+
+
+def _event_text(event: dict[str, Any], note: dict[str, Any]) -> Text:
+    words = note.get("description") or event["type"].replace("_", " ")
+    text = Text(words)
+    if note.get("undone"):
+        text.stylize("strike dim")
+        text.append(" (undone)")
+    if event["type"] in ("undo", "redo"):
+        text = Text(f"{event['type']} of seq {event['data'].get('target_seq')}", style="italic")
+    return text
+
+
+def log_table(events: list[dict[str, Any]], notes: dict[int, dict[str, Any]]) -> Table:
+    table = Table(title=f"{len(events)} event(s)")
+    for col in ("seq", "actor", "type", "what happened", "recorded"):
+        table.add_column(col)
+    for event in events:
+        table.add_row(str(event["seq"]), str(event["actor"]), event["type"],
+                      _event_text(event, notes.get(event["seq"], {})),
+                      event["recorded_at"][:19])
+    return table
+
+
+def step_panel(event: dict[str, Any], note: dict[str, Any], doc: dict[str, Any],
+               total: int) -> Panel:
+    head = Text(f"step {event['seq']} of {total - 1}: {event['type']} by {event['actor']} — ")
+    head.append_text(_event_text(event, note))
+    keys = Text("n/→ next  p/← previous  f first  l last  q quit", style="dim")
+    return Panel(Group(head, state_panel(doc), keys), title="replay")
+
+
+def verify_panel(report: dict[str, Any]) -> Panel:
+    if report["ok"]:
+        body = Text(f"OK: chain intact, {report['checked']} events re-applied, "
+                    f"result {report['result']}", style="green")
+    else:
+        body = Text(f"FAILED at seq {report['first_bad_seq']}\n", style="bold red")
+        for problem in report["problems"]:
+            body.append(f"  seq {problem['seq']} ({problem['code']}): {problem['message']}\n")
+    return Panel(body, title="verify")
+
+
+def editions_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(title="editions")
+    for col in ("game", "name", "sha256"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["slug"], row["name"], row["sha256"])
+    return table

@@ -1,0 +1,89 @@
+"""The one exception tree of chronicle; each class carries its HTTP status and CLI exit code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.rules import IllegalAction
+
+__all__ = [
+    "AccessDenied",
+    "ChronicleError",
+    "Conflict",
+    "IllegalAction",
+    "InvalidEvent",
+    "NotFound",
+    "PreconditionFailed",
+    "StorageError",
+    "Unauthorized",
+]
+
+
+class ChronicleError(Exception):
+    """Base of every error chronicle reports to a user: a stable code, a message, details."""
+
+    status = 500
+    kind = "error"
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidEvent(ChronicleError):
+    """Raised when a request or event is not the documented shape (fields keyed in details)."""
+
+    status = 400
+    kind = "invalid"
+
+
+class Unauthorized(ChronicleError):
+    """Raised when a token is missing where one is required, or is not a token of this game."""
+
+    status = 401
+    kind = "unauthorized"
+
+
+class AccessDenied(ChronicleError):
+    """Raised when a valid token asks for something its role may not do (another seat)."""
+
+    status = 403
+    kind = "forbidden"
+
+
+class NotFound(ChronicleError):
+    """Raised for an unknown game id, edition or fixture."""
+
+    status = 404
+    kind = "not_found"
+
+
+class Conflict(ChronicleError):
+    """Raised when an append's expected seq is stale: someone appended first."""
+
+    status = 409
+    kind = "conflict"
+
+
+class PreconditionFailed(ChronicleError):
+    """Raised when If-Match names a seq that is no longer the last one."""
+
+    status = 412
+    kind = "precondition_failed"
+
+
+class StorageError(ChronicleError):
+    """Raised when the database cannot take a write (disk full, read-only); nothing stored."""
+
+    status = 503
+    kind = "storage"
+
+
+def error_status(err: Exception) -> int:
+    """The HTTP status of any chronicle or rules error."""
+    return int(getattr(err, "status", 500))

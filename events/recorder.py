@@ -1,0 +1,714 @@
+"""The recorder service: the one write path, used by both the CLI and the API.
+
+Every action is validated against the folded state before anything is written; chance
+outcomes are filled from the seeded dealer in digital mode; the envelope is chained and
+appended with the expected seq. Reads (state at step n, history, export, verify) fold
+the log, resuming from snapshots so "state at step n" costs O(K).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import pickle
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from projections import (
+    DEFAULT_EDITION_NAME,
+    canonical_edition,
+    default_edition,
+    edition_problems,
+    game_class,
+    get_rules,
+)
+from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
+from projections.rules import ALL, Action, Dealer, GameRules, IllegalAction, Viewer, thaw
+
+from . import schemas
+from .errors import AccessDenied, ChronicleError, Conflict, InvalidEvent, NotFound, Unauthorized
+from .model import GENESIS, Envelope, chain_problems, now_iso, seal
+from .store import GameFilter, Store
+
+log = logging.getLogger("chronicle.recorder")
+
+SNAPSHOT_EVERY = 64
+#: types a client may never send: the log writes them itself
+RESERVED_TYPES = frozenset({"game_created", "seed_revealed"})
+#: meta types that stay legal after the game has ended
+AFTER_END_TYPES = frozenset({"undo", "redo", "note", "claim_result"})
+RECORDER = "recorder"
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Who is asking: the recorder, one seat, or a spectator (no token)."""
+
+    role: str  # "recorder" | "seat" | "spectator" | "local"
+    seat: int | None = None
+
+    @classmethod
+    def local(cls) -> Access:
+        """The CLI on the machine that holds the database: full recorder rights."""
+        return cls("local")
+
+    @property
+    def may_record(self) -> bool:
+        return self.role in ("recorder", "local")
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    id: str
+    recorder_token: str
+    seat_tokens: list[str]
+    events: list[Envelope] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    event: Envelope
+    state: dict[str, Any]
+    replayed: bool = False  # an idempotent retry: nothing new was stored
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
+
+
+def seed_commitment(seed: str) -> str:
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class Recorder:
+    """The service over one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._latest: OrderedDict[str, Cursor] = OrderedDict()
+
+    # -- editions ---------------------------------------------------------------
+    def add_edition(self, slug: str, content: Any, name: str | None = None) -> dict[str, Any]:
+        """Register an edition after checking it against the game's schema."""
+        game_class(slug)
+        problems = edition_problems(slug, content)
+        if problems:
+            raise InvalidEvent("invalid_edition",
+                               f"this is not a usable {slug} edition: {'; '.join(problems)}",
+                               problems=problems)
+        text, sha = canonical_edition(content)
+        label = name or str(content.get("edition_name") or content.get("edition") or sha[:12])
+        self.store.put_edition(slug, label, sha, text)
+        return {"slug": slug, "name": label, "sha256": sha}
+
+    def editions(self, slug: str | None = None) -> list[dict[str, Any]]:
+        """Every edition known: the shipped defaults and those registered."""
+        for known in sorted(_all_slugs()) if slug is None else [slug]:
+            self._ensure_default_edition(known)
+        return self.store.editions(slug)
+
+    def _ensure_default_edition(self, slug: str) -> dict[str, Any]:
+        text, sha = canonical_edition(default_edition(slug))
+        if self.store.edition(sha) is None:
+            self.store.put_edition(slug, DEFAULT_EDITION_NAME, sha, text)
+        return {"name": DEFAULT_EDITION_NAME, "sha256": sha}
+
+    def _pick_edition(self, slug: str, wanted: str | None) -> dict[str, Any]:
+        default = self._ensure_default_edition(slug)
+        if wanted in (None, DEFAULT_EDITION_NAME, default["sha256"]):
+            return default
+        for row in self.store.editions(slug):
+            if wanted in (row["name"], row["sha256"]):
+                return {"name": row["name"], "sha256": row["sha256"]}
+        raise NotFound("unknown_edition", f"no {slug} edition named {wanted!r}; "
+                       "see `chronicle editions` or add one with `chronicle editions add`")
+
+    def rules_for(self, game: Mapping[str, Any]) -> GameRules:
+        """The reducer bound to the exact edition the game was recorded with."""
+        row = self.store.edition(game["edition_sha256"])
+        if row is None:
+            raise NotFound("unknown_edition",
+                           f"edition {game['edition_sha256'][:12]} of game {game['id']} is not "
+                           "stored; add it with `chronicle editions add`")
+        return get_rules(game["game"], json.loads(row["content"]))
+
+    # -- creating -----------------------------------------------------------------
+    def create_game(self, request: Mapping[str, Any], game_id: str | None = None) -> CreatedGame:
+        """Create a game: event 0, tokens, and in digital mode the seed and the first deal."""
+        req = schemas.load(schemas.NewGameSchema(), request, "the new-game request")
+        cls = game_class(req["game"])
+        players = req["players"]
+        if len(players) not in cls.player_counts:
+            raise IllegalAction("wrong_player_count",
+                                f"{cls.title} is played by {_counts(cls.player_counts)} "
+                                f"players, not {len(players)}", players=len(players))
+        unknown = sorted(set(req["options"]) - set(cls.default_options))
+        if unknown:
+            raise IllegalAction("unknown_option", f"{cls.title} has no option "
+                                f"{', '.join(unknown)}; it knows "
+                                f"{', '.join(sorted(cls.default_options)) or 'none'}")
+        edition = self._pick_edition(cls.slug, req["edition"])
+        seed = None
+        if req["mode"] == "digital":
+            seed = req["seed"] if req["seed"] is not None else secrets.token_hex(16)
+        created = {
+            "game": cls.slug, "players": players, "mode": req["mode"],
+            "options": {**cls.default_options, **req["options"]}, "edition": edition,
+            "seed_commitment": seed_commitment(seed) if seed is not None else None,
+            "rules_version": cls.rules_version,
+        }
+        gid = game_id or new_game_id()
+        env = seal(gid, 0, "game_created", "table", created, GENESIS)
+        rules = self.rules_for({"id": gid, "game": cls.slug, "edition_sha256": edition["sha256"]})
+        try:
+            rules.initial_state(created)
+        except (KeyError, TypeError, ValueError) as err:
+            raise IllegalAction("bad_options", f"the options do not fit {cls.title}: {err}"
+                                ) from None
+        recorder_token = secrets.token_urlsafe(24)
+        seat_tokens = [secrets.token_urlsafe(24) for _ in players]
+        tokens = {token_hash(recorder_token): RECORDER}
+        tokens |= {token_hash(t): f"seat:{i}" for i, t in enumerate(seat_tokens)}
+        row = {"id": gid, "game": cls.slug, "rules_version": cls.rules_version,
+               "players": players, "mode": req["mode"], "edition_name": edition["name"],
+               "edition_sha256": edition["sha256"], "created_at": env["recorded_at"],
+               "title": req["title"], "status": "in_progress"}
+        self.store.create_game(row, env, tokens, seed)
+        log.info("created %s game %s (%s, %d players)", cls.slug, gid, req["mode"], len(players))
+        events = [env, *self._server_turns(self.store.game(gid) or row)]
+        return CreatedGame(gid, recorder_token, seat_tokens, events)
+
+    # -- access -------------------------------------------------------------------
+    def access(self, game_id: str, token: str | None) -> Access:
+        """Resolve a bearer token (None: spectator); an unknown token is refused."""
+        self.game(game_id)
+        if token is None:
+            return Access("spectator")
+        role = self.store.token_role(game_id, token_hash(token))
+        if role is None:
+            raise Unauthorized("bad_token", "this token is not valid for this game")
+        if role == RECORDER:
+            return Access(RECORDER)
+        return Access("seat", int(role.split(":", 1)[1]))
+
+    def viewer(self, game: Mapping[str, Any], access: Access, finished: bool) -> Viewer:
+        """Whose eyes a request sees through: finished games are public to all."""
+        if finished or access.role == "local":
+            return ALL
+        if access.role == RECORDER:
+            # designed: at a physical table the recorder enters every card, so sees all;
+            # in digital play the recorder is a spectator until the end.
+            return ALL if game["mode"] == "table" else None
+        return access.seat
+
+    # -- reading --------------------------------------------------------------------
+    def game(self, game_id: str) -> dict[str, Any]:
+        row = self.store.game(game_id)
+        if row is None:
+            raise NotFound("unknown_game", f"there is no game {game_id!r}")
+        return row
+
+    def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
+        return self.store.list_games(flt)
+
+    def last_seq(self, game_id: str) -> int:
+        last = self.store.last_event(game_id)
+        if last is None:
+            raise NotFound("unknown_game", f"there is no game {game_id!r}")
+        return int(last["seq"])
+
+    def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules, Cursor]:
+        """The fold of events 0..at (default: all), resumed from the nearest snapshot."""
+        game = self.game(game_id)
+        rules = self.rules_for(game)
+        last = self.last_seq(game_id)
+        target = last if at is None else at
+        if not 0 <= target <= last:
+            raise NotFound("no_such_step", f"game {game_id} has steps 0..{last}, not {at}")
+        cached = self._latest.get(game_id)
+        if cached is not None and cached.seq == target:
+            return rules, cached
+        cursor = self._fold_to(game, rules, target)
+        if target == last:
+            self._remember(game_id, cursor)
+        return rules, cursor
+
+    def _remember(self, game_id: str, cursor: Cursor) -> None:
+        self._latest[game_id] = cursor
+        self._latest.move_to_end(game_id)
+        while len(self._latest) > 256:
+            self._latest.popitem(last=False)
+
+    def _snapshot_key(self, game: Mapping[str, Any], rules: GameRules) -> str:
+        return f"{game['game']}:{rules.rules_version}:{game['edition_sha256']}"
+
+    def _fold_to(self, game: Mapping[str, Any], rules: GameRules, target: int) -> Cursor:
+        key = self._snapshot_key(game, rules)
+        folder = Folder(rules, game["mode"],
+                        fallback=lambda seq: self._fold_to(game, rules, seq),
+                        event_at=lambda seq: self.store.event(game["id"], seq))
+        after = -1
+        snap = self.store.snapshot(game["id"], target, key)
+        if snap is not None:
+            try:
+                folder.resume(pickle.loads(snap[1]))  # noqa: S301 - our own cache
+                after = snap[0]
+            except Exception:  # a stale or foreign snapshot is only a cache miss
+                after = -1
+        for env in self.store.events(game["id"], after=after, upto=target):
+            cursor = folder.feed(env)
+            if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
+                self.store.put_snapshot(game["id"], cursor.seq, key, pickle.dumps(cursor))
+        assert folder.last is not None
+        return folder.last
+
+    def state(self, game_id: str, at: int | None = None,
+              access: Access | None = None) -> dict[str, Any]:
+        """The state document of DESIGN.md: what `access` may see at step `at`."""
+        access = access or Access.local()
+        rules, cursor = self.cursor(game_id, at)
+        game = self.game(game_id)
+        return self._state_doc(game, rules, cursor, access)
+
+    def _state_doc(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
+                   access: Access) -> dict[str, Any]:
+        result = rules.result(cursor.state)
+        over_now = self._finished(game, rules)
+        viewer = self.viewer(game, access, over_now)
+        return {
+            "game_id": game["id"], "game": game["game"], "seq": cursor.seq,
+            "status": "finished" if result is not None else "in_progress",
+            "view": rules.view(cursor.state, viewer), "result": result,
+            "to_act": list(rules.to_act(cursor.state)), "mode": game["mode"],
+            "players": game["players"], "can_undo": cursor.can_undo,
+            "can_redo": cursor.can_redo, "last_seq": self.last_seq(game["id"]),
+        }
+
+    def _finished(self, game: Mapping[str, Any], rules: GameRules) -> bool:
+        _, last = self.cursor(game["id"])
+        return rules.result(last.state) is not None
+
+    def legal(self, game_id: str, access: Access | None = None,
+              seat: Any = None) -> list[dict[str, Any]]:
+        """Legal actions now, ready to record; a seat token sees only its own."""
+        access = access or Access.local()
+        rules, cursor = self.cursor(game_id)
+        if access.role == "seat":
+            if seat is not None and seat != access.seat:
+                raise AccessDenied("not_your_seat", f"this token is seat {access.seat}'s")
+            seat = access.seat
+        elif access.role == "spectator":
+            return []
+        actions = rules.legal_actions(cursor.state, seat)
+        return [{"type": a["type"], "actor": a["actor"], "data": thaw(a["data"])}
+                for a in actions]
+
+    # -- recording -----------------------------------------------------------------
+    def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,
+               idempotency_key: str | None = None, access: Access | None = None) -> Recorded:
+        """Validate and append one action; in digital mode, fill its chance and deal on."""
+        access = access or Access.local()
+        game = self.game(game_id)
+        if idempotency_key is not None:
+            done = self.store.event_by_key(game_id, idempotency_key)
+            if done is not None:
+                return Recorded(done, self.state(game_id, done["seq"], access), replayed=True)
+        action = schemas.load(schemas.ActionSchema(), raw, "the action")
+        self._check_actor(game, access, action)
+        rules, cursor = self.cursor(game_id)
+        if expected_seq is not None and expected_seq != cursor.seq:
+            raise Conflict("stale_sequence",
+                           f"the game moved on: its last seq is {cursor.seq}, you expected "
+                           f"{expected_seq}; reload and try again", last_seq=cursor.seq)
+        data = self._prepare(game, rules, cursor, action)
+        env = self._append(game, rules, cursor, action["type"], action["actor"], data,
+                           idempotency_key)
+        self._server_turns(game)
+        return Recorded(env, self.state(game_id, env["seq"], access))
+
+    def _check_actor(self, game: Mapping[str, Any], access: Access,
+                     action: Mapping[str, Any]) -> None:
+        if access.role == "spectator":
+            raise Unauthorized("token_required", "recording needs a recorder or seat token")
+        if action["type"] in RESERVED_TYPES:
+            raise IllegalAction("reserved_type",
+                                f"{action['type']!r} is written by chronicle itself")
+        actor = action["actor"]
+        if isinstance(actor, int) and actor >= len(game["players"]):
+            raise IllegalAction("no_such_seat", f"seat {actor} does not exist: this game has "
+                                f"seats 0..{len(game['players']) - 1}", actor=actor)
+        if access.role == "seat" and actor != access.seat:
+            raise AccessDenied("not_your_seat",
+                               f"this token is seat {access.seat}'s; it cannot act as {actor!r}")
+        if actor == "server":
+            raise AccessDenied("server_only", "only chronicle itself acts as the server")
+        if game["mode"] == "digital" and actor == "table" and action["type"] not in (
+                "undo", "redo", "note", "claim_result"):
+            raise IllegalAction("server_deals", "in digital play the server makes the "
+                                "table's moves (deals and layouts) itself")
+
+    def _prepare(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
+                 action: Mapping[str, Any]) -> dict[str, Any]:
+        """Check what the log itself forbids and fill chance outcomes; returns the data."""
+        kind, data = action["type"], dict(action["data"])
+        if kind in META_TYPES:
+            return data
+        if rules.result(cursor.state) is not None:
+            raise IllegalAction("game_over", "the game is over; only undo is possible now")
+        if kind not in rules.action_schemas:
+            raise IllegalAction("unknown_action", f"{rules.title} has no action {kind!r}; "
+                                f"it knows {', '.join(sorted(rules.action_schemas))}")
+        chance = rules.chance_fields.get(kind, ())
+        if game["mode"] == "digital" and chance:
+            given = [f for f in chance if data.get(f) not in (None, [], {})]
+            if given:
+                raise IllegalAction("server_deals", f"in digital play the server deals: leave "
+                                    f"out {', '.join(given)}")
+            data = {k: v for k, v in data.items() if k not in chance}
+            schemas.load(rules.action_schemas[kind](), data, f"the {kind} data",
+                         partial=chance)
+            data = self._fill(rules, cursor, Action.of(kind, action["actor"], data),
+                              self.store.seed(game["id"]) or "")
+        return schemas.load(rules.action_schemas[kind](), data, f"the {kind} data")
+
+    @staticmethod
+    def _fill(rules: GameRules, cursor: Cursor, action: Action, seed: str) -> dict[str, Any]:
+        """fill_chance, with any failure on a bad action reported as the rules see it."""
+        try:
+            return rules.fill_chance(cursor.state, action, Dealer(seed, cursor.seq + 1))
+        except IllegalAction:
+            raise
+        except Exception:  # the action is bad in a way fill_chance did not check
+            try:
+                rules.apply(cursor.state, action)
+            except IllegalAction:
+                raise
+            except Exception:
+                log.exception("reducer failed on %s", action.type)
+            raise IllegalAction("rejected", f"the rules cannot apply this {action.type}: "
+                                "check its data against `legal`") from None
+
+    def _append(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor, kind: str,
+                actor: Any, data: Mapping[str, Any], idempotency_key: str | None) -> Envelope:
+        """Apply through the fold (refusing illegal actions) and append atomically."""
+        seq = cursor.seq + 1
+        env_probe = {"seq": seq, "type": kind, "actor": actor, "data": data}
+        folder = Folder(rules, game["mode"],
+                        fallback=lambda s: self.cursor(game["id"], s)[1],
+                        event_at=lambda s: self.store.event(game["id"], s))
+        folder.resume(cursor)
+        try:
+            after = folder.feed(env_probe)
+        except (IllegalAction, ChronicleError):
+            raise
+        except Exception:  # a reducer bug must never become a half-written event or a 500
+            log.exception("reducer crashed on %s at seq %s", kind, seq)
+            raise IllegalAction("rejected", f"the rules could not apply this {kind}; nothing "
+                                "was recorded (this is a bug in chronicle: please report it)",
+                                seq=seq) from None
+        last = self.store.last_event(game["id"])
+        assert last is not None
+        if last["seq"] != cursor.seq:
+            raise Conflict("stale_sequence", f"another writer appended seq {last['seq']}; "
+                           "reload and try again", last_seq=last["seq"])
+        env = seal(game["id"], seq, kind, actor, data, last["hash"], idempotency_key)
+        self.store.append(env)
+        self._remember(game["id"], after)
+        if after.seq % SNAPSHOT_EVERY == 0:
+            self.store.put_snapshot(game["id"], after.seq, self._snapshot_key(game, rules),
+                                    pickle.dumps(after))
+        result = rules.result(after.state)
+        self.store.set_summary(game["id"], "finished" if result else "in_progress", result)
+        return env
+
+    def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
+        """Digital mode: the table's chance events as soon as due; the seed at the end."""
+        if game["mode"] != "digital":
+            return []
+        written: list[Envelope] = []
+        rules = self.rules_for(game)
+        seed = self.store.seed(game["id"]) or ""
+        for _ in range(1000):
+            _, cursor = self.cursor(game["id"])
+            if rules.result(cursor.state) is not None:
+                if not self._seed_revealed(game["id"]):
+                    written.append(self._append(game, rules, cursor, "seed_revealed", "server",
+                                                {"seed": seed}, None))
+                break
+            auto = rules.auto_action(cursor.state)
+            if auto is None:
+                break
+            probe = Action.of(auto["type"], auto["actor"], auto.get("data") or {})
+            data = self._fill(rules, cursor, probe, seed)
+            written.append(self._append(game, rules, cursor, auto["type"], auto["actor"], data,
+                                        None))
+        return written
+
+    def _seed_revealed(self, game_id: str) -> bool:
+        last = self.store.last_event(game_id)
+        return last is not None and last["type"] == "seed_revealed"
+
+    def undo(self, game_id: str, actor: Any = "table", access: Access | None = None,
+             expected_seq: int | None = None) -> Recorded:
+        """Retract the most recent effective action (policy: DESIGN.md, "Undo and redo")."""
+        return self._meta(game_id, "undo", actor, access, expected_seq)
+
+    def redo(self, game_id: str, actor: Any = "table", access: Access | None = None,
+             expected_seq: int | None = None) -> Recorded:
+        """Re-apply the most recently undone action."""
+        return self._meta(game_id, "redo", actor, access, expected_seq)
+
+    def _meta(self, game_id: str, kind: str, actor: Any, access: Access | None,
+              expected_seq: int | None) -> Recorded:
+        access = access or Access.local()
+        if access.role == "seat":
+            actor = access.seat
+        rules, cursor = self.cursor(game_id)
+        target = cursor.top if kind == "undo" else (cursor.redo[-1] if cursor.redo else None)
+        data = {"target_seq": target} if target is not None else {}
+        game = self.game(game_id)
+        if game["mode"] == "digital" and actor == "table" and target is not None:
+            # the recorder acts as the seat whose action it is, under that seat's policy
+            env = self.store.event(game_id, target)
+            actor = env["actor"] if env else actor
+        return self.record(game_id, {"type": kind, "actor": actor, "data": data},
+                           expected_seq=expected_seq, access=access)
+
+    # -- history, export, import ------------------------------------------------------
+    def history(self, game_id: str, after: int = -1, limit: int | None = None,
+                access: Access | None = None) -> tuple[list[Envelope], dict[int, dict[str, Any]]]:
+        """Envelopes after `after` as `access` may see them, and annotations by seq."""
+        access = access or Access.local()
+        game = self.game(game_id)
+        rules, last = self.cursor(game_id)
+        viewer = self.viewer(game, access, rules.result(last.state) is not None)
+        effective = set(effective_stack(self.store.events(game_id)))
+        envs = list(self.store.events(game_id, after=after, limit=limit))
+        folder: Folder | None = None
+        if viewer != ALL and envs and envs[0]["seq"] > 0:
+            folder = Folder(rules, game["mode"],
+                            fallback=lambda s: self.cursor(game_id, s)[1],
+                            event_at=lambda s: self.store.event(game_id, s))
+            folder.resume(self.cursor(game_id, envs[0]["seq"] - 1)[1])
+        notes: dict[int, dict[str, Any]] = {}
+        out: list[Envelope] = []
+        for env in envs:
+            note: dict[str, Any] = {}
+            shown = env
+            if env["type"] not in META_TYPES:
+                action = to_action(env)
+                note["description"] = rules.describe(action)
+                note["undone"] = env["seq"] not in effective
+                hidden = None if folder is None or folder.last is None else rules.redact(
+                    action, viewer, folder.last.state)
+                if hidden is not None:
+                    shown = {k: v for k, v in env.items() if k != "salt"}
+                    shown["data"] = hidden
+                    note["redacted"] = True
+            elif env["type"] == "seed_revealed" and viewer != ALL:
+                shown = {k: v for k, v in env.items() if k != "salt"}
+                shown["data"] = {}
+                note["redacted"] = True
+            notes[env["seq"]] = note
+            out.append(shown)
+            if folder is not None:
+                folder.feed(env)
+        return out, notes
+
+    def export(self, game_id: str, access: Access | None = None) -> Iterator[str]:
+        """The log as JSON Lines (streamed for the full view; redacted for a seat)."""
+        access = access or Access.local()
+        game = self.game(game_id)
+        rules, last = self.cursor(game_id)
+        if self.viewer(game, access, rules.result(last.state) is not None) == ALL:
+            for env in self.store.events(game_id):
+                yield json.dumps(env, ensure_ascii=False) + "\n"
+            return
+        for env in self.history(game_id, access=access)[0]:
+            yield json.dumps(env, ensure_ascii=False) + "\n"
+
+    def import_lines(self, lines: Iterable[str]) -> CreatedGame:
+        """Store an exported game after verifying it; refuses anything that does not verify."""
+        envelopes = parse_jsonl(lines)
+        report = self.verify_envelopes(envelopes)
+        if not report["ok"]:
+            first = report["problems"][0]
+            raise IllegalAction("import_refused",
+                                f"the file does not verify (seq {report['first_bad_seq']}: "
+                                f"{first['message']})", report=report)
+        created = envelopes[0]["data"]
+        game_id = envelopes[0]["game_id"]
+        rules = get_rules(created["game"], self._edition_content(created))
+        final = rules.result(_fold_all(rules, envelopes).state)
+        recorder_token = secrets.token_urlsafe(24)
+        seat_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
+        tokens = {token_hash(recorder_token): RECORDER}
+        tokens |= {token_hash(t): f"seat:{i}" for i, t in enumerate(seat_tokens)}
+        row = {"id": game_id, "game": created["game"],
+               "rules_version": str(created.get("rules_version", rules.rules_version)),
+               "players": created["players"], "mode": created.get("mode", "table"),
+               "edition_name": created["edition"]["name"],
+               "edition_sha256": created["edition"]["sha256"],
+               "created_at": envelopes[0]["recorded_at"],
+               "status": "finished" if final is not None else "in_progress",
+               "result": json.dumps(final) if final is not None else None}
+        self.store.import_game(row, envelopes, tokens)
+        return CreatedGame(game_id, recorder_token, seat_tokens, [])
+
+    def _edition_content(self, created: Mapping[str, Any]) -> dict[str, Any]:
+        slug = created["game"]
+        self._ensure_default_edition(slug)
+        row = self.store.edition(created["edition"]["sha256"])
+        if row is None:
+            raise NotFound("unknown_edition",
+                           f"edition {created['edition'].get('name')!r} "
+                           f"({created['edition']['sha256'][:12]}) is not known here; add it "
+                           "with `chronicle editions add` first")
+        content: dict[str, Any] = json.loads(row["content"])
+        return content
+
+    # -- verifying ---------------------------------------------------------------------
+    def verify(self, game_id: str) -> dict[str, Any]:
+        """Verify a stored game: chain, every event through the reducer, deals, result."""
+        report = self.verify_envelopes(list(self.store.events(game_id)))
+        game = self.game(game_id)
+        self.store.set_summary(game_id, game["status"], game["result"],
+                               audit="ok" if report["ok"] else "failed")
+        return report
+
+    def verify_envelopes(self, envelopes: list[Envelope]) -> dict[str, Any]:
+        """The audit of a log: {"ok", "first_bad_seq", "problems", "result", ...}."""
+        problems = chain_problems(envelopes)
+        result = None
+        checked = 0
+        if envelopes and envelopes[0].get("type") == "game_created":
+            try:
+                result, checked, more = self._audit_fold(envelopes)
+                problems += more
+            except ChronicleError as err:
+                problems.append({"seq": 0, "code": err.code, "message": err.message})
+        elif envelopes:
+            problems.append({"seq": envelopes[0].get("seq"), "code": "no_game_created",
+                             "message": "a log must start with game_created"})
+        else:
+            problems.append({"seq": None, "code": "empty_log", "message": "the log is empty"})
+        seqs = [p["seq"] for p in problems if isinstance(p.get("seq"), int)]
+        return {"ok": not problems, "first_bad_seq": min(seqs) if seqs else None,
+                "problems": sorted(problems, key=lambda p: (p.get("seq") is None,
+                                                            p.get("seq") or 0)),
+                "events": len(envelopes), "checked": checked, "result": result}
+
+    def _audit_fold(self, envelopes: list[Envelope]
+                    ) -> tuple[dict[str, Any] | None, int, list[dict[str, Any]]]:
+        created = envelopes[0]["data"]
+        game_class(created.get("game", ""))
+        rules = get_rules(created["game"], self._edition_content(created))
+        problems: list[dict[str, Any]] = []
+        seed = next((e["data"].get("seed") for e in envelopes if e["type"] == "seed_revealed"),
+                    None)
+        digital = created.get("mode") == "digital"
+        if digital and seed is not None and seed_commitment(str(seed)) != created.get(
+                "seed_commitment"):
+            problems.append({"seq": next(e["seq"] for e in envelopes
+                                         if e["type"] == "seed_revealed"),
+                             "code": "seed_mismatch",
+                             "message": "the revealed seed does not match its commitment"})
+            seed = None
+        folder = Folder(rules, created.get("mode", "table"))
+        checked = 0
+        for env in envelopes:
+            before = folder.last
+            try:
+                folder.feed(env)
+            except IllegalAction as err:
+                problems.append({"seq": env["seq"], "code": err.code,
+                                 "message": f"illegal at seq {env['seq']}: {err.message}"})
+                return None, checked, problems
+            checked += 1
+            if digital and seed is not None and before is not None:
+                problem = _deal_problem(rules, before, env, str(seed))
+                if problem:
+                    problems.append(problem)
+        if digital and seed is None and folder.last is not None and \
+                rules.result(folder.last.state) is not None:
+            problems.append({"seq": None, "code": "seed_not_revealed",
+                             "message": "a finished digital game must reveal its seed"})
+        final = folder.last
+        return (rules.result(final.state) if final else None), checked, problems
+
+
+def _deal_problem(rules: GameRules, before: Cursor, env: Envelope,
+                  seed: str) -> dict[str, Any] | None:
+    """Re-derive an event's chance outcome from the seed; a mismatch names the seq."""
+    chance = rules.chance_fields.get(env["type"], ())
+    if not chance or env["type"] in META_TYPES:
+        return None
+    data = env["data"]
+    probe = Action.of(env["type"], env["actor"], {**data, **{f: [] for f in chance}})
+    try:
+        expected = rules.fill_chance(before.state, probe, Dealer(seed, env["seq"]))
+    except IllegalAction:
+        return {"seq": env["seq"], "code": "deal_mismatch",
+                "message": f"seq {env['seq']}: the seed cannot re-derive this deal"}
+    for name in chance:
+        if thaw(expected.get(name)) != thaw(data.get(name)):
+            return {"seq": env["seq"], "code": "deal_mismatch",
+                    "message": f"seq {env['seq']}: {name} is {data.get(name)!r} but the "
+                    f"revealed seed deals {expected.get(name)!r}"}
+    return None
+
+
+def _fold_all(rules: GameRules, envelopes: list[Envelope]) -> Cursor:
+    folder = Folder(rules, envelopes[0]["data"].get("mode", "table"))
+    for env in envelopes:
+        folder.feed(env)
+    assert folder.last is not None
+    return folder.last
+
+
+def parse_jsonl(lines: Iterable[str]) -> list[Envelope]:
+    """Envelopes from JSON Lines; a line that is not a JSON object is an InvalidEvent."""
+    out: list[Envelope] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            env = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InvalidEvent("malformed", f"line {number} is not JSON: {err.msg}") from None
+        if not isinstance(env, dict):
+            raise InvalidEvent("malformed", f"line {number} is not a JSON object")
+        out.append(env)
+    if not out:
+        raise InvalidEvent("malformed", "the file holds no events")
+    return out
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def _all_slugs() -> list[str]:
+    from projections import GAMES
+
+    return list(GAMES)
+
+
+def constant_time_equal(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+__all__ = ["Access", "CreatedGame", "Recorded", "Recorder", "now_iso", "parse_jsonl"]

@@ -1,0 +1,75 @@
+"""marshmallow schemas for what comes in: an action to record and a new-game request.
+
+They check the shape only; the rules are the reducer's business. Failures become
+`InvalidEvent` with field-keyed messages (the marshmallow / flask-smorest convention).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from .errors import InvalidEvent
+
+SNAKE = validate.Regexp(r"^[a-z][a-z0-9_]{0,63}$", error="must be a snake_case action type")
+MAX_SEAT = 64
+
+
+class ActorField(fields.Field):
+    """A seat index (int >= 0), "table" or "server"."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValidationError('must be a seat number, "table" or "server"')
+        if isinstance(value, int) and 0 <= value < MAX_SEAT:
+            return value
+        if value in ("table", "server"):
+            return value
+        raise ValidationError('must be a seat number (0-based), "table" or "server"')
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class ActionSchema(Schema):
+    """An action as a client sends it: {"type", "actor", "data"}."""
+
+    type = fields.String(required=True, validate=SNAKE)
+    actor = ActorField(required=True)
+    data = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class NewGameSchema(Schema):
+    """A new-game request: {"game", "players", "mode", "seed"?, "options"?, "edition"?}."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    players = fields.List(fields.String(validate=validate.Length(min=1, max=80)),
+                          required=True, validate=validate.Length(min=1, max=MAX_SEAT))
+    mode = fields.String(load_default="table", validate=validate.OneOf(["table", "digital"]))
+    seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    edition = fields.String(load_default=None, allow_none=True)
+    title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+
+    @validates_schema
+    def _seed_only_digital(self, data: Mapping[str, Any], **kwargs: Any) -> None:
+        if data.get("seed") is not None and data.get("mode") != "digital":
+            raise ValidationError("a seed is only used in digital mode", "seed")
+
+
+def load(schema: Schema, payload: Any, what: str,
+         partial: tuple[str, ...] | bool = False) -> dict[str, Any]:
+    """Validate `payload` with `schema` or raise InvalidEvent naming each bad field."""
+    if not isinstance(payload, Mapping):
+        raise InvalidEvent("malformed", f"{what} must be a JSON object", fields={})
+    try:
+        loaded: dict[str, Any] = schema.load(dict(payload), partial=partial)
+    except ValidationError as err:
+        messages = err.normalized_messages()
+        summary = "; ".join(f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
+                            for k, v in sorted(messages.items(), key=lambda kv: str(kv[0])))
+        raise InvalidEvent("malformed", f"{what} is malformed: {summary}",
+                           fields=messages) from None
+    return loaded

@@ -1,0 +1,334 @@
+"""The embedded SQLite store (the default), via sqlite-utils.
+
+WAL mode; `UNIQUE(game_id, seq)` as the primary key; triggers that abort any UPDATE or
+DELETE on events, so immutability is a fact of the database, not a promise of the code.
+Appends run in `BEGIN IMMEDIATE` and check the seq against the last one inside the
+transaction, so concurrent writers serialize and a stale one gets a Conflict.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from sqlite_utils import Database, Migrations
+
+from .errors import Conflict, StorageError
+from .model import ENVELOPE_FIELDS, Envelope
+from .store import GameFilter, Store
+
+migrations = Migrations("chronicle")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            rules_version TEXT NOT NULL,
+            players TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            edition_name TEXT NOT NULL,
+            edition_sha256 TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            title TEXT,
+            notes TEXT,
+            status TEXT NOT NULL DEFAULT 'in_progress',
+            result TEXT,
+            audit TEXT
+        ) STRICT;
+        CREATE INDEX games_by_game ON games(game, created_at);
+        CREATE TABLE events (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL CHECK (seq >= 0),
+            type TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            data TEXT NOT NULL,
+            recorded_at TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            salt TEXT NOT NULL,
+            idempotency_key TEXT,
+            PRIMARY KEY (game_id, seq)
+        ) STRICT;
+        CREATE UNIQUE INDEX events_idempotency ON events(game_id, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+            BEGIN SELECT RAISE(ABORT, 'events are immutable: UPDATE refused'); END;
+        CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            BEGIN SELECT RAISE(ABORT, 'events are immutable: DELETE refused'); END;
+        CREATE TABLE editions (
+            sha256 TEXT PRIMARY KEY,
+            slug TEXT NOT NULL,
+            name TEXT NOT NULL,
+            content TEXT NOT NULL,
+            added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ) STRICT;
+        CREATE TABLE tokens (
+            token_hash TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            role TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE seeds (
+            game_id TEXT PRIMARY KEY REFERENCES games(id),
+            seed TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE snapshots (
+            game_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            blob BLOB NOT NULL,
+            PRIMARY KEY (game_id, key, seq)
+        ) STRICT;
+        """
+    )
+
+
+def _row_to_envelope(row: Mapping[str, Any]) -> Envelope:
+    env = dict(row)
+    env["actor"] = json.loads(env["actor"])
+    env["data"] = json.loads(env["data"])
+    return {k: env[k] for k in ENVELOPE_FIELDS}
+
+
+def _game_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(row)
+    out["players"] = json.loads(out["players"])
+    out["result"] = json.loads(out["result"]) if out.get("result") else None
+    return out
+
+
+class SQLiteStore(Store):
+    """A store in one SQLite file."""
+
+    def __init__(self, path: str) -> None:
+        self.url = path
+        try:
+            conn = sqlite3.connect(path, timeout=30, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            self.db = Database(conn)
+            if path != ":memory:":
+                self.db.enable_wal()
+            self.db.execute("PRAGMA foreign_keys = ON")
+            # FULL: an acknowledged append survives a power cut, not only a crash
+            self.db.execute("PRAGMA synchronous = FULL")
+            if migrations.pending(self.db):
+                self._migrate()
+        except sqlite3.Error as err:
+            raise StorageError("storage_unavailable",
+                               f"cannot open the database {path!r}: {err}") from None
+
+    def _migrate(self) -> None:
+        try:
+            migrations.apply(self.db)
+        except sqlite3.OperationalError:
+            if migrations.pending(self.db):  # another process may have migrated first
+                raise
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn
+
+    def _write(self, sql_and_params: list[tuple[str, tuple[Any, ...]]]) -> None:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in sql_and_params:
+                    self.conn.execute(sql, params)
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as err:
+            raise StorageError("storage_write_failed",
+                               f"the database refused the write ({err}); nothing was stored"
+                               ) from None
+
+    # -- games ---------------------------------------------------------------
+    def create_game(self, game: Mapping[str, Any], created: Envelope,
+                    tokens: Mapping[str, str], seed: str | None) -> None:
+        row = dict(game)
+        row["players"] = json.dumps(row["players"], ensure_ascii=False)
+        cols = ", ".join(row)
+        ops = [(f"INSERT INTO games ({cols}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values())), self._insert_event(created)]
+        ops += [("INSERT INTO tokens (token_hash, game_id, role) VALUES (?, ?, ?)",
+                 (h, game["id"], role)) for h, role in tokens.items()]
+        if seed is not None:
+            ops.append(("INSERT INTO seeds (game_id, seed) VALUES (?, ?)", (game["id"], seed)))
+        try:
+            self._write(ops)
+        except sqlite3.IntegrityError:
+            raise Conflict("game_exists", f"a game with id {game['id']!r} is already stored",
+                           game_id=game["id"]) from None
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+        return _game_row(rows[0]) if rows else None
+
+    def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
+        where, params = ["1 = 1"], []
+        if flt.game:
+            where.append("game = ?")
+            params.append(flt.game)
+        if flt.status:
+            where.append("status = ?")
+            params.append(flt.status)
+        if flt.player:
+            where.append("EXISTS (SELECT 1 FROM json_each(games.players) "
+                         "WHERE lower(json_each.value) LIKE lower(?))")
+            params.append(f"%{flt.player}%")
+        if flt.created_from:
+            where.append("created_at >= ?")
+            params.append(flt.created_from)
+        if flt.created_to:
+            where.append("created_at <= ?")
+            params.append(flt.created_to)
+        clause = " AND ".join(where)
+        total = next(self.db.query(f"SELECT count(*) AS n FROM games WHERE {clause}", params))
+        rows = self.db.query(
+            f"SELECT * FROM games WHERE {clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+            [*params, flt.limit, flt.offset])
+        return [_game_row(r) for r in rows], int(total["n"])
+
+    def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
+                    audit: str | None = None) -> None:
+        self._write([("UPDATE games SET status = ?, result = ?, audit = coalesce(?, audit) "
+                      "WHERE id = ?",
+                      (status, json.dumps(result) if result is not None else None, audit,
+                       game_id))])
+
+    # -- events --------------------------------------------------------------
+    @staticmethod
+    def _insert_event(env: Envelope) -> tuple[str, tuple[Any, ...]]:
+        values = dict(env)
+        values["actor"] = json.dumps(env["actor"])
+        values["data"] = json.dumps(env["data"], ensure_ascii=False, sort_keys=True)
+        return (f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) "
+                f"VALUES ({', '.join('?' * len(ENVELOPE_FIELDS))})",
+                tuple(values[k] for k in ENVELOPE_FIELDS))
+
+    def append(self, envelope: Envelope) -> Envelope:
+        game_id, seq = envelope["game_id"], envelope["seq"]
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise StorageError("storage_busy", f"the database is unavailable: {err}") from None
+        try:
+            last = self.conn.execute("SELECT max(seq) FROM events WHERE game_id = ?",
+                                     (game_id,)).fetchone()[0]
+            if last is None or seq != last + 1:
+                raise Conflict("stale_sequence",
+                               f"event {seq} cannot follow: the game's last seq is {last}",
+                               expected_seq=(last or 0) + 1, last_seq=last)
+            self.conn.execute(*self._insert_event(envelope))
+            self.conn.execute("COMMIT")
+        except sqlite3.IntegrityError as err:
+            self._rollback()
+            raise Conflict("stale_sequence", f"seq {seq} was taken by another writer ({err})",
+                           last_seq=seq) from None
+        except sqlite3.Error as err:
+            self._rollback()
+            raise StorageError("storage_write_failed",
+                               f"the database refused the write ({err}); nothing was stored"
+                               ) from None
+        except BaseException:
+            self._rollback()
+            raise
+        return envelope
+
+    def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
+                    tokens: Mapping[str, str]) -> None:
+        row = dict(game)
+        row["players"] = json.dumps(row["players"], ensure_ascii=False)
+        ops = [(f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()))]
+        ops += [self._insert_event(env) for env in envelopes]
+        ops += [("INSERT INTO tokens (token_hash, game_id, role) VALUES (?, ?, ?)",
+                 (h, game["id"], role)) for h, role in tokens.items()]
+        try:
+            self._write(ops)
+        except sqlite3.IntegrityError:
+            raise Conflict("game_exists", f"a game with id {game['id']!r} is already stored",
+                           game_id=game["id"]) from None
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def events(self, game_id: str, after: int = -1, upto: int | None = None,
+               limit: int | None = None) -> Iterator[Envelope]:
+        sql = "SELECT * FROM events WHERE game_id = ? AND seq > ?"
+        params: list[Any] = [game_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        cursor = self.conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield _row_to_envelope(dict(zip(names, row, strict=True)))
+
+    def last_event(self, game_id: str) -> Envelope | None:
+        rows = list(self.db.query(
+            "SELECT * FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [game_id]))
+        return _row_to_envelope(rows[0]) if rows else None
+
+    def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
+        rows = list(self.db.query(
+            "SELECT * FROM events WHERE game_id = ? AND idempotency_key = ?",
+            [game_id, idempotency_key]))
+        return _row_to_envelope(rows[0]) if rows else None
+
+    # -- editions, tokens, seeds, snapshots ------------------------------------
+    def put_edition(self, slug: str, name: str, sha256: str, content: str) -> None:
+        self._write([("INSERT OR IGNORE INTO editions (sha256, slug, name, content) "
+                      "VALUES (?, ?, ?, ?)", (sha256, slug, name, content))])
+
+    def edition(self, sha256: str) -> dict[str, Any] | None:
+        rows = list(self.db.query("SELECT * FROM editions WHERE sha256 = ?", [sha256]))
+        return rows[0] if rows else None
+
+    def editions(self, slug: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT sha256, slug, name, added_at FROM editions"
+        params: list[Any] = []
+        if slug:
+            sql += " WHERE slug = ?"
+            params.append(slug)
+        return list(self.db.query(sql + " ORDER BY slug, added_at", params))
+
+    def token_role(self, game_id: str, token_hash: str) -> str | None:
+        rows = list(self.db.query("SELECT role FROM tokens WHERE game_id = ? AND token_hash = ?",
+                                  [game_id, token_hash]))
+        return rows[0]["role"] if rows else None
+
+    def seed(self, game_id: str) -> str | None:
+        rows = list(self.db.query("SELECT seed FROM seeds WHERE game_id = ?", [game_id]))
+        return rows[0]["seed"] if rows else None
+
+    def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
+        try:
+            self._write([("INSERT OR REPLACE INTO snapshots (game_id, seq, key, blob) "
+                          "VALUES (?, ?, ?, ?)", (game_id, seq, key, blob))])
+        except StorageError:
+            pass  # snapshots are a cache: failing to keep one loses nothing
+
+    def snapshot(self, game_id: str, upto: int, key: str) -> tuple[int, bytes] | None:
+        row = self.conn.execute(
+            "SELECT seq, blob FROM snapshots WHERE game_id = ? AND key = ? AND seq <= ? "
+            "ORDER BY seq DESC LIMIT 1", (game_id, key, upto)).fetchone()
+        return (int(row[0]), bytes(row[1])) if row else None
+
+    def close(self) -> None:
+        self.db.close()

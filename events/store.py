@@ -1,0 +1,124 @@
+"""The Store interface: the only way anything reads or writes the log (DESIGN.md, "Stores").
+
+Two backends implement it (SQLite, PostgreSQL) and one contract test suite runs against
+both. Events are never updated or deleted; the database itself refuses it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .model import Envelope
+
+
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    """Filters for listing games; every field optional."""
+
+    game: str | None = None
+    player: str | None = None
+    status: str | None = None
+    created_from: str | None = None
+    created_to: str | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+class Store(ABC):
+    """Persistence of games, events, editions, tokens, seeds and snapshots."""
+
+    url: str
+
+    # -- games ---------------------------------------------------------------
+    @abstractmethod
+    def create_game(self, game: Mapping[str, Any], created: Envelope,
+                    tokens: Mapping[str, str], seed: str | None) -> None:
+        """Store a new game row, its event 0, its token hashes (hash -> role) and seed."""
+
+    @abstractmethod
+    def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
+                    tokens: Mapping[str, str]) -> None:
+        """Store a verified game and all its events in one transaction."""
+
+    @abstractmethod
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        """The game row, or None."""
+
+    @abstractmethod
+    def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
+        """(one page of game rows, newest first; total matching)."""
+
+    @abstractmethod
+    def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
+                    audit: str | None = None) -> None:
+        """Cache the game's status and result on its row (derived data, not the record)."""
+
+    # -- events --------------------------------------------------------------
+    @abstractmethod
+    def append(self, envelope: Envelope) -> Envelope:
+        """Append atomically; Conflict unless envelope seq is exactly last seq + 1."""
+
+    @abstractmethod
+    def events(self, game_id: str, after: int = -1, upto: int | None = None,
+               limit: int | None = None) -> Iterator[Envelope]:
+        """Envelopes with after < seq (<= upto), in seq order."""
+
+    @abstractmethod
+    def last_event(self, game_id: str) -> Envelope | None:
+        """The envelope with the highest seq."""
+
+    @abstractmethod
+    def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
+        """The event stored with this idempotency key, if any."""
+
+    def event(self, game_id: str, seq: int) -> Envelope | None:
+        """One envelope."""
+        return next(self.events(game_id, after=seq - 1, upto=seq), None)
+
+    # -- editions, tokens, seeds, snapshots ------------------------------------
+    @abstractmethod
+    def put_edition(self, slug: str, name: str, sha256: str, content: str) -> None:
+        """Keep an edition's canonical content by hash (idempotent)."""
+
+    @abstractmethod
+    def edition(self, sha256: str) -> dict[str, Any] | None:
+        """{slug, name, sha256, content} by hash."""
+
+    @abstractmethod
+    def editions(self, slug: str | None = None) -> list[dict[str, Any]]:
+        """Every stored edition (without content)."""
+
+    @abstractmethod
+    def token_role(self, game_id: str, token_hash: str) -> str | None:
+        """"recorder" or "seat:N" for a token hash of this game."""
+
+    @abstractmethod
+    def seed(self, game_id: str) -> str | None:
+        """The digital game's secret seed (server side only)."""
+
+    @abstractmethod
+    def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
+        """Cache a folded cursor; snapshots may be dropped at any time."""
+
+    @abstractmethod
+    def snapshot(self, game_id: str, upto: int, key: str) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `upto` for this rules key."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the connection."""
+
+
+def open_store(url: str | None) -> Store:
+    """A SQLite path or sqlite:/// URL, or a postgresql:// URL."""
+    target = url or "chronicle.db"
+    if target.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore(target)
+    from .sqlite import SQLiteStore
+
+    return SQLiteStore(target.removeprefix("sqlite:///").removeprefix("sqlite://"))
