@@ -415,42 +415,45 @@ def verify(ctx: click.Context, target: str, as_json: bool) -> None:
                       f"{report['problems'][0]['message']}")
 
 
-@main.group(invoke_without_command=True)
-@click.argument("game", required=False)
+@main.command()
+@click.argument("words", nargs=-1, metavar="[GAME] | add FILE")
+@click.option("--name", default=None, help="with add: the edition's name (default: from file)")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @refusals
-def editions(ctx: click.Context, game: str | None, as_json: bool) -> None:
-    """List the editions (component data) known for each game, or for GAME.
+def editions(ctx: click.Context, words: tuple[str, ...], name: str | None,
+             as_json: bool) -> None:
+    """List the editions (component data) of every game or of GAME; `add FILE` registers one.
 
     Example: chronicle editions royals
+    Example: chronicle editions add royals-printed.json --name printed-2014
     """
-    if ctx.invoked_subcommand is not None:
+    if words and words[0] == "add":
+        if len(words) != 2:
+            raise click.UsageError("usage: chronicle editions add FILE [--name NAME]")
+        _add_edition(ctx, words[1], name)
         return
+    if len(words) > 1:
+        raise click.UsageError("usage: chronicle editions [GAME]")
     with service(ctx) as rec:
-        rows = rec.editions(game)
+        rows = rec.editions(words[0] if words else None)
     if as_json:
         _json_out(rows)
     else:
         render.console().print(render.editions_table(rows))
 
 
-@editions.command("add")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--name", default=None, help="the edition's name (default: from the file)")
-@click.pass_context
-@refusals
-def editions_add(ctx: click.Context, file: Any, name: str | None) -> None:
-    """Register an edition file after checking it against the game's schema.
-
-    Example: chronicle editions add royals-printed.json --name printed-2014
-    """
+def _add_edition(ctx: click.Context, path: str, name: str | None) -> None:
     try:
-        content = json.load(file)
+        with open(path, encoding="utf-8") as fh:
+            content = json.load(fh)
+    except OSError as err:
+        raise click.BadParameter(f"cannot read {path}: {err.strerror}", param_hint="FILE"
+                                 ) from None
     except json.JSONDecodeError as err:
         raise click.BadParameter(f"not JSON: {err.msg}", param_hint="FILE") from None
     if not isinstance(content, dict) or not isinstance(content.get("slug"), str):
         raise Refused('(invalid_edition): an edition is a JSON object with a "slug"')
-    with service(ctx.parent) as rec:  # type: ignore[arg-type]
+    with service(ctx) as rec:
         row = rec.add_edition(content["slug"], content, name)
     click.echo(f"{row['slug']} edition {row['name']} {row['sha256']}")

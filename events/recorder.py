@@ -260,7 +260,7 @@ class Recorder:
         snap = self.store.snapshot(game["id"], target, key)
         if snap is not None:
             try:
-                folder.resume(pickle.loads(snap[1]))  # noqa: S301 - our own cache
+                folder.resume(pickle.loads(snap[1]))
                 after = snap[0]
             except Exception:  # a stale or foreign snapshot is only a cache miss
                 after = -1
@@ -472,7 +472,7 @@ class Recorder:
         access = access or Access.local()
         if access.role == "seat":
             actor = access.seat
-        rules, cursor = self.cursor(game_id)
+        _rules, cursor = self.cursor(game_id)
         target = cursor.top if kind == "undo" else (cursor.redo[-1] if cursor.redo else None)
         data = {"target_seq": target} if target is not None else {}
         game = self.game(game_id)

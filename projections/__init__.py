@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -54,7 +54,7 @@ def canonical_edition(content: dict[str, Any]) -> tuple[str, str]:
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _default_text(slug: str) -> str:
     return resources.files(__package__).joinpath(f"data/{slug}.json").read_text("utf-8")
 

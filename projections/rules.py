@@ -27,7 +27,7 @@ Viewer = int | None | Literal["all"]
 ALL: Literal["all"] = "all"
 
 
-class IllegalAction(Exception):  # noqa: N818 - the name is the contract of DESIGN.md
+class IllegalAction(Exception):
     """Raised when a well-formed action is against the rules now; the message names the rule."""
 
     status = 422
@@ -159,7 +159,7 @@ class Bag:
 
 def with_item(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """A copy of tuple `items` with position `index` replaced."""
-    return items[:index] + (value,) + items[index + 1:]
+    return (*items[:index], value, *items[index + 1:])
 
 
 def require(condition: bool, code: str, message: str, **details: Any) -> None:
