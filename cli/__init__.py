@@ -8,6 +8,7 @@ success, 1 refused (illegal action, conflict, failed verification), 2 usage erro
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -457,3 +458,36 @@ def _add_edition(ctx: click.Context, path: str, name: str | None) -> None:
     with service(ctx) as rec:
         row = rec.add_edition(content["slug"], content, name)
     click.echo(f"{row['slug']} edition {row['name']} {row['sha256']}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="gunicorn worker processes (each with 8 threads)")
+@click.option("--dev", is_flag=True, help="Flask's development server instead of gunicorn")
+@click.option("--no-samples", is_flag=True, help="do not load the sample games")
+@click.pass_context
+@refusals
+def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
+          no_samples: bool) -> None:
+    """Serve the HTTP API and the web viewer (gunicorn; sample games on an empty database).
+
+    Example: chronicle serve --port 8000 --workers 4
+    """
+    from events.samples import load_samples
+
+    with service(ctx) as rec:
+        loaded = 0 if no_samples else load_samples(rec)
+    if loaded:
+        click.echo(f"loaded {loaded} sample games into {ctx.obj['db']}", err=True)
+    click.echo(f"chronicle on http://{host}:{port}/  (API docs: /docs)", err=True)
+    env = {**os.environ, "CHRONICLE_DB": ctx.obj["db"]}
+    if dev:
+        args = [sys.executable, "-m", "flask", "--app", "api:create_app()", "run",
+                "--host", host, "--port", str(port)]
+    else:
+        args = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
+                "--worker-class", "gthread", "--threads", "8", "--bind", f"{host}:{port}",
+                "--access-logfile", "-", "--graceful-timeout", "5", "api:create_app()"]
+    os.execvpe(args[0], args, env)

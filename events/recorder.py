@@ -14,6 +14,7 @@ import json
 import logging
 import pickle
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -89,12 +90,35 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
+class CursorCache:
+    """The latest folded cursor of recently used games; shared by threads, so locked."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._items: OrderedDict[str, Cursor] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, game_id: str) -> Cursor | None:
+        with self._lock:
+            return self._items.get(game_id)
+
+    def put(self, game_id: str, cursor: Cursor) -> None:
+        with self._lock:
+            current = self._items.get(game_id)
+            if current is not None and current.seq > cursor.seq:
+                return
+            self._items[game_id] = cursor
+            self._items.move_to_end(game_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
 class Recorder:
     """The service over one store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cache: CursorCache | None = None) -> None:
         self.store = store
-        self._latest: OrderedDict[str, Cursor] = OrderedDict()
+        self._latest = cache if cache is not None else CursorCache()
 
     # -- editions ---------------------------------------------------------------
     def add_edition(self, slug: str, content: Any, name: str | None = None) -> dict[str, Any]:
@@ -243,10 +267,7 @@ class Recorder:
         return rules, cursor
 
     def _remember(self, game_id: str, cursor: Cursor) -> None:
-        self._latest[game_id] = cursor
-        self._latest.move_to_end(game_id)
-        while len(self._latest) > 256:
-            self._latest.popitem(last=False)
+        self._latest.put(game_id, cursor)
 
     def _snapshot_key(self, game: Mapping[str, Any], rules: GameRules) -> str:
         return f"{game['game']}:{rules.rules_version}:{game['edition_sha256']}"

@@ -6,6 +6,7 @@ both. Events are never updated or deleted; the database itself refuses it.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -73,6 +74,20 @@ class Store(ABC):
     @abstractmethod
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         """The event stored with this idempotency key, if any."""
+
+    def wait_for_event(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block up to `timeout` seconds until the game has an event after `after`.
+
+        The default polls; PostgreSQL overrides it with LISTEN/NOTIFY.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            last = self.last_event(game_id)
+            if last is not None and last["seq"] > after:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
 
     def event(self, game_id: str, seq: int) -> Envelope | None:
         """One envelope."""

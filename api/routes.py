@@ -1,0 +1,350 @@
+"""The routes of DESIGN.md: each reads the request, calls one service function, dumps."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import swagger_ui_bundle
+from flask import Flask, Response, current_app, request, send_from_directory, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Api, Blueprint
+
+from events import Access, GameFilter, InvalidEvent
+from events.errors import Unauthorized
+
+from . import recorder
+from . import schemas as s
+
+blp = Blueprint("games", __name__, description="Games, their event logs, states and audits")
+editions_blp = Blueprint("editions", __name__, description="Editions: component data")
+
+MAX_DEPTH = 64
+
+
+# -- request helpers ------------------------------------------------------------------
+def json_body() -> Any:
+    """The request body as JSON, or a 400 naming what is wrong (never a 500)."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        raise InvalidEvent("malformed", "the request body is empty; send a JSON object")
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError) as err:
+        raise InvalidEvent("malformed", f"the request body is not JSON ({_short(err)})"
+                           ) from None
+    if _depth(value) > MAX_DEPTH:
+        raise InvalidEvent("malformed", f"the JSON is nested deeper than {MAX_DEPTH} levels")
+    if not isinstance(value, dict):
+        raise InvalidEvent("malformed", "the request body must be a JSON object")
+    return value
+
+
+def _short(err: Exception) -> str:
+    return str(err).split("\n", 1)[0][:120]
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("bad_token", "use `Authorization: Bearer <token>`")
+    return token.strip()
+
+
+def access(game_id: str) -> Access:
+    return recorder().access(game_id, bearer())
+
+
+def if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    text = header.strip().removeprefix("W/").strip('"')
+    if not text.isdigit() or len(text) > 18:
+        raise InvalidEvent("malformed", "If-Match must be the ETag of the state: a seq "
+                           'number in quotes, e.g. "12"')
+    return int(text)
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise InvalidEvent("malformed", "Idempotency-Key must be 1 to 200 characters")
+    return key
+
+
+def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
+    return payload, status, {"ETag": f'"{seq}"'}
+
+
+# -- games ------------------------------------------------------------------------------
+@blp.route("/games")
+class Games(MethodView):
+    @blp.arguments(s.GameQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, s.GameListSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games, newest first; filter by game, player name, status and date range."""
+        rows, total = recorder().list_games(GameFilter(**query))
+        end = query["offset"] + len(rows)
+        nxt = None
+        if end < total:
+            args = {**{k: v for k, v in request.args.items()}, "offset": end}
+            nxt = f"/games?{urlencode(args)}"
+        return {"games": rows, "total": total, "next": nxt}
+
+    @blp.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/NewGame"}}}})
+    @blp.response(201, s.CreatedSchema)
+    @blp.alt_response(400, schema=s.ErrorSchema, description="malformed request")
+    @blp.alt_response(422, schema=s.ErrorSchema, description="unknown game, wrong player count")
+    def post(self) -> dict[str, Any]:
+        """Create a game. The tokens are shown once: chronicle keeps only their hashes."""
+        created = recorder().create_game(json_body())
+        return {"id": created.id, "recorder_token": created.recorder_token,
+                "seat_tokens": created.seat_tokens}
+
+
+@blp.route("/games/import")
+class ImportGame(MethodView):
+    @blp.doc(requestBody={"required": True, "content": {"application/x-ndjson": {
+        "schema": {"type": "string"}}}})
+    @blp.response(201, s.CreatedSchema)
+    @blp.alt_response(400, schema=s.ErrorSchema, description="not JSON Lines")
+    @blp.alt_response(409, schema=s.ErrorSchema, description="a game with this id exists")
+    @blp.alt_response(422, schema=s.ErrorSchema, description="the file does not verify")
+    def post(self) -> dict[str, Any]:
+        """Import an exported game (JSON Lines); refused unless it verifies."""
+        request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+        text = request.get_data(as_text=True)
+        created = recorder().import_lines(text.splitlines())
+        return {"id": created.id, "recorder_token": created.recorder_token,
+                "seat_tokens": created.seat_tokens}
+
+
+@blp.route("/games/<game_id>")
+class Game(MethodView):
+    @blp.response(200, s.GameSchema)
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
+    def get(self, game_id: str) -> dict[str, Any]:
+        """One game's summary (players, mode, edition, status, result, audit)."""
+        rec = recorder()
+        access(game_id)
+        return {**rec.game(game_id), "last_seq": rec.last_seq(game_id)}
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(s.EventsQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, s.EventListSchema)
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The event log after `after`, as the token may see it (hidden draws redacted)."""
+        rec = recorder()
+        events, notes = rec.history(game_id, query["after"], query["limit"], access(game_id))
+        last = rec.last_seq(game_id)
+        nxt = None
+        if events and events[-1]["seq"] < last:
+            nxt = f"/games/{game_id}/events?after={events[-1]['seq']}&limit={query['limit']}"
+        return with_etag({"events": events, "annotations": {str(k): v for k, v in notes.items()},
+                          "next": nxt}, last)
+
+    @blp.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Action"}}}},
+        parameters=[{"in": "header", "name": "If-Match", "schema": {"type": "string"},
+                     "description": "the ETag (last seq) the client saw"},
+                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+    @blp.response(201, s.RecordedSchema)
+    @blp.alt_response(400, schema=s.ErrorSchema, description="malformed action")
+    @blp.alt_response(401, schema=s.ErrorSchema, description="no or bad token")
+    @blp.alt_response(403, schema=s.ErrorSchema, description="another seat's action")
+    @blp.alt_response(409, schema=s.ErrorSchema, description="stale If-Match")
+    @blp.alt_response(422, schema=s.ErrorSchema, description="illegal action")
+    def post(self, game_id: str) -> Any:
+        """Record one action; refused (and nothing stored) unless the rules allow it now."""
+        who = access(game_id)
+        recorded = recorder().record(game_id, json_body(), expected_seq=if_match(),
+                                     idempotency_key=idempotency_key(), access=who)
+        return with_etag({"event": recorded.event, "state": recorded.state},
+                         recorded.state["last_seq"], 201)
+
+
+@blp.route("/games/<game_id>/events/stream")
+class Stream(MethodView):
+    @blp.doc(responses={"200": {"description": "text/event-stream of envelopes",
+                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    def get(self, game_id: str) -> Response:
+        """Server-sent events: every new event as `event: chronicle`, then the stream closes.
+
+        A stream lives at most STREAM_SECONDS (default 25 s) so no worker is held forever;
+        browsers' EventSource reconnects by itself with Last-Event-ID and misses nothing.
+        """
+        who = access(game_id)
+        after = _last_event_id()
+        rec = recorder()
+        rec.last_seq(game_id)
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        return Response(stream_with_context(_stream(app, game_id, after, who)),
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _last_event_id() -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "-1"
+    try:
+        return max(-1, int(raw))
+    except ValueError:
+        raise InvalidEvent("malformed", "after / Last-Event-ID must be a seq number") from None
+
+
+def _stream(app: Flask, game_id: str, after: int, who: Access) -> Iterator[str]:
+    deadline = time.monotonic() + app.config["STREAM_SECONDS"]
+    yield "retry: 1000\n\n"
+    while True:
+        rec = recorder()
+        events, notes = rec.history(game_id, after, 200, who)
+        for env in events:
+            payload = {"event": env, "annotation": notes.get(env["seq"], {})}
+            yield f"id: {env['seq']}\nevent: chronicle\ndata: {json.dumps(payload)}\n\n"
+            after = env["seq"]
+        if time.monotonic() >= deadline:
+            return
+        if not events:
+            rec.store.wait_for_event(game_id, after, min(
+                app.config["STREAM_POLL_SECONDS"] * 20, max(0.0, deadline - time.monotonic())))
+            yield ": keep-alive\n\n"
+
+
+@blp.route("/games/<game_id>/undo")
+class Undo(MethodView):
+    @blp.response(201, s.RecordedSchema)
+    @blp.alt_response(409, schema=s.ErrorSchema, description="stale If-Match")
+    @blp.alt_response(422, schema=s.ErrorSchema, description="nothing to undo, or the policy "
+                      "refuses")
+    def post(self, game_id: str) -> Any:
+        """Retract the latest effective action (table: anything; digital: one's own, unrevealing)."""
+        recorded = recorder().undo(game_id, access=_recording(game_id), expected_seq=if_match())
+        return with_etag({"event": recorded.event, "state": recorded.state},
+                         recorded.state["last_seq"], 201)
+
+
+@blp.route("/games/<game_id>/redo")
+class Redo(MethodView):
+    @blp.response(201, s.RecordedSchema)
+    @blp.alt_response(422, schema=s.ErrorSchema, description="nothing to redo")
+    def post(self, game_id: str) -> Any:
+        """Re-apply the most recently undone action."""
+        recorded = recorder().redo(game_id, access=_recording(game_id), expected_seq=if_match())
+        return with_etag({"event": recorded.event, "state": recorded.state},
+                         recorded.state["last_seq"], 201)
+
+
+def _recording(game_id: str) -> Access:
+    who = access(game_id)
+    if who.role == "spectator":
+        raise Unauthorized("token_required", "undo and redo need a recorder or seat token")
+    return who
+
+
+@blp.route("/games/<game_id>/state")
+class State(MethodView):
+    @blp.arguments(s.StateQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, s.StateSchema)
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The state at step `at` (default: now) as the token may see it; ETag = last seq."""
+        doc = recorder().state(game_id, query["at"], access(game_id))
+        return with_etag(doc, doc["last_seq"])
+
+
+@blp.route("/games/<game_id>/legal-actions")
+class Legal(MethodView):
+    @blp.response(200, s.LegalSchema)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Legal actions now (a seat token: only its own; spectators: none)."""
+        return {"actions": recorder().legal(game_id, access(game_id))}
+
+
+@blp.route("/games/<game_id>/export")
+class Export(MethodView):
+    @blp.doc(responses={"200": {"description": "JSON Lines of envelopes",
+                                "content": {"application/x-ndjson": {"schema": {
+                                    "type": "string"}}}}})
+    def get(self, game_id: str) -> Response:
+        """The log as JSON Lines, streamed (redacted for a seat while the game runs)."""
+        who = access(game_id)
+        rec = recorder()
+        rec.game(game_id)
+        return Response(stream_with_context(rec.export(game_id, who)),
+                        mimetype="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'})
+
+
+@blp.route("/games/<game_id>/verify")
+class Verify(MethodView):
+    @blp.response(200, s.VerifySchema)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
+        access(game_id)
+        return recorder().verify(game_id)
+
+
+# -- editions -----------------------------------------------------------------------------
+@editions_blp.route("/editions")
+class Editions(MethodView):
+    @editions_blp.arguments(s.EditionQuerySchema, location="query", error_status_code=400)
+    @editions_blp.response(200, s.EditionListSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Every edition known (the shipped defaults and those registered)."""
+        return {"editions": recorder().editions(query["game"])}
+
+    @editions_blp.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/NewEdition"}}}})
+    @editions_blp.response(201, s.EditionSchema)
+    @editions_blp.alt_response(400, schema=s.ErrorSchema, description="not a usable edition")
+    def post(self) -> dict[str, Any]:
+        """Register an edition (checked against the game's schema)."""
+        request.max_content_length = 16 * 1024 * 1024
+        body = json_body()
+        from events import schemas as es
+
+        loaded = es.load(s.NewEditionSchema(), body, "the edition request")
+        content = loaded["content"]
+        if not isinstance(content.get("slug"), str):
+            raise InvalidEvent("invalid_edition", 'an edition needs a "slug"')
+        return recorder().add_edition(content["slug"], content, loaded["name"])
+
+
+def register(app: Flask, api: Api) -> None:
+    api.spec.components.schema("NewGame", schema=s.NewGameSchema)
+    api.spec.components.schema("Action", schema=s.ActionSchema)
+    api.spec.components.schema("NewEdition", schema=s.NewEditionSchema)
+    api.register_blueprint(blp)
+    api.register_blueprint(editions_blp)
+
+    @app.get("/docs/assets/<path:name>")
+    def swagger_assets(name: str) -> Response:
+        return send_from_directory(swagger_ui_bundle.swagger_ui_path, name)
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    from .web import web
+
+    app.register_blueprint(web)
