@@ -16,8 +16,7 @@ from typing import Any
 from flask import Flask, g
 from flask_smorest import Api
 
-from events import Recorder, open_store
-from events import samples
+from events import Recorder, open_store, samples
 from events.recorder import CursorCache
 
 from . import errors
@@ -28,7 +27,7 @@ log = logging.getLogger("chronicle.api")
 class ChronicleApi(Api):
     """flask-smorest's Api with chronicle's error body documented and produced."""
 
-    from .schemas import ErrorSchema as ERROR_SCHEMA  # noqa: N811
+    from .schemas import ErrorSchema as ERROR_SCHEMA
 
     def handle_http_exception(self, error: Any) -> Any:
         return errors.http_error(error)

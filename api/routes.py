@@ -237,7 +237,7 @@ class Undo(MethodView):
     @blp.alt_response(422, schema=s.ErrorSchema, description="nothing to undo, or the policy "
                       "refuses")
     def post(self, game_id: str) -> Any:
-        """Retract the latest effective action (table: anything; digital: one's own, unrevealing)."""
+        """Retract the latest effective action (table: anything; digital: own, unrevealing)."""
         recorded = recorder().undo(game_id, access=_recording(game_id), expected_seq=if_match())
         return with_etag({"event": recorded.event, "state": recorded.state},
                          recorded.state["last_seq"], 201)

@@ -39,7 +39,7 @@ def test_post_games_errors(client):
 
 
 def test_a_whole_digital_game_over_http_with_legal_actions_and_undo(client, digital):
-    gid, recorder_token, seat = digital
+    gid, _recorder_token, seat = digital
     undone = False
     for _ in range(60):
         state = client.get(f"/games/{gid}/state", headers=auth(seat)).json
