@@ -73,3 +73,15 @@ def load(schema: Schema, payload: Any, what: str,
         raise InvalidEvent("malformed", f"{what} is malformed: {summary}",
                            fields=messages) from None
     return loaded
+
+
+class ClaimSchema(Schema):
+    """The result written down at the table: totals per seat, optional categories and text."""
+
+    scores = fields.List(fields.Raw(allow_none=True), required=True,
+                         validate=validate.Length(max=MAX_SEAT))
+    per_seat = fields.List(fields.Dict(keys=fields.String()), load_default=None,
+                           allow_none=True)
+    winners = fields.List(fields.Integer(), load_default=None, allow_none=True)
+    text = fields.String(load_default=None, allow_none=True,
+                         validate=validate.Length(max=2000))
