@@ -64,7 +64,7 @@ def test_a_correction_replaces_an_event_and_names_the_later_event_it_makes_illeg
     assert verify["first_bad_seq"] == 3
     assert verify["problems"][0]["code"] == "invalidated_by_correction"
     assert [e["seq"] for e in rec.store.events(game_id)][2] == 2, "the original stays"
-    events, notes = rec.history(game_id)
+    _, notes = rec.history(game_id)
     assert notes[2]["corrected_by"] == recorded.event["seq"]
     assert "sea" in notes[3]["invalid"]
 
