@@ -30,9 +30,9 @@ def server(tmp_path):
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
-            if requests.get(f"{base}/healthz", timeout=1).ok:
+            if requests.get(f"{base}/healthz", timeout=5).ok:
                 break
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.1)
     else:
         proc.kill()
