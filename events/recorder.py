@@ -710,6 +710,11 @@ class Recorder:
                 problems.append({"seq": env["seq"], "code": err.code,
                                  "message": f"illegal at seq {env['seq']}: {err.message}"})
                 return None, checked, problems
+            except Exception as err:  # a malformed record must not crash an audit
+                problems.append({"seq": env["seq"], "code": "unreadable_event",
+                                 "message": f"seq {env['seq']} cannot be applied: "
+                                 f"{type(err).__name__}"})
+                return None, checked, problems
             checked += 1
             if digital and seed is not None and before is not None:
                 problem = _deal_problem(rules, before, env, str(seed))
