@@ -43,10 +43,13 @@ Seat = int
 Tile = tuple[int, str, int]  # (owner, side, age)
 EMPIRE = -1  # an empire city on a city space
 SINGLE, COUPLE = "single", "couple"
+NO_VP = Bag()
 PHASE4_CARDS = ("doctor", "move", "indulgence", "permit", "ordinance", "promotion",
                 "foreign_kings_daughter")  # spec §6.3: cards the Trier privilege may copy
 TURN_PRIVILEGES = ("trier", "koeln", "palatinate", "brandenburg")  # spec §3.4
 VOTE_CHOICES = ("emperor", "rival")
+VP_SOURCES = ("electors", "marriages", "election_votes", "indulgence", "permits", "mainz",
+              "emperor")  # spec §9
 Option = tuple[str, Actor, dict[str, Any]]  # (type, actor, data) of a legal action
 
 
@@ -70,6 +73,7 @@ class Player:
     cities: int = 0
     area: tuple[str, ...] = ()  # play area (cards taken this round), sorted
     passed: bool = False
+    vp_sources: Bag = NO_VP  # VP by source (spec §9), for the result's breakdown
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,8 +303,12 @@ class InTheShadowOfTheEmperor(GameRules):
         cash = max(state.players[s].thalers for s in tied)
         winners = [s for s in tied if state.players[s].thalers == cash]
         return {"scores": scores, "winners": winners, "reason": "five_rounds_played",
-                "breakdown": {"per_seat": [{"vp": p.vp, "thalers": p.thalers}
-                                           for p in state.players]}}
+                "breakdown": {"per_seat": [self._breakdown(p) for p in state.players]}}
+
+    def _breakdown(self, p: Player) -> dict[str, int]:
+        sources = p.vp_sources.counts()
+        return {"vp": p.vp, "thalers": p.thalers,
+                **{k: sources.get(k, 0) for k in VP_SOURCES}}
 
     def auto_action(self, state: State) -> dict[str, Any] | None:
         return self._setup_proposal(state) if state.status == "awaiting_setup" else None
@@ -497,7 +505,7 @@ class InTheShadowOfTheEmperor(GameRules):
         if state.cursor >= len(self.eids):
             mainz = state.electorates[self.eindex["mainz"]].elector
             if mainz is not None:  # spec §5.5 step 7, §12.6
-                state = self._gain_vp(state, mainz[0], self._vp("mainz_privilege"))
+                state = self._gain_vp(state, mainz[0], self._vp("mainz_privilege"), "mainz")
             return self._goto(state, 6)
         influence = self.influence(state, self.eids[state.cursor])
         best = max(influence)
@@ -612,7 +620,8 @@ class InTheShadowOfTheEmperor(GameRules):
         winning = VOTE_CHOICES[1 if rival_wins else 0]
         for seat, choice in sorted(chosen.items()):
             if choice == winning:
-                state = self._gain_vp(state, seat, self._vp("voted_for_election_winner"))
+                state = self._gain_vp(state, seat, self._vp("voted_for_election_winner"),
+                                      "election_votes")
         state = replace(state, ballots=(), last_election=tuple(sorted(chosen.items())),
                         last_totals=(totals[0], totals[1]), pending=None)
         if not rival_wins:
@@ -638,7 +647,7 @@ class InTheShadowOfTheEmperor(GameRules):
     def _phase_emperor(self, state: State) -> State:
         track = self.edition["emperor_track"][str(state.round)]
         if state.step == "":
-            state = self._gain_vp(state, state.emperor, int(track["vp"]))
+            state = self._gain_vp(state, state.emperor, int(track["vp"]), "emperor")
             state = self._gain_thalers(state, state.emperor, int(track["thalers"]))
             return replace(state, step="city", pending=Pending("emperor_city", state.emperor))
         return self._goto(state, 8)
@@ -672,8 +681,9 @@ class InTheShadowOfTheEmperor(GameRules):
                 f"{what} costs {cost} thalers; you have {have}", cost=cost, thalers=have)
         return self._set_p(state, seat, thalers=have - cost)
 
-    def _gain_vp(self, state: State, seat: Seat, k: int) -> State:
-        return self._set_p(state, seat, vp=state.players[seat].vp + k)
+    def _gain_vp(self, state: State, seat: Seat, k: int, source: str) -> State:
+        p = state.players[seat]
+        return self._set_p(state, seat, vp=p.vp + k, vp_sources=p.vp_sources.add([source] * k))
 
     def _court_free(self, state: State, e: Electorate) -> bool:
         return len(e.tiles) + len(e.knights) < self._court_spaces(state.n, e.id)
@@ -883,7 +893,7 @@ class InTheShadowOfTheEmperor(GameRules):
         if action.data["accept"]:
             owner, _, age = pending.tile
             state = self._replace_tile(state, pending.at, pending.tile, (owner, COUPLE, age))
-            state = self._gain_vp(state, proposer, self._vp("daughter_married"))
+            state = self._gain_vp(state, proposer, self._vp("daughter_married"), "marriages")
         else:
             state = self._gain_thalers(state, proposer, int(self.edition["nun_thalers"]))
         return replace(state, cursor=state.cursor + 1, pending=None)
@@ -958,7 +968,7 @@ class InTheShadowOfTheEmperor(GameRules):
         if card == "move":
             return self._move(state, seat, data["aristocrat"], data["to"], push)
         if card == "indulgence":
-            return self._gain_vp(state, seat, self._vp("indulgence"))
+            return self._gain_vp(state, seat, self._vp("indulgence"), "indulgence")
         if card == "permit":
             return self._permit(state, seat, data["electorate"])
         if card == "ordinance":
@@ -1007,7 +1017,7 @@ class InTheShadowOfTheEmperor(GameRules):
         vp = int(self.cards["permit"]["vp_by_city_number"].get(str(number), 0))
         state = self._set_e(state, i, cities=_plus(e.cities, seat))
         state = self._set_p(state, seat, cities=state.players[seat].cities - 1)
-        return self._gain_vp(state, seat, vp)
+        return self._gain_vp(state, seat, vp, "permits")
 
     def _promotion(self, state: State, seat: Seat, eid: Any) -> State:
         i, e = self._electorate(state, eid)
@@ -1091,7 +1101,8 @@ class InTheShadowOfTheEmperor(GameRules):
                 + (" and must be a single" if self._spiritual(e.id) else ""))
         former = e.elector
         state = self._set_e(state, i, elector=tile, tiles=_minus(e.tiles, tile))
-        state = self._gain_vp(state, action.actor, self._vp("new_elector_appointed"))
+        state = self._gain_vp(state, action.actor, self._vp("new_elector_appointed"),
+                             "electors")
         return self._displace(state, former)
 
     def _apply_place_former_elector(self, state: State, action: Action) -> State:

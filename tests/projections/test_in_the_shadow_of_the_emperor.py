@@ -373,6 +373,7 @@ def test_the_game_ends_after_round_5_with_the_thaler_tie_break():
     result = R.result(state)
     assert result["scores"] == [10, 10, 10, 8]  # the Emperor's round-5 VP for seat 0
     assert result["winners"] == [1]  # 10 VP each for 0, 1, 2: seat 1 has most thalers
+    assert result["breakdown"]["per_seat"][0]["emperor"] == 1
     assert R.to_act(state) == () and R.legal_actions(state) == []
 
 
@@ -618,6 +619,8 @@ def conservation_problems(state: State) -> list[str]:
         cities = p.cities + sum(e.cities.count(seat) for e in state.electorates)
         if (tiles, knights, cities) != (comp["aristocrat_tiles"], comp["knights"], comp["cities"]):
             problems.append(f"seat {seat}: {tiles} tiles, {knights} knights, {cities} cities")
+        if len(p.vp_sources) != p.vp:
+            problems.append(f"seat {seat}: {p.vp} VP but sources {p.vp_sources}")
         if not 0 <= p.thalers <= R.edition["thalers"]["max"]:
             problems.append(f"seat {seat} has {p.thalers} thalers")
     empire = state.empire_reserve + sum(e.cities.count(EMPIRE) for e in state.electorates)
@@ -732,6 +735,8 @@ def test_sample_games_replay_to_their_final_scores(players):
         state = R.apply(state, Action.of(raw["type"], raw["actor"], raw["data"]))
     result = R.result(state)
     assert (result["scores"], result["winners"]) == SAMPLE_SCORES[players]
+    for score, seat in zip(result["scores"], result["breakdown"]["per_seat"], strict=True):
+        assert score == seat["vp"] == sum(v for k, v in seat.items() if k not in ("vp", "thalers"))
     assert state.round == 5
 
 
