@@ -599,9 +599,10 @@ class InTheShadowOfTheEmperor(GameRules):
         out = [0] * state.n
         for e in state.electorates:
             if e.elector is not None and e.id != state.ex_target:
-                out[e.elector[0]] += 2 if e.id == "bohemia" else 1
+                out[e.elector[0]] += self._elector_votes(e.id)
+        pope = int(self.cards["pope"].get("votes", 1))
         for seat, p in enumerate(state.players):
-            out[seat] += 1 if "pope" in p.area else 0
+            out[seat] += pope if "pope" in p.area else 0
         if state.ci_target is not None:
             e = state.electorates[self.eindex[state.ci_target]]
             if e.elector is not None:
@@ -609,6 +610,12 @@ class InTheShadowOfTheEmperor(GameRules):
                 out[owner] += sum(1 for t in e.tiles if t[0] == owner)
                 out[owner] += (*e.knights, *e.castles).count(owner)
         return out
+
+    def _elector_votes(self, eid: str) -> int:
+        # The edition states these only in prose ("worth 2 votes"); an edition may give them as
+        # numbers: privileges.<id>.votes (Bohemia's default 2, every other elector's 1).
+        default = 2 if eid == "bohemia" else 1
+        return int(self.edition.get("privileges", {}).get(eid, {}).get("votes", default))
 
     def _tally(self, state: State) -> State:
         votes = self.votes(state)
@@ -911,7 +918,7 @@ class InTheShadowOfTheEmperor(GameRules):
         require(src is None or (src["electorate"], src["slot"]) !=
                 (dst["electorate"], dst["slot"]), "same_space",
                 "a knight must move to another space")
-        state = self._pay(state, seat, 1, "The knight action")
+        state = self._pay(state, seat, int(self.cards["knight"]["cost"]), "The knight action")
         if src is None:
             require(state.players[seat].knights > 0, "no_knight_in_supply",
                     f"seat {seat} has no knight left in supply")
@@ -1331,7 +1338,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return out
 
     def _knight_moves(self, state: State, seat: Seat) -> list[dict[str, Any]]:
-        if state.players[seat].thalers < 1:
+        if state.players[seat].thalers < int(self.cards["knight"]["cost"]):
             return []
         sources: list[dict[str, Any] | None] = [None] if state.players[seat].knights else []
         for e in state.electorates:
