@@ -392,6 +392,23 @@ def test_gray_eminence_decides_ties_and_is_not_counted_for_descendants():
     assert R.child(state, 2) is None
 
 
+def test_a_winner_without_an_eligible_tile_empties_the_seat_and_the_old_elector_may_push():
+    state = make(phase=5, round_=5, cursor=R.eindex["koeln"], electors={"koeln": (1, S, 25)},
+                 courts={"koeln": [("k", 2), ("k", 2), ("k", 3)]}, settle=False)
+    assert R.influence(state, "koeln") == [0, 1, 2, 1]
+    state = R.settle(state)
+    assert electorate(state, "koeln").elector is None
+    assert state.pending == Pending("place_former_elector", 1, electorate="koeln")
+    assert {a["data"]["push_knight_owner"] for a in R.legal_actions(state)} == {None, 2, 3}
+    refused(state, "place_former_elector", 1, "court_full", "name the knight",
+            electorate="koeln", to="court", push_knight_owner=None)
+    state = act(state, "place_former_elector", 1, electorate="koeln", to="court",
+                push_knight_owner=3)
+    assert electorate(state, "koeln").tiles == ((1, S, 25),)
+    assert electorate(state, "koeln").knights == (2, 2)
+    assert state.players[2].vp == 0  # nobody scores (spec §5.5 step 5)
+
+
 def test_a_forced_step_sent_as_an_event_is_refused_as_no_decision_pending():
     state = _aging()  # the throne was refilled automatically
     refused(state, "fill_throne", 0, "no_decision_pending", "no decision pending",
