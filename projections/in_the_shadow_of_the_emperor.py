@@ -333,21 +333,40 @@ class InTheShadowOfTheEmperor(GameRules):
         return {"choice": "hidden"}
 
     def describe(self, action: Action) -> str:
+        """A short phrase for the event list; a sealed ballot never names its choice."""
         data = action.data
+        where = data.get("electorate") or "supply"
+        to = data.get("to")
         phrases = {
             "setup": lambda: f"set up for {data.get('players')} players, "
                              f"seat {data.get('emperor')} Emperor",
-            "buy_card": lambda: f"bought {self._card_name(data.get('card'))}",
-            "use_privilege": lambda: f"used the {str(data.get('privilege')).title()} privilege",
-            "knight_action": lambda: "placed a knight" if data.get("from") is None
-            else "moved a knight",
-            "pass": lambda: "passed",
-            "cast_vote": lambda: "cast a sealed ballot",
-            "reveal_votes": lambda: "revealed the election cards",
-            "propose_marriage": lambda: f"proposed to seat {data['target']['owner']}",
+            "place_start_empire_city": lambda: f"placed an empire city in {where}",
+            "place_start_elector": lambda: f"placed the {where} elector",
+            "place_start_aristocrat": lambda: f"placed an aristocrat in {where}",
+            "place_start_knight": lambda: f"placed a knight in {where} ({data.get('slot')})",
+            "fill_throne": lambda: "refilled the throne",
+            "seat_emperor": lambda: "took the throne",
+            "place_son": lambda: f"placed a son in {where}" if data.get("electorate")
+            else "declined the son",
+            "propose_marriage": lambda: f"proposed a marriage to seat {data['target']['owner']}",
             "answer_proposal": lambda: "accepted the marriage" if data.get("accept")
             else "refused the marriage",
-            "break_tie": lambda: f"gave {data.get('electorate')} to seat {data.get('winner')}",
+            "send_to_convent": lambda: "sent a daughter to the convent",
+            "buy_card": lambda: f"bought {self._card_name(data.get('card'))}",
+            "use_privilege": lambda: f"used the {str(data.get('privilege')).title()} privilege",
+            "knight_action": lambda: f"{'placed' if data.get('from') is None else 'moved'} "
+                                     f"a knight to {to['electorate'] if to else '?'}",
+            "pass": lambda: "passed",
+            "break_tie": lambda: f"gave {where} to seat {data.get('winner')}",
+            "appoint_elector": lambda: f"appointed the {where} elector",
+            "place_former_elector": lambda: f"returned the former {where} elector to {to}",
+            "choose_church_influence_target": lambda: f"named {where} for Church Influence",
+            "choose_excommunication_target": lambda: f"excommunicated {where}",
+            "cast_vote": lambda: "cast a sealed ballot",
+            "reveal_votes": lambda: "revealed the election cards",
+            "place_former_emperor": lambda: f"placed the former Emperor in {where}",
+            "emperor_city_action": lambda: "left the empire cities" if data.get("mode") == "none"
+            else f"{data.get('mode')}d an empire city to {to}",
         }
         phrase = phrases.get(action.type)
         return phrase() if phrase else action.type.replace("_", " ")

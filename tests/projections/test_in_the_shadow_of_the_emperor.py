@@ -606,6 +606,15 @@ def test_no_seat_learns_another_seat_s_ballot_before_the_reveal():
     assert R.view(revealed, 0)["last_election"]["ballots"] == {"1": "emperor", "3": "rival"}
 
 
+def test_every_event_of_a_game_has_a_phrase_and_ballots_do_not_name_their_choice():
+    game = _random_game(4, 12)
+    for action in game.actions:
+        text = R.describe(action)
+        assert text and "_" not in text
+        if action.type == "cast_vote":
+            assert "emperor" not in text and "rival" not in text
+
+
 def test_a_ballot_can_never_be_undone_in_digital_play():
     assert not R.is_undoable_in_digital(Action.of("cast_vote", 1, {"choice": "emperor"}))
     assert not R.is_undoable_in_digital(Action.of("reveal_votes", "table", {"votes": {}}))
