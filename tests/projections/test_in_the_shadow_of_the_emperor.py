@@ -667,6 +667,24 @@ def conservation_problems(state: State) -> list[str]:
     return problems
 
 
+def thaler_problems(game) -> list[str]:
+    """Inside phase IV, a turn moves only the actor's thalers, by the price of what he did."""
+    problems = []
+    for before, action, after in zip(game.states, game.actions, game.states[1:], strict=False):
+        if before.phase != 4 or after.phase != 4 or after.round != before.round or \
+                not isinstance(action.actor, int):
+            continue
+        seat, data = action.actor, action.data
+        card = data.get("card") if action.type == "buy_card" or \
+            data.get("privilege") == "trier" else None
+        price = 0 if card is None else R._card_cost(before, seat, card)
+        price += R.cards["knight"]["cost"] if action.type == "knight_action" else 0
+        paid = [b.thalers - a.thalers for b, a in zip(before.players, after.players, strict=True)]
+        if paid != [price if s == seat else 0 for s in range(before.n)]:
+            problems.append(f"{action.to_json()}: paid {paid}, price {price}")
+    return problems
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -677,6 +695,7 @@ def test_random_games_finish_replay_and_conserve_every_piece(players, seed):
     assert result is not None and game.final.round == R.edition["rounds"]
     for state in game.states[1:]:
         assert conservation_problems(state) == []
+    assert thaler_problems(game) == []
     state = R.initial_state(json.loads(json.dumps(game.created)))
     for action, expected in zip(game.actions, game.states[1:], strict=True):
         raw = json.loads(json.dumps(action.to_json()))
