@@ -29,8 +29,9 @@ __all__ = [
 
 def _registry() -> dict[str, type[GameRules]]:
     from .adaman import Adaman
+    from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
 
-    classes: list[type[GameRules]] = [Adaman]
+    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor]
     return {cls.slug: cls for cls in classes}
 
 
