@@ -417,7 +417,7 @@ class Recorder:
                          partial=chance)
             data = self._fill(rules, cursor, Action.of(kind, action["actor"], data),
                               self.store.seed(game["id"]) or "")
-        return schemas.load(rules.action_schemas[kind](), data, f"the {kind} data")
+        return schemas.check_exact(rules.action_schemas[kind](), data, f"the {kind} data")
 
     @staticmethod
     def _check_correction(game: Mapping[str, Any], rules: GameRules,
@@ -431,8 +431,8 @@ class Recorder:
         if inner["type"] not in rules.action_schemas:
             raise IllegalAction("unknown_action", f"{rules.title} has no action "
                                 f"{inner['type']!r}")
-        inner["data"] = schemas.load(rules.action_schemas[inner["type"]](), inner["data"],
-                                     f"the corrected {inner['type']} data")
+        inner["data"] = schemas.check_exact(rules.action_schemas[inner["type"]](),
+                                            inner["data"], f"the corrected {inner['type']} data")
         target = data.get("target_seq")
         if not isinstance(target, int) or isinstance(target, bool):
             raise InvalidEvent("malformed", "a correction needs an integer target_seq",
