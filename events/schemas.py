@@ -115,5 +115,5 @@ def _same(loaded: Any, raw: Any) -> bool:
                                                                              strict=True))
     if isinstance(raw, Mapping) and isinstance(loaded, Mapping):
         return all(k in loaded and _same(loaded[k], v) for k, v in raw.items())
-    return bool(loaded == raw) and type(loaded) is type(raw) or (
+    return (bool(loaded == raw) and type(loaded) is type(raw)) or (
         isinstance(raw, int) and isinstance(loaded, float) and loaded == raw)
