@@ -1,0 +1,117 @@
+"""Royals: the enumerated legal actions (spec §5), a finite representative subset.
+
+Draws: every combination of display cards and deck draws (chance fields left out). Claims
+and usurps: one payment per portrait, matching cards first, then the most plentiful other
+cards as 3-for-1 (2-for-1) wilds. End of turn: one discard choice (the most plentiful cards).
+This is enough for random legal play to finish every game: each turn draws, and every turn
+ends.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from .model import Portrait, Seat, State, intrigue_pair
+
+if TYPE_CHECKING:
+    from .game import Royals
+
+
+def draw_options(rules: Royals, state: State) -> list[dict[str, Any]]:
+    """Every draw_cards shape allowed now, display choices spelled out."""
+    out = []
+    deck_cards = len(state.deck) + len(state.discard)
+    display = sorted(state.display)
+    for country, intrigue in sorted(rules.allowed_draw_shapes(state)):
+        seen = set()
+        for size in range(min(country, len(display)) + 1):
+            for chosen in combinations(display, size):
+                if chosen in seen or country - size > deck_cards:
+                    continue
+                seen.add(chosen)
+                draws = [{"kind": "country", "source": "display", "card": c} for c in chosen]
+                draws += [{"kind": "country", "source": "deck"}] * (country - size)
+                draws += [{"kind": "intrigue"}] * intrigue
+                out.append({"type": "draw_cards", "actor": state.current,
+                            "data": {"draws": draws}})
+    return out
+
+
+def _most_plentiful(hand: Counter[str], count: int) -> list[str] | None:
+    """`count` cards taken one at a time from the largest pile (ties: by id), or None."""
+    left = Counter(hand)
+    out = []
+    for _ in range(count):
+        if not left:
+            return None
+        card = min(left, key=lambda c: (-left[c], c))
+        out.append(card)
+        left[card] -= 1
+        if not left[card]:
+            del left[card]
+    return out
+
+
+def country_payment(rules: Royals, hand: Counter[str], portrait: Portrait) -> list[str] | None:
+    """One exact payment: as many matching cards as useful, the rest as wild groups."""
+    matching = min(hand[portrait.country], portrait.cost)
+    rest = Counter(hand)
+    rest[portrait.country] -= matching
+    wild = _most_plentiful(+rest, rules.board.country_wild * (portrait.cost - matching))
+    if wild is None:
+        return None
+    return [portrait.country] * matching + wild
+
+
+def intrigue_payment(rules: Royals, hand: Counter[str], portrait: Portrait) -> list[str] | None:
+    need = rules.board.intrigue_needed(portrait.title)
+    showing = sorted(c for c in hand.elements() if portrait.country in intrigue_pair(c))
+    used = showing[:need]
+    rest = Counter(hand)
+    rest.subtract(used)
+    wild = _most_plentiful(+rest, rules.board.intrigue_wild * (need - len(used)))
+    if wild is None:
+        return None
+    return used + wild
+
+
+def play_options(rules: Royals, state: State) -> list[dict[str, Any]]:
+    """One claim or usurp per portrait the seat can pay for."""
+    seat = state.current
+    if rules.cubes_available(state, seat) < rules.board.cubes_per_claim:
+        return []
+    hand = Counter(state.hands[seat].counts())
+    intrigues = Counter(state.intrigues[seat].counts())
+    out = []
+    for index, portrait in enumerate(rules.board.portraits):
+        holder = state.board[index]
+        if holder == seat:
+            continue
+        cards = country_payment(rules, hand, portrait)
+        if cards is None:
+            continue
+        data: dict[str, Any] = {"portrait": portrait.id, "country_cards": cards}
+        if holder is not None:
+            paid = intrigue_payment(rules, intrigues, portrait)
+            if paid is None:
+                continue
+            data["intrigue_cards"] = [intrigue_pair(c) for c in paid]
+        kind = "claim_noble" if holder is None else "usurp_noble"
+        out.append({"type": kind, "actor": seat, "data": data})
+    return out
+
+
+def end_turn_option(rules: Royals, state: State) -> dict[str, Any]:
+    """end_turn with the hand-limit discards taken from the most plentiful cards."""
+    seat: Seat = state.current
+    hand = Counter(state.hands[seat].counts())
+    intrigues = Counter(state.intrigues[seat].counts())
+    country = _most_plentiful(hand, max(0, len(state.hands[seat])
+                                        - rules.board.hand_limit_country)) or []
+    intrigue = _most_plentiful(intrigues, max(0, len(state.intrigues[seat])
+                                              - rules.board.hand_limit_intrigue)) or []
+    return {"type": "end_turn", "actor": seat,
+            "data": {"discard_country": country,
+                     "discard_intrigue": [intrigue_pair(c) for c in intrigue]}}
