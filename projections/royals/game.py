@@ -203,7 +203,8 @@ class Royals(GameRules):
     def _default_colours(self, players: int) -> tuple[str, ...]:
         if players == 2:
             return self.board.two_player_colours
-        return tuple(self.board.cube_counts)[:players]
+        counts = self.board.cube_counts
+        return tuple(sorted(counts, key=lambda c: (-counts[c], c)))[:players]
 
     def _apply_setup(self, state: State, action: Action) -> State:
         require(action.actor == "table", "not_your_turn",
@@ -332,6 +333,8 @@ class Royals(GameRules):
 
     def _named_country(self, card: Any) -> Pick:
         def pick(pile: Counter[str]) -> str:
+            require(card is not None, "missing_card", "Name the card drawn from the deck "
+                    "(in digital play the server fills it in)")
             named = self._country(card)
             require(pile[named] > 0, "not_available",
                     f"No {self._cname(named)} card remains in the draw pile", card=named)
@@ -340,6 +343,8 @@ class Royals(GameRules):
 
     def _named_intrigue(self, card: Any) -> Pick:
         def pick(pile: Counter[str]) -> str:
+            require(card is not None, "missing_card", "Name the intrigue card drawn "
+                    "(in digital play the server fills it in)")
             named = self._intrigue(card)
             require(pile[named] > 0, "not_available",
                     f"That intrigue card ({self.board.intrigue_name(named)}) is not in the "

@@ -87,6 +87,7 @@ class Piles:
     """
 
     def __init__(self, state: State) -> None:
+        self._state = state
         self.deck = Counter(state.deck.counts())
         self.discard = Counter(state.discard.counts())
         self.display = Counter(state.display.counts())
@@ -121,9 +122,13 @@ class Piles:
         return card
 
     def fields(self) -> dict[str, Bag]:
-        return {"deck": Bag(self.deck), "discard": Bag(self.discard),
-                "display": Bag(self.display), "intrigue_deck": Bag(self.intrigue_deck),
-                "intrigue_discard": Bag(self.intrigue_discard)}
+        """The piles as Bags, reusing the state's Bag where a pile did not change."""
+        out = {}
+        for name in ("deck", "discard", "display", "intrigue_deck", "intrigue_discard"):
+            old: Bag = getattr(self._state, name)
+            new = +getattr(self, name)
+            out[name] = old if new == old.counts() else Bag(new)
+        return out
 
 
 def take_one(counter: Counter[str], card: str) -> None:

@@ -40,41 +40,43 @@ def draw_options(rules: Royals, state: State) -> list[dict[str, Any]]:
 
 
 def _most_plentiful(hand: Counter[str], count: int) -> list[str] | None:
-    """`count` cards taken one at a time from the largest pile (ties: by id), or None."""
-    left = Counter(hand)
-    out = []
-    for _ in range(count):
-        if not left:
-            return None
-        card = min(left, key=lambda c: (-left[c], c))
-        out.append(card)
-        left[card] -= 1
-        if not left[card]:
-            del left[card]
+    """`count` cards from the largest piles first (ties: by id), or None if too few."""
+    flat = _piles_first(hand)
+    return flat[:count] if count <= len(flat) else None
+
+
+def _piles_first(hand: Counter[str] | dict[str, int]) -> list[str]:
+    """The cards of `hand`, largest piles first (ties: by id): the order wilds are paid in."""
+    out: list[str] = []
+    for card, held in sorted(hand.items(), key=lambda item: (-item[1], item[0])):
+        out += [card] * held
     return out
 
 
-def country_payment(rules: Royals, hand: Counter[str], portrait: Portrait) -> list[str] | None:
-    """One exact payment: as many matching cards as useful, the rest as wild groups."""
-    matching = min(hand[portrait.country], portrait.cost)
-    rest = Counter(hand)
-    rest[portrait.country] -= matching
-    wild = _most_plentiful(+rest, rules.board.country_wild * (portrait.cost - matching))
-    if wild is None:
-        return None
-    return [portrait.country] * matching + wild
+class _Payer:
+    """One exact payment per (country, cost): matching cards first, then wild groups."""
 
+    def __init__(self, rules: Royals, hand: Counter[str], intrigues: Counter[str]) -> None:
+        self.rules, self.hand, self.intrigues = rules, hand, intrigues
+        self.others = {k: _piles_first({c: n for c, n in hand.items() if c != k})
+                       for k in rules.board.countries}
 
-def intrigue_payment(rules: Royals, hand: Counter[str], portrait: Portrait) -> list[str] | None:
-    need = rules.board.intrigue_needed(portrait.title)
-    showing = sorted(c for c in hand.elements() if portrait.country in intrigue_pair(c))
-    used = showing[:need]
-    rest = Counter(hand)
-    rest.subtract(used)
-    wild = _most_plentiful(+rest, rules.board.intrigue_wild * (need - len(used)))
-    if wild is None:
-        return None
-    return used + wild
+    def country(self, portrait: Portrait) -> list[str] | None:
+        matching = min(self.hand[portrait.country], portrait.cost)
+        wild = self.rules.board.country_wild * (portrait.cost - matching)
+        others = self.others[portrait.country]
+        if wild > len(others):
+            return None
+        return [portrait.country] * matching + others[:wild]
+
+    def intrigue(self, portrait: Portrait) -> list[str] | None:
+        need = self.rules.board.intrigue_needed(portrait.title)
+        showing = sorted(c for c in self.intrigues.elements()
+                         if portrait.country in intrigue_pair(c))[:need]
+        rest = Counter(self.intrigues)
+        rest.subtract(showing)
+        wild = _most_plentiful(+rest, self.rules.board.intrigue_wild * (need - len(showing)))
+        return None if wild is None else showing + wild
 
 
 def play_options(rules: Royals, state: State) -> list[dict[str, Any]]:
@@ -82,19 +84,19 @@ def play_options(rules: Royals, state: State) -> list[dict[str, Any]]:
     seat = state.current
     if rules.cubes_available(state, seat) < rules.board.cubes_per_claim:
         return []
-    hand = Counter(state.hands[seat].counts())
-    intrigues = Counter(state.intrigues[seat].counts())
+    payer = _Payer(rules, Counter(state.hands[seat].counts()),
+                   Counter(state.intrigues[seat].counts()))
     out = []
     for index, portrait in enumerate(rules.board.portraits):
         holder = state.board[index]
         if holder == seat:
             continue
-        cards = country_payment(rules, hand, portrait)
+        cards = payer.country(portrait)
         if cards is None:
             continue
         data: dict[str, Any] = {"portrait": portrait.id, "country_cards": cards}
         if holder is not None:
-            paid = intrigue_payment(rules, intrigues, portrait)
+            paid = payer.intrigue(portrait)
             if paid is None:
                 continue
             data["intrigue_cards"] = [intrigue_pair(c) for c in paid]
