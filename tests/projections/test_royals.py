@@ -997,3 +997,62 @@ def test_undo_restores_the_state_before_every_action(players, seed):
 @given(seed=st.integers(0, 2**32 - 1))
 def test_hundreds_of_random_games_finish_and_conserve(players, seed):
     check_game(random_game(players, seed, period3_finish_round=seed % 4 == 0), players)
+
+
+def test_a_lazy_reshuffle_of_an_empty_pile_ends_no_period():
+    # ruling R2: the pile was already empty (a reshuffle found no discards), so taking a card
+    # from the reshuffled discards is no run-out
+    state = drawing(3, seat=0, deck=Bag(), discard=Bag(["spain"] * 5))
+    after = act(state, "draw_cards", 0, draws=[
+        {"kind": "country", "source": "deck", "card": "spain"}] * 3)
+    assert not after.period_ended and after.deck == Bag(["spain"] * 2)
+    assert act(after, "end_turn", 0, refill=[]).period == 1
+
+
+def test_variant_last_turn_makes_no_refill():
+    # ruling R5: the last turn of the finishing round ends the game, so nothing is turned up
+    state = set_up(3, start=1, period3_finish_round=True)
+    state = replace(state, phase=PLAY, turn_no=9, period=3, current=0, final_round=True,
+                    display=Bag(["spain"]), deck=Bag(FORTY))
+    assert refused(state, "end_turn", 0, refill=["spain", "spain"]).code == "refill_too_long"
+    assert act(state, "end_turn", 0, refill=[]).phase == OVER
+    earlier = replace(state, current=2)
+    assert refused(earlier, "end_turn", 2, refill=[]).code == "refill_too_short"
+
+
+COUNTRY_IDS = st.sampled_from(["france", "spain", "britain", "german_states", "prussia", ""])
+PAIRS = st.lists(COUNTRY_IDS, min_size=0, max_size=3)
+DRAW_ENTRY = st.fixed_dictionaries({"kind": st.sampled_from(["country", "intrigue"])}, optional={
+    "source": st.sampled_from(["display", "deck"]),
+    "card": st.one_of(COUNTRY_IDS, PAIRS, st.none())})
+SHAPES = {
+    "draw_cards": st.fixed_dictionaries({"draws": st.lists(DRAW_ENTRY, max_size=5)}),
+    "claim_noble": st.fixed_dictionaries({
+        "portrait": st.sampled_from([*BOARD.portrait_index, "toledo_count"]),
+        "country_cards": st.lists(COUNTRY_IDS, max_size=10)}),
+    "usurp_noble": st.fixed_dictionaries({
+        "portrait": st.sampled_from([*BOARD.portrait_index, "x"]),
+        "country_cards": st.lists(COUNTRY_IDS, max_size=10),
+        "intrigue_cards": st.lists(PAIRS, max_size=5)}),
+    "end_turn": st.fixed_dictionaries({}, optional={
+        "discard_country": st.lists(COUNTRY_IDS, max_size=4),
+        "discard_intrigue": st.lists(PAIRS, max_size=3),
+        "refill": st.lists(COUNTRY_IDS, max_size=4)}),
+    "setup": st.fixed_dictionaries({
+        "colours": st.lists(st.sampled_from(["black", "white", "grey", "pink"]), max_size=6)},
+        optional={"start_player": st.integers(-2, 6), "display": st.lists(COUNTRY_IDS,
+                                                                          max_size=4),
+                  "players": st.integers(0, 6)}),
+}
+FUZZ_GAME = random_game(3, 5)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(step=st.integers(0, len(FUZZ_GAME.states) - 1), kind=st.sampled_from(sorted(SHAPES)),
+       actor=st.sampled_from([0, 1, 2, 3, -1, "table"]), data=st.data())
+def test_well_shaped_nonsense_is_refused_with_illegal_action_only(step, kind, actor, data):
+    payload = data.draw(SHAPES[kind])
+    try:
+        RULES.apply(FUZZ_GAME.states[step], Action.of(kind, actor, payload))
+    except IllegalAction as err:
+        assert err.code and err.message
