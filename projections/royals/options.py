@@ -58,6 +58,7 @@ class _Payer:
 
     def __init__(self, rules: Royals, hand: Counter[str], intrigues: Counter[str]) -> None:
         self.rules, self.hand, self.intrigues = rules, hand, intrigues
+        self.memo: dict[tuple[str, int], list[str] | None] = {}
         self.others = {k: _piles_first({c: n for c, n in hand.items() if c != k})
                        for k in rules.board.countries}
 
@@ -71,8 +72,17 @@ class _Payer:
 
     def intrigue(self, portrait: Portrait) -> list[str] | None:
         need = self.rules.board.intrigue_needed(portrait.title)
+        key = (portrait.country, need)
+        if key not in self.memo:
+            self.memo[key] = self._intrigue(portrait.country, need)
+        paid = self.memo[key]
+        return None if paid is None else list(paid)
+
+    def _intrigue(self, country: str, need: int) -> list[str] | None:
+        if not self.intrigues:
+            return None
         showing = sorted(c for c in self.intrigues.elements()
-                         if portrait.country in intrigue_pair(c))[:need]
+                         if country in intrigue_pair(c))[:need]
         rest = Counter(self.intrigues)
         rest.subtract(showing)
         wild = _most_plentiful(+rest, self.rules.board.intrigue_wild * (need - len(showing)))
