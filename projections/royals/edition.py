@@ -20,7 +20,8 @@ def edition_problems(content: Mapping[str, Any]) -> list[str]:
     try:
         EditionSchema().load(dict(content))
     except ValidationError as err:
-        return [f"{key}: {msg}" for key, msg in sorted(err.normalized_messages().items())]
+        messages = err.normalized_messages()  # type: ignore[no-untyped-call]
+        return [f"{key}: {msg}" for key, msg in sorted(messages.items())]
     board = Board(content)
     return board.consistency_problems()
 

@@ -26,7 +26,6 @@ from .model import (
     ClaimNobleData,
     DrawCardsData,
     EndTurnData,
-    Marker,
     Piles,
     Portrait,
     Seat,
@@ -213,10 +212,11 @@ class Royals(GameRules):
         data = action.data
         self._check_setup_repeats(state, data)
         colours = self._check_colours(state, data.get("colours"))
-        start = data.get("start_player")
-        require(isinstance(start, int) and not isinstance(start, bool)
-                and 0 <= start < state.players, "bad_start_player",
-                f"start_player must be a seat from 0 to {state.players - 1}, not {start!r}")
+        raw = data.get("start_player")
+        require(isinstance(raw, int) and not isinstance(raw, bool)
+                and 0 <= raw < state.players, "bad_start_player",
+                f"start_player must be a seat from 0 to {state.players - 1}, not {raw!r}")
+        start = raw if isinstance(raw, int) else 0  # checked just above
         display = self._country_list(data.get("display") or ())
         size = self.board.display_size
         require(len(display) == size, "wrong_display_size",
@@ -235,8 +235,8 @@ class Royals(GameRules):
                 f"setup says period3_finish_round={variant} but the game was created with "
                 f"{state.finish_round}")
 
-    def _check_colours(self, state: State, colours: Any) -> tuple[str, ...]:
-        colours = tuple(colours or ())
+    def _check_colours(self, state: State, given: Any) -> tuple[str, ...]:
+        colours = tuple(given or ())
         require(len(colours) == state.players, "wrong_colours",
                 f"every seat takes one colour: {state.players} colours needed, "
                 f"{len(colours)} given")
@@ -249,7 +249,7 @@ class Royals(GameRules):
         pair = self.board.two_player_colours
         require(state.players != 2 or set(colours) == set(pair), "two_player_colours",
                 f"with 2 players the colours are {' and '.join(pair)}, not {', '.join(colours)}")
-        return colours
+        return tuple(str(c) for c in colours)
 
     # -- draw (spec §5.1) ------------------------------------------------------
     def _apply_draw_cards(self, state: State, action: Action) -> State:
@@ -313,7 +313,8 @@ class Royals(GameRules):
         for kind, source, card in entries:
             if kind == "intrigue":
                 got = piles.draw_intrigue(pick or self._named_intrigue(card))
-                require(got is not None, "not_available", "No intrigue card is left to draw")
+                if got is None:
+                    raise IllegalAction("not_available", "No intrigue card is left to draw")
                 intrigues[got] += 1
             elif source == "display":
                 got = self._country(card)
@@ -323,13 +324,13 @@ class Royals(GameRules):
                 hand[got] += 1
             else:
                 got = piles.draw_country(pick or self._named_country(card))
-                require(got is not None, "deck_empty", "The draw pile and the discard pile "
-                        "are empty: no card can be drawn from the deck")
+                if got is None:
+                    raise IllegalAction("deck_empty", "The draw pile and the discard pile are "
+                                        "empty: no card can be drawn from the deck")
                 hand[got] += 1
             filled.append((kind, source, got))
-        return replace(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
-                       intrigues=with_item(state.intrigues, seat, Bag(intrigues)),
-                       period_ended=piles.period_ended, **piles.fields()), filled
+        return piles.into(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
+                          intrigues=with_item(state.intrigues, seat, Bag(intrigues))), filled
 
     def _named_country(self, card: Any) -> Pick:
         def pick(pile: Counter[str]) -> str:
@@ -539,7 +540,7 @@ class Royals(GameRules):
         require(pick is not None or not extra, "refill_too_long",
                 f"The refill turns {len(turned)} card(s); refill lists {len(named)}",
                 turned=len(turned), listed=len(named))
-        return replace(state, period_ended=piles.period_ended, **piles.fields()), turned
+        return piles.into(state), turned
 
     def is_game_ending(self, state: State, period_ended: bool) -> bool:
         """Whether the game ends at the end of this turn (spec §4, §6.6; variant ruling 5)."""
@@ -613,10 +614,6 @@ class Royals(GameRules):
                     f"{where} holds only {bag.count(card)} {self._cname(card)} card(s), "
                     f"{count} named", card=card)
         return bag.take(cards)
-
-    @staticmethod
-    def marker_total(markers: Sequence[Marker]) -> int:
-        return sum(m.value for m in markers)
 
 
 def _thaw(value: Any) -> Any:

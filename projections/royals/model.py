@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -121,14 +121,18 @@ class Piles:
         take_one(self.intrigue_deck, card)
         return card
 
-    def fields(self) -> dict[str, Bag]:
-        """The piles as Bags, reusing the state's Bag where a pile did not change."""
-        out = {}
-        for name in ("deck", "discard", "display", "intrigue_deck", "intrigue_discard"):
-            old: Bag = getattr(self._state, name)
-            new = +getattr(self, name)
-            out[name] = old if new == old.counts() else Bag(new)
-        return out
+    def bag(self, name: str) -> Bag:
+        """One pile as a Bag, reusing the state's Bag when the pile did not change."""
+        old: Bag = getattr(self._state, name)
+        new = +getattr(self, name)
+        return old if new == old.counts() else Bag(new)
+
+    def into(self, state: State, **changes: Any) -> State:
+        """`state` with these piles, the run-out flag and `changes`."""
+        return replace(state, deck=self.bag("deck"), discard=self.bag("discard"),
+                       display=self.bag("display"), intrigue_deck=self.bag("intrigue_deck"),
+                       intrigue_discard=self.bag("intrigue_discard"),
+                       period_ended=self.period_ended, **changes)
 
 
 def take_one(counter: Counter[str], card: str) -> None:
