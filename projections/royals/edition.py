@@ -188,7 +188,7 @@ class Board:
             if p.title not in self.title_info:
                 problems.append(f"portrait {p.id}: unknown title {p.title!r}")
             elif p.cost != int(self.title_info[p.title]["cards_required"]):
-                # seed: the card cost depends only on the title
+                # ruling R8 (seed): the card cost depends only on the title
                 problems.append(f"portrait {p.id}: costs {p.cost}, its title costs "
                                 f"{self.title_info[p.title]['cards_required']}")
             if p.country not in self.countries:

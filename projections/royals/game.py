@@ -15,8 +15,18 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from ..rules import Action, Bag, Dealer, GameRules, IllegalAction, Viewer, require, with_item
-from . import scoring
+from ..rules import (
+    Action,
+    Bag,
+    Dealer,
+    GameRules,
+    IllegalAction,
+    Viewer,
+    require,
+    thaw,
+    with_item,
+)
+from . import scoring, views
 from .edition import Board, edition_problems
 from .model import (
     AWAITING_SETUP,
@@ -131,8 +141,8 @@ class Royals(GameRules):
                 "data": {"colours": list(self._default_colours(state.players))}}
 
     def fill_chance(self, state: State, action: Action, dealer: Dealer) -> dict[str, Any]:
-        """Digital mode: deal from the seeded dealer. Every pick is uniform over the cards of
-        the pile as a multiset (sorted, then `dealer.choice`)."""
+        """Digital mode (ruling R13): deal from the seeded dealer. Every pick is uniform over the
+        cards of the pile as a multiset (sorted, then `dealer.choice`), card by card."""
         data = dict(_thaw(action.data))
 
         def pick(pile: Counter[str]) -> str:
@@ -151,7 +161,8 @@ class Royals(GameRules):
         return data
 
     def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
-        """Spec §7: deck and intrigue draws are seen only by the drawer."""
+        """Spec §7, ruling R11: others see a draw's kinds and sources, not deck or intrigue
+        cards."""
         if action.type != "draw_cards" or seat == "all" or seat == action.actor:
             return None
         draws = [_thaw(d) for d in action.data.get("draws", ())]
@@ -172,17 +183,18 @@ class Royals(GameRules):
             portrait = data.get("portrait", "?")
             name = (self.board.portrait(portrait).name if portrait in self.board.portrait_index
                     else portrait)
-            verb = "placed a cube on" if action.type == "claim_noble" else "usurped"
-            return f"{verb} the {name} with {len(data.get('country_cards', ()))} country cards"
+            text = f"the {name} with {len(data.get('country_cards', ()))} country cards"
+            if action.type == "claim_noble":
+                return f"placed a cube on {text}"
+            return f"usurped {text} and {len(data.get('intrigue_cards', ()))} intrigue card(s)"
         if action.type == "end_turn":
             gone = len(data.get("discard_country", ())) + len(data.get("discard_intrigue", ()))
             return f"ended the turn, discarding {gone} card(s)"
         return super().describe(action)
 
     def view(self, state: State, seat: Viewer) -> dict[str, Any]:
-        from .views import view
-
-        return view(self, state, seat)
+        """Spec §7: own hand shown, other hands as counts, piles as counts."""
+        return views.view(self, state, seat)
 
     # -- setup (spec §3) -------------------------------------------------------
     def _variants(self, options: Mapping[str, Any]) -> dict[str, bool]:
@@ -200,6 +212,7 @@ class Royals(GameRules):
         return {k: bool(v) for k, v in variants.items()}
 
     def _default_colours(self, players: int) -> tuple[str, ...]:
+        """Ruling R6: black and white for 2; else the most cubes first, then by name."""
         if players == 2:
             return self.board.two_player_colours
         counts = self.board.cube_counts
@@ -227,6 +240,7 @@ class Royals(GameRules):
                        display=Bag(display))
 
     def _check_setup_repeats(self, state: State, data: Mapping[str, Any]) -> None:
+        """Ruling R7: a setup that repeats the player count or the variant must agree."""
         players = data.get("players")
         require(players is None or players == state.players, "setup_disagrees",
                 f"setup says {players} players but the game was created for {state.players}")
@@ -275,7 +289,8 @@ class Royals(GameRules):
         return entries
 
     def allowed_draw_shapes(self, state: State) -> set[tuple[int, int]]:
-        """(country, intrigue) counts a draw may have now; shorter only when cards run out."""
+        """(country, intrigue) counts a draw may have now (spec §5.1); shorter only when cards
+        run out (ruling R4: min(required, available) per option)."""
         country = len(state.deck) + len(state.discard) + len(state.display)
         intrigue = len(state.intrigue_deck) + len(state.intrigue_discard)
         if state.turn_no < state.players:
@@ -459,8 +474,8 @@ class Royals(GameRules):
         return scoring.award_bonuses(self.board, state, seat, portrait)
 
     def _recycle_cubes(self, state: State, seat: Seat) -> State:
-        """Ruling 11 + review ruling 1: with fewer cubes than a claim needs, redundant cathedral
-        cubes (another cube of the seat in that city) go back to the supply."""
+        """Spec ruling 11, review ruling 1, ruling R9: with fewer cubes than a claim needs, every
+        redundant cathedral cube (another cube of the seat in that city) goes back to supply."""
         if state.supply[seat] >= self.board.cubes_per_claim:
             return state
         cathedrals, freed = list(state.cathedrals), 0
@@ -543,7 +558,8 @@ class Royals(GameRules):
         return piles.into(state), turned
 
     def is_game_ending(self, state: State, period_ended: bool) -> bool:
-        """Whether the game ends at the end of this turn (spec §4, §6.6; variant ruling 5)."""
+        """Whether the game ends at the end of this turn (spec §4, §6.6; variant: spec ruling 5,
+        ruling R5 - the refill is skipped exactly when this holds)."""
         last = self.board.periods[-1]
         if not state.finish_round:
             return period_ended and state.period == last
@@ -617,6 +633,4 @@ class Royals(GameRules):
 
 
 def _thaw(value: Any) -> Any:
-    from ..rules import thaw
-
     return thaw(value)

@@ -98,7 +98,8 @@ class Piles:
     def draw_country(self, pick: Callable[[Counter[str]], str]) -> str | None:
         """Take one card from the country pile, or None when no card exists at all."""
         if not self.deck:
-            # review ruling 2: a deck card is needed and the pile is empty: reshuffle
+            # review ruling 2, ruling R2: a card is needed and the pile is empty: reshuffle
+            # the discards in lazily; this ends no period
             self.deck, self.discard = self.discard, Counter()
         if not self.deck:
             return None

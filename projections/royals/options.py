@@ -1,4 +1,4 @@
-"""Royals: the enumerated legal actions (spec §5), a finite representative subset.
+"""Royals: the enumerated legal actions (spec §5), a finite representative subset (ruling R12).
 
 Draws: every combination of display cards and deck draws (chance fields left out). Claims
 and usurps: one payment per portrait, matching cards first, then the most plentiful other

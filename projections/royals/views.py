@@ -49,7 +49,7 @@ def _board_markers(rules: Royals, state: State) -> dict[str, Any]:
 def view(rules: Royals, state: State, seat: Viewer) -> dict[str, Any]:
     """JSON-ready state as `seat` (an int, None for a spectator, "all") may see it."""
     board = rules.board
-    reveal_all = seat == "all" or state.phase == OVER
+    reveal_all = seat == "all" or state.phase == OVER  # ruling R10: finished games are public
     rows = scoring.breakdown(state)
     return {
         "game": rules.slug,
