@@ -30,8 +30,9 @@ __all__ = [
 def _registry() -> dict[str, type[GameRules]]:
     from .adaman import Adaman
     from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
+    from .royals import Royals
 
-    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor]
+    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor, Royals]
     return {cls.slug: cls for cls in classes}
 
 
