@@ -408,14 +408,15 @@ class Recorder:
                                 f"it knows {', '.join(sorted(rules.action_schemas))}")
         chance = rules.chance_fields.get(kind, ())
         if game["mode"] == "digital" and chance:
-            given = [f for f in chance if data.get(f) not in (None, [], {})]
-            if given:
-                raise IllegalAction("server_deals", f"in digital play the server deals: leave "
-                                    f"out {', '.join(given)}")
-            data = {k: v for k, v in data.items() if k not in chance}
+            probe = Action.of(kind, action["actor"], data)
+            choice = rules.strip_chance(probe)
+            if choice != thaw(probe.data):
+                given = sorted(k for k in data if data.get(k) != choice.get(k))
+                raise IllegalAction("server_deals", "in digital play the server deals: leave "
+                                    f"the chance outcome out of {', '.join(given)}")
             schemas.load(rules.action_schemas[kind](), data, f"the {kind} data",
                          partial=chance)
-            data = self._fill(rules, cursor, Action.of(kind, action["actor"], data),
+            data = self._fill(rules, cursor, Action.of(kind, action["actor"], choice),
                               self.store.seed(game["id"]) or "")
         return schemas.check_exact(rules.action_schemas[kind](), data, f"the {kind} data")
 
@@ -755,7 +756,7 @@ def _deal_problem(rules: GameRules, before: Cursor, env: Envelope,
     if not chance or env["type"] in META_TYPES:
         return None
     data = env["data"]
-    probe = Action.of(env["type"], env["actor"], {**data, **{f: [] for f in chance}})
+    probe = Action.of(env["type"], env["actor"], rules.strip_chance(to_action(env)))
     try:
         expected = rules.fill_chance(before.state, probe, Dealer(seed, env["seq"]))
     except IllegalAction:

@@ -160,6 +160,16 @@ class Royals(GameRules):
             data["refill"] = refill
         return data
 
+    def strip_chance(self, action: Action) -> dict[str, Any]:
+        """A draw keeps its kinds and sources (and a display card, which is a choice); the
+        cards from the deck and the intrigue pile are the chance outcome."""
+        data = super().strip_chance(action)
+        if action.type == "draw_cards":
+            data["draws"] = [{k: v for k, v in _thaw(d).items()
+                              if k != "card" or d.get("source") == "display"}
+                             for d in action.data.get("draws", ())]
+        return data
+
     def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
         """Spec §7, ruling R11: others see a draw's kinds and sources, not deck or intrigue
         cards."""

@@ -28,12 +28,13 @@ def server(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
+    deadline = time.monotonic() + 180  # loading the samples takes a while on a busy machine
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             if requests.get(f"{base}/healthz", timeout=5).ok:
                 break
         except requests.RequestException:
-            time.sleep(0.1)
+            time.sleep(0.2)
     else:
         proc.kill()
         pytest.fail(f"server did not start: {proc.stdout.read().decode()[-2000:]}")

@@ -71,3 +71,32 @@ def three_players_finishing_the_round() -> Game:
 SAMPLES = {"two_players": two_players, "three_players": three_players,
            "four_players": four_players, "five_players": five_players,
            "three_players_finishing_the_round": three_players_finishing_the_round}
+
+
+def _digital(players: int, seed: str, options: dict[str, Any] | None = None) -> Game:
+    """The sample as a digital game: the server deals from `seed`, as greedy_game does."""
+    created, actions = greedy_game(players, seed, options)
+    return {"players": created["players"], "mode": "digital", "seed": seed,
+            "options": created["options"]}, actions
+
+
+# fixtures/build.py records every `game_*` into fixtures/royals/
+def game_2_players() -> Game:
+    return _digital(2, "royals-sample-2")
+
+
+def game_3_players() -> Game:
+    return _digital(3, "royals-sample-3")
+
+
+def game_4_players() -> Game:
+    return _digital(4, "royals-sample-4")
+
+
+def game_5_players() -> Game:
+    return _digital(5, "royals-sample-5")
+
+
+def game_3_players_finishing_the_round() -> Game:
+    return _digital(3, "royals-sample-3v", {"variants": {"period3_finish_round": True,
+                                                         "edition_arcane_wonders_deck": False}})
