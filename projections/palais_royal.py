@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -1126,19 +1126,9 @@ class PalaisRoyal(GameRules):
     def _walk_to(self, state: State, seat: Seat, target: TileId,
                  allowance: int) -> list[tuple[str, str]]:
         """Moves that bring the nearest spare servants to `target` along shortest paths."""
-        positions = self._positions(state)
         diagonal = self._owns(state.players[seat], "diagonal_move")
-        towards = {target: target}
-        queue = [target]
-        for tile in queue:  # breadth-first from the target: next hop towards it
-            for other in state.court_layout:
-                if other not in towards and _is_adjacent(positions[tile], positions[other],
-                                                         diagonal):
-                    towards[other] = tile
-                    queue.append(other)
-        distance = {target: 0}
-        for tile in queue[1:]:
-            distance[tile] = distance[towards[tile]] + 1
+        queue, towards, distance = _paths_to(state.court_layout, self.grid_cols, diagonal,
+                                             target)
         court = list(state.players[seat].court)
         steps: list[tuple[str, str]] = []
         while True:
@@ -1201,7 +1191,7 @@ class PalaisRoyal(GameRules):
         closed = self._close_steps(state, 4)
         out = []
         for space, noble in zip(self.space_ids, closed.garden, strict=True):
-            if noble is None:
+            if noble is None or not self._can_afford(closed, seat, space, noble):
                 continue
             try:
                 self._check_recruit(closed, seat, space, noble)
@@ -1209,6 +1199,14 @@ class PalaisRoyal(GameRules):
                 continue
             out.append(("recruit_noble", {"space": space, "noble": noble}))
         return out
+
+    def _can_afford(self, state: State, seat: Seat, space: SpaceId, noble_id: NobleId) -> bool:
+        """A quick screen of §5.7 for legal_actions (apply re-checks everything)."""
+        noble, player, turn = self.nobles[noble_id], state.players[seat], state.turn
+        return (self._count(player, OFFICE) >= 1
+                and self._count(player, POMPADOUR) >= noble.purple - turn.bonus_purple
+                and self._count(player, KINGS) >= noble.blue - turn.bonus_blue
+                and player.gold >= self.recruit_price(state, space, noble))
 
     def _draw_options(self, state: State, seat: Seat) -> list[tuple[str, dict[str, Any]]]:
         allowance = self.draw_allowance(state, seat)
@@ -1352,6 +1350,22 @@ class PalaisRoyal(GameRules):
         hidden = [sum(self.nobles[n].points for n in p.nobles if not self.nobles[n].privilege)
                   for p in state.players]
         return [r["total"] - h for r, h in zip(rows, hidden, strict=True)]
+
+
+@lru_cache(maxsize=4096)
+def _paths_to(layout: tuple[TileId, ...], cols: int, diagonal: bool, target: TileId
+              ) -> tuple[list[TileId], dict[TileId, TileId], dict[TileId, int]]:
+    """Breadth-first from `target`: tiles nearest first, next hop towards it, distance."""
+    positions = {t: divmod(i, cols) for i, t in enumerate(layout)}
+    towards, distance, queue = {target: target}, {target: 0}, [target]
+    for tile in queue:
+        for other in layout:
+            if other not in towards and _is_adjacent(positions[tile], positions[other],
+                                                     diagonal):
+                towards[other] = tile
+                distance[other] = distance[tile] + 1
+                queue.append(other)
+    return queue, towards, distance
 
 
 def _is_adjacent(a: tuple[int, int], b: tuple[int, int], diagonal: bool) -> bool:
