@@ -401,7 +401,7 @@ def test_e9_tile_sources_only_once_the_supply_is_empty():
 ])
 def test_e9_refused_sources(sources, code):
     err = refused(e9_state(), "place_at_gate", 0, {"sources": sources})
-    assert err.code == code and "servant" in err.message and "Gate" not in err.code
+    assert err.code == code and "for gate" in err.message
 
 
 def test_e10_setup_numbers():
@@ -466,6 +466,13 @@ def test_court_placements_put_advantage_and_seal_servants():
         "seal_bonus": [{"tile": "pompadour", "source": "gate"}]})
     assert count(after, 0, "kings_chamber") == 3 and count(after, 0, "pompadour") == 1
     assert after.players[0].supply == 0 and after.turn.open_step == 4
+
+
+def test_court_placements_close_step_two_first_and_pay_the_mint():
+    state = in_play(2)
+    state = with_player(state, 0, court={"mint": 1, "pompadour": 1}, supply=1, gold=0)
+    after = act(turn_of(state, 0), "court_placements", 0, {"pompadour_extra": "supply"})
+    assert gold(after, 0) == 2 and count(after, 0, "pompadour") == 2
 
 
 def test_gate_placement_unlimited_with_parade_unlimited():

@@ -16,281 +16,71 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
-from itertools import combinations
+from dataclasses import replace
+from functools import cached_property
 from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate
-
-from .rules import ALL, Action, Bag, Dealer, GameRules, IllegalAction, Viewer, require, with_item
-
-Seat = int
-TileId = str
-SpaceId = str
-NobleId = str
-CardId = str
-
-DONE = 6  # open_step after step 5 (spec §4.1: open_step ∈ {1..5, done})
-SUPPLY = "supply"
-# tile roles the reducer needs by name (spec §2.1); their numbers come from the edition
-GATE, PARADE, STAIRWAY, MINT = "gate", "parade_ground", "stairway", "mint"
-KINGS, POMPADOUR, OFFICE, BACK_DOOR, CARDINAL = (
-    "kings_chamber", "pompadour", "office", "back_door", "cardinal")
-
-
-@dataclass(frozen=True, slots=True)
-class Noble:
-    id: NobleId
-    gold: int
-    purple: int
-    blue: int
-    points: int
-    privilege: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class CardType:
-    id: CardId
-    count: int
-    cost: int
-    window: frozenset[int]
-    effect: Mapping[str, Any]
-    to_played_area: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    gold: int
-    supply: int  # personal supply ("play area")
-    general: int  # this colour's general supply, not yet the player's (spec §2.2)
-    court: tuple[int, ...]  # own servants per court tile, in the edition's tile order
-    nobles: tuple[NobleId, ...] = ()
-    hand: Bag = field(default_factory=Bag)
-    played: tuple[CardId, ...] = ()  # noble privilege cards laid face up
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Turn-scoped flags (spec §4.3), reset at each end_turn."""
-
-    open_step: int = 1
-    cardinal_active: bool = False
-    gate_unlimited: bool = False
-    gate_bonus: int = 0
-    move_bonus: int = 0
-    bonus_blue: int = 0
-    bonus_purple: int = 0
-    pending: tuple[CardId, ...] = ()  # drawn at the Back Door, not yet kept or discarded
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    phase: str  # awaiting_setup | initial_placement | play | over
-    player_count: int
-    players: tuple[PlayerState, ...] = ()
-    court_layout: tuple[TileId, ...] = ()
-    garden: tuple[NobleId | None, ...] = ()  # per garden space, edition order
-    garden_servants: tuple[Seat | None, ...] = ()
-    set_aside: tuple[NobleId, ...] = ()
-    deck: Bag = field(default_factory=Bag)
-    discard: Bag = field(default_factory=Bag)
-    start_player: int = 0
-    active: int = 0
-    round: int = 0
-    final_round: bool = False
-    turn: Turn = field(default_factory=Turn)
-    placements_done: int = 0  # initial_placement events so far
-    turns_played: int = 0
-
-
-# ---------------------------------------------------------------------------
-# Action data shapes
-# ---------------------------------------------------------------------------
-
-
-class SetupData(Schema):
-    player_count = fields.Integer(required=True)
-    start_player = fields.Integer(required=True)
-    court_layout = fields.List(fields.String(), required=True)
-    garden = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    set_aside = fields.List(fields.String())
-
-
-class InitialPlacementData(Schema):
-    placements = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-
-
-class _Seals(Schema):
-    blue = fields.Integer(required=True)
-    purple = fields.Integer(required=True)
-
-
-class PlayPrivilegeCardData(Schema):
-    card = fields.String(required=True)
-    seals = fields.Nested(_Seals, allow_none=True)
-
-
-class PlaceAtGateData(Schema):
-    sources = fields.List(fields.String(), required=True)
-
-
-class _Step(Schema):
-    from_ = fields.String(required=True, data_key="from")
-    to = fields.String(required=True)
-
-
-class MoveServantsData(Schema):
-    steps = fields.List(fields.Nested(_Step), required=True)
-
-
-class _SealBonus(Schema):
-    tile = fields.String(required=True)
-    source = fields.String(required=True)
-
-
-class CourtPlacementsData(Schema):
-    kings_chamber_extra = fields.String(allow_none=True)
-    pompadour_extra = fields.String(allow_none=True)
-    seal_bonus = fields.List(fields.Nested(_SealBonus))
-
-
-class RecruitNobleData(Schema):
-    space = fields.String(required=True)
-    noble = fields.String(required=True)
-
-
-class DrawPrivilegeCardsData(Schema):
-    count = fields.Integer(required=True)
-    cards = fields.List(fields.String(), required=True)
-
-
-class KeepPrivilegeCardsData(Schema):
-    kept = fields.List(fields.String(), required=True)
-
-
-class EndTurnData(Schema):
-    pass
-
-
-# ---------------------------------------------------------------------------
-# Edition schema (every field the reducer reads)
-# ---------------------------------------------------------------------------
-
-
-class _EdTile(Schema):
-    id = fields.String(required=True)
-    advantage = fields.String(allow_none=True, load_default=None)
-    advantage_bonus = fields.Integer(validate=validate.Range(min=0))
-
-
-class _EdGrid(Schema):
-    rows = fields.Integer(required=True, validate=validate.Range(min=1))
-    cols = fields.Integer(required=True, validate=validate.Range(min=1))
-
-
-class _EdCourt(Schema):
-    tiles = fields.List(fields.Nested(_EdTile(unknown="include")), required=True,
-                        validate=validate.Length(min=1))
-    grid = fields.Nested(_EdGrid(unknown="include"), required=True)
-
-
-class _EdSpace(Schema):
-    id = fields.String(required=True)
-    edges = fields.List(fields.String(), required=True)
-    edge_weight = fields.Integer(required=True, validate=validate.Range(min=0))
-
-
-class _EdGarden(Schema):
-    spaces = fields.List(fields.Nested(_EdSpace(unknown="include")), required=True,
-                         validate=validate.Length(min=1))
-    adjacency = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
-                            required=True)
-    edges = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
-                        required=True)
-
-
-class _EdNoble(Schema):
-    id = fields.String(required=True)
-    gold = fields.Integer(required=True, validate=validate.Range(min=0))
-    purple = fields.Integer(required=True, validate=validate.Range(min=0))
-    blue = fields.Integer(required=True, validate=validate.Range(min=0))
-    points = fields.Integer(required=True)
-    privilege = fields.String(allow_none=True, required=True)
-
-
-class _EdPrivilege(Schema):
-    id = fields.String(required=True, validate=validate.Regexp(r".*_\d+$|^diagonal_move$"))
-    amount = fields.Integer(validate=validate.Range(min=0))
-
-
-class _EdCard(Schema):
-    id = fields.String(required=True)
-    count = fields.Integer(required=True, validate=validate.Range(min=0))
-    cost = fields.Integer(required=True, validate=validate.Range(min=0))
-    window_open_steps = fields.List(fields.Raw(), required=True)
-    effect_data = fields.Dict(required=True)
-    goes_to = fields.String(required=True, validate=validate.OneOf(["discard", "played_area"]))
-
-
-class _EdServants(Schema):
-    per_colour = fields.Integer(required=True, validate=validate.Range(min=0))
-    personal_at_start = fields.Integer(required=True, validate=validate.Range(min=0))
-    general_supply_per_colour = fields.Integer(required=True, validate=validate.Range(min=0))
-
-
-class _EdSetup(Schema):
-    fixed_initial_servants = fields.Dict(keys=fields.String(), values=fields.Integer(),
-                                         required=True)
-    free_initial_servants = fields.Integer(required=True, validate=validate.Range(min=0))
-    starting_gold_by_player_count = fields.Dict(keys=fields.String(),
-                                                values=fields.List(fields.Integer()),
-                                                required=True)
-
-
-class _EdEnd(Schema):
-    garden_threshold = fields.Integer(required=True, validate=validate.Range(min=0))
-
-
-class _EdGardenEdge(Schema):
-    first = fields.Integer(required=True)
-    second = fields.Integer(required=True)
-    minimum_to_score = fields.Integer(required=True)
-
-
-class _EdHeld(Schema):
-    points_each = fields.Integer(required=True)
-    max_points = fields.Integer(required=True)
-
-
-class _EdScoring(Schema):
-    garden_edge = fields.Nested(_EdGardenEdge(unknown="include"), required=True)
-    held_privilege_cards = fields.Nested(_EdHeld(unknown="include"), required=True)
-
-
-class _Edition(Schema):
-    class Meta:
-        unknown = "include"
-
-    slug = fields.String(required=True, validate=validate.Equal("palais_royal"))
-    court = fields.Nested(_EdCourt(unknown="include"), required=True)
-    garden = fields.Nested(_EdGarden(unknown="include"), required=True)
-    nobles = fields.List(fields.Nested(_EdNoble(unknown="include")), required=True)
-    nobles_placed = fields.Integer(required=True, validate=validate.Range(min=1))
-    noble_privileges = fields.List(fields.Nested(_EdPrivilege(unknown="include")),
-                                   required=True)
-    privilege_cards = fields.List(fields.Nested(_EdCard(unknown="include")), required=True)
-    servants = fields.Nested(_EdServants(unknown="include"), required=True)
-    setup = fields.Nested(_EdSetup(unknown="include"), required=True)
-    end = fields.Nested(_EdEnd(unknown="include"), required=True)
-    scoring = fields.Nested(_EdScoring(unknown="include"), required=True)
+from marshmallow import Schema, ValidationError
+
+from ..rules import (
+    ALL,
+    Action,
+    Bag,
+    Dealer,
+    GameRules,
+    IllegalAction,
+    Viewer,
+    require,
+    thaw,
+    with_item,
+)
+from .legal import LegalActions, _is_adjacent
+from .schemas import (
+    CourtPlacementsData,
+    DrawPrivilegeCardsData,
+    EndTurnData,
+    InitialPlacementData,
+    KeepPrivilegeCardsData,
+    MoveServantsData,
+    PlaceAtGateData,
+    PlayPrivilegeCardData,
+    RecruitNobleData,
+    SetupData,
+    _Edition,
+)
+from .scoring import ScoringAndViews
+from .state import (
+    BACK_DOOR,
+    CARDINAL,
+    DONE,
+    GATE,
+    KINGS,
+    MINT,
+    OFFICE,
+    PARADE,
+    POMPADOUR,
+    STAIRWAY,
+    SUPPLY,
+    CardId,
+    CardType,
+    Noble,
+    NobleId,
+    PlayerState,
+    Seat,
+    SpaceId,
+    State,
+    TileId,
+    Turn,
+)
+
+__all__ = ["DONE", "PalaisRoyal", "PlayerState", "State", "Turn"]
 
 
 def _fail(code: str, message: str, **details: Any) -> IllegalAction:
     return IllegalAction(code, message, **details)
 
 
-class PalaisRoyal(GameRules):
+class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     slug: ClassVar[str] = "palais_royal"
     title: ClassVar[str] = "Palais Royal"
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
@@ -312,8 +102,8 @@ class PalaisRoyal(GameRules):
         "draw_privilege_cards": ("cards",),
     }
     default_options: ClassVar[Mapping[str, Any]] = {}
-    # keeping cards only reveals them to their owner, but undoing a keep would let the
-    # player see what was drawn and choose again with that knowledge
+    # keeping turns the unkept cards face up on the discard pile (spec §5.9): undoing it
+    # would hide again what every seat has seen
     never_undoable: ClassVar[frozenset[str]] = frozenset({"keep_privilege_cards"})
 
     # -- edition ------------------------------------------------------------
@@ -708,6 +498,7 @@ class PalaisRoyal(GameRules):
     def _apply_court_placements(self, state: State, action: Action) -> State:
         seat = self._require_turn(state, action, "place servants on the seal tiles")
         self._require_step(state, 3, "the step-3 placements")
+        state = self._close_steps(state, 3)  # §5.6: earlier steps close first (Mint paid)
         d = action.data
         # spec §5.6: both advantages are measured before any placement of this event
         adv = {t: self.has_advantage(state, seat, t) for t in (KINGS, POMPADOUR)}
@@ -1002,380 +793,8 @@ class PalaisRoyal(GameRules):
         return replace(player, court=with_item(player.court, i, player.court[i] - k),
                        supply=player.supply + k)
 
-    # -- legal actions ------------------------------------------------------
-    def legal_actions(self, state: State, seat: Any = None) -> list[dict[str, Any]]:
-        """A finite, representative subset of the legal actions; every one applies.
-
-        The true action space is huge (any sequence of moves, any split of 5 servants), so
-        this lists: setup; initial placements of all 5 on one tile or spread over 5 useful
-        tiles; each playable privilege card (each seal split); then only the actions of the
-        earliest open step that offers any: the full Gate allowance from the supply; for
-        each useful tile the moves that walk whole servants there (from the Gate, Cardinal,
-        Back Door or Mint first, then the fullest tile, always leaving one on the Parade
-        Ground and one on the Stairway; one servant part-way when none can arrive); the
-        step-3 extras from the supply (or the Gate/Cardinal); and finally every
-        affordable recruit, the full Back Door draw and end_turn. While cards are pending:
-        keeping none, one of each drawn type, or as many as the Back Door allows. Offering
-        one step at a time and every recruit keeps random play productive, so games end.
-        """
-        actors = self.to_act(state)
-        if seat is not None and (isinstance(seat, bool) or seat not in actors):
-            return []
-        if state.phase == "awaiting_setup":
-            return [self.auto_action(state)]  # type: ignore[list-item]
-        if state.phase == "initial_placement":
-            return self._legal_initial(state)
-        if state.phase != "play":
-            return []
-        return self._legal_turn(state)
-
-    @cached_property
-    def _useful_tiles(self) -> tuple[TileId, ...]:
-        return (OFFICE, MINT, POMPADOUR, KINGS, BACK_DOOR, PARADE, STAIRWAY)
-
-    @cached_property
-    def _spare_tiles(self) -> tuple[TileId, ...]:
-        """Tiles listed moves and placements take servants from first."""
-        return (GATE, CARDINAL, BACK_DOOR, MINT)
-
-    @cached_property
-    def _reserve(self) -> dict[TileId, int]:
-        """Servants listed moves always leave in place, so random play keeps its engines."""
-        return {PARADE: 1, STAIRWAY: 1}
-
-    def _legal_initial(self, state: State) -> list[dict[str, Any]]:
-        seat = self._placing_seat(state)
-        need = int(self._setup_value("free_initial_servants"))
-        options: list[dict[str, int]] = [{t: need} for t in self.tile_ids]
-        width = min(need, len(self._useful_tiles))
-        for combo in combinations(self._useful_tiles, width):
-            spread = dict.fromkeys(combo, 1)
-            spread[combo[0]] += need - width
-            options.append(spread)
-        return [{"type": "initial_placement", "actor": seat, "data": {"placements": o}}
-                for o in options]
-
-    def _legal_turn(self, state: State) -> list[dict[str, Any]]:
-        seat, turn = state.active, state.turn
-        found = [("play_privilege_card", d) for d in self._card_options(state, seat)]
-        if turn.pending:
-            found += [("keep_privilege_cards", d) for d in self._keep_options(state, seat)]
-        else:
-            found += self._step_options(state, seat)
-        return [{"type": t, "actor": seat, "data": d} for t, d in found]
-
-    def _step_options(self, state: State, seat: Seat) -> list[tuple[str, dict[str, Any]]]:
-        """The listed actions of the earliest open step that has any (skipping is implied)."""
-        step = state.turn.open_step
-        groups = [
-            (1, lambda: self._gate_options(state, seat)),
-            (2, lambda: [("move_servants", d) for d in self._move_options(state, seat)]),
-            (3, lambda: self._court_options(state, seat)),
-        ]
-        for number, options in groups:
-            found = options() if step <= number else []
-            if found:
-                return found
-        found = self._recruit_options(state, seat) if step <= 4 else []
-        found += self._draw_options(state, seat) if step <= 4 else []
-        return [*found, ("end_turn", {})]
-
-    def _is_legal(self, state: State, type_: str, seat: Seat, data: Mapping[str, Any]) -> bool:
-        try:
-            self.apply(state, Action.of(type_, seat, data))
-        except IllegalAction:
-            return False
-        return True
-
-    def _card_options(self, state: State, seat: Seat) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for name in state.players[seat].hand.counts():
-            total = int(self.cards[name].effect.get("bonus_seals", 0))
-            datas = [{"card": name, "seals": {"blue": b, "purple": total - b}}
-                     for b in range(total + 1)] if total else [{"card": name}]
-            out += [d for d in datas if self._is_legal(state, "play_privilege_card", seat, d)]
-        return out
-
-    def _keep_options(self, state: State, seat: Seat) -> list[dict[str, Any]]:
-        pending = list(state.turn.pending)
-        room = self._count(state.players[seat], BACK_DOOR)
-        keeps: list[list[CardId]] = [[]]
-        if room:
-            keeps += [[c] for c in sorted(set(pending))]
-            keeps.append(pending[:room])
-        unique = {tuple(sorted(k)): k for k in keeps}
-        return [{"kept": k} for k in unique.values()]
-
-    def _gate_options(self, state: State, seat: Seat) -> list[tuple[str, dict[str, Any]]]:
-        supply = state.players[seat].supply
-        k = supply if state.turn.gate_unlimited else min(supply,
-                                                         self.gate_allowance(state, seat))
-        return [("place_at_gate", {"sources": [SUPPLY] * k})] if k else []
-
-    def _move_options(self, state: State, seat: Seat) -> list[dict[str, Any]]:
-        allowance = self.move_allowance(state, seat)
-        if not allowance:
-            return []
-        plans: dict[tuple[tuple[str, str], ...], None] = {}
-        for target in self._useful_tiles:
-            plan = self._walk_to(state, seat, target, allowance)
-            if plan:
-                plans[tuple(plan)] = None
-        return [{"steps": [{"from": a, "to": b} for a, b in plan]} for plan in plans]
-
-    def _walk_to(self, state: State, seat: Seat, target: TileId,
-                 allowance: int) -> list[tuple[str, str]]:
-        """Moves that bring the nearest spare servants to `target` along shortest paths."""
-        diagonal = self._owns(state.players[seat], "diagonal_move")
-        queue, towards, distance = _paths_to(state.court_layout, self.grid_cols, diagonal,
-                                             target)
-        court = list(state.players[seat].court)
-        steps: list[tuple[str, str]] = []
-        while True:
-            left = allowance - len(steps)
-            movable = [t for t in queue[1:] if court[self.tile_index[t]] > self._reserve.get(t, 0)
-                       and (distance[t] <= left or not steps)]
-            if not movable or not left:
-                break
-            # spare tiles first, then the fullest tile, then the nearest
-            src = min(movable, key=lambda t: (t not in self._spare_tiles,
-                                              -court[self.tile_index[t]], distance[t]))
-            court[self.tile_index[src]] -= 1
-            here = src
-            while here != target and len(steps) < allowance:  # partly only if none fits
-                steps.append((here, towards[here]))
-                here = towards[here]
-            court[self.tile_index[here]] += 1
-        return steps
-
-    def _court_options(self, state: State, seat: Seat) -> list[tuple[str, dict[str, Any]]]:
-        player = state.players[seat]
-        extras = [t for t in (KINGS, POMPADOUR) if self.has_advantage(state, seat, t)]
-        bonus = self._privilege_count(player, "seal_plus_1")
-        if not extras and not bonus:
-            return []
-        out = []
-        for bonus_tile in ((KINGS, POMPADOUR) if bonus else (KINGS,)):
-            wanted = extras + [bonus_tile] * bonus
-            sources = self._spare_sources(player, wanted)
-            data: dict[str, Any] = {"kings_chamber_extra": None, "pompadour_extra": None,
-                                    "seal_bonus": []}
-            for (tile, source), is_extra in zip(sources, [True] * len(extras) + [False] * bonus,
-                                                strict=False):
-                if is_extra:
-                    data["kings_chamber_extra" if tile == KINGS else "pompadour_extra"] = source
-                else:
-                    data["seal_bonus"].append({"tile": tile, "source": source})
-            if sources and self._is_legal(state, "court_placements", seat, data):
-                out.append(("court_placements", data))
-        return out
-
-    def _spare_sources(self, player: PlayerState,
-                       dests: Sequence[TileId]) -> list[tuple[TileId, str]]:
-        """Sources for placing on each of `dests` in turn: the supply, then spare tiles."""
-        supply, court, out = player.supply, list(player.court), []
-        for dest in dests:
-            if supply:
-                supply -= 1
-                out.append((dest, SUPPLY))
-                continue
-            src = next((t for t in (GATE, CARDINAL)
-                        if t != dest and court[self.tile_index[t]] > 0), None)
-            if src is None:
-                break
-            court[self.tile_index[src]] -= 1
-            out.append((dest, src))
-        return out
-
-    def _recruit_options(self, state: State, seat: Seat) -> list[tuple[str, dict[str, Any]]]:
-        closed = self._close_steps(state, 4)
-        out = []
-        for space, noble in zip(self.space_ids, closed.garden, strict=True):
-            if noble is None or not self._can_afford(closed, seat, space, noble):
-                continue
-            try:
-                self._check_recruit(closed, seat, space, noble)
-            except IllegalAction:
-                continue
-            out.append(("recruit_noble", {"space": space, "noble": noble}))
-        return out
-
-    def _can_afford(self, state: State, seat: Seat, space: SpaceId, noble_id: NobleId) -> bool:
-        """A quick screen of §5.7 for legal_actions (apply re-checks everything)."""
-        noble, player, turn = self.nobles[noble_id], state.players[seat], state.turn
-        return (self._count(player, OFFICE) >= 1
-                and self._count(player, POMPADOUR) >= noble.purple - turn.bonus_purple
-                and self._count(player, KINGS) >= noble.blue - turn.bonus_blue
-                and player.gold >= self.recruit_price(state, space, noble))
-
-    def _draw_options(self, state: State, seat: Seat) -> list[tuple[str, dict[str, Any]]]:
-        allowance = self.draw_allowance(state, seat)
-        if allowance and len(state.deck) + len(state.discard):
-            return [("draw_privilege_cards", {"count": allowance})]
-        return []
-
-    # -- scoring ------------------------------------------------------------
-    def garden_edge_points(self, state: State) -> list[dict[str, int]]:
-        """Spec §7.2: per seat, points per edge (6 alone first, 2 alone second,
-        2 each when tied for first, nothing for a tie for second)."""
-        rules = self.edition["scoring"]["garden_edge"]
-        out: list[dict[str, int]] = [{} for _ in range(state.player_count)]
-        for edge, spaces in self.edges.items():
-            counts = Counter()
-            for space in spaces:
-                seat = state.garden_servants[self.space_index[space]]
-                if seat is not None:
-                    counts[seat] += self.space_weight[space]
-            ranked = sorted((c for c in counts.values() if c >= rules["minimum_to_score"]),
-                            reverse=True)
-            if not ranked:
-                continue
-            top = [s for s, c in counts.items() if c == ranked[0]]
-            if len(top) > 1:
-                for s in top:
-                    out[s][edge] = int(rules["second"])
-                continue
-            out[top[0]][edge] = int(rules["first"])
-            rest = [c for c in ranked if c < ranked[0]]
-            second = [s for s, c in counts.items() if rest and c == rest[0]]
-            if len(second) == 1:
-                out[second[0]][edge] = int(rules["second"])
-        return out
-
-    def score_breakdown(self, state: State) -> list[dict[str, int]]:
-        """Spec §7.1 per seat: nobles, played cards, held cards (capped), garden edges."""
-        held = self.edition["scoring"]["held_privilege_cards"]
-        garden = self.garden_edge_points(state)
-        rows = []
-        for seat, p in enumerate(state.players):
-            row = {
-                "nobles": sum(self.nobles[n].points for n in p.nobles),
-                "played_cards": sum(int(self.cards[c].effect.get("end_points", 0))
-                                    for c in p.played),
-                "held_cards": min(len(p.hand) * int(held["points_each"]),
-                                  int(held["max_points"])),
-                "garden": sum(garden[seat].values()),
-            }
-            row["total"] = sum(row.values())
-            rows.append(row)
-        return rows
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        if state.phase != "over":
-            return None
-        rows = self.score_breakdown(state)
-        scores = [r["total"] for r in rows]
-        best = [s for s, v in enumerate(scores) if v == max(scores)]
-        # spec §7.3 (designed): most gold breaks a tie, else the victory is shared
-        most_gold = max(state.players[s].gold for s in best)
-        winners = [s for s in best if state.players[s].gold == most_gold]
-        garden = self.garden_edge_points(state)
-        per_seat = [{**r, "gold": state.players[s].gold, "garden_edges": garden[s]}
-                    for s, r in enumerate(rows)]
-        return {"scores": scores, "winners": winners, "reason": "garden_has_few_nobles",
-                "breakdown": {"per_seat": per_seat}}
-
-    # -- view ---------------------------------------------------------------
-    def view(self, state: State, seat: Viewer) -> dict[str, Any]:
-        sees_all = seat == ALL or state.phase == "over"
-        out: dict[str, Any] = {
-            "phase": state.phase,
-            "to_act": list(self.to_act(state)),
-            "round": state.round,
-            "active": state.active if state.phase == "play" else None,
-            "start_player": state.start_player,
-            "final_round": state.final_round,
-            "turns_played": state.turns_played,
-            "court_layout": list(state.court_layout),
-            "garden": {s: state.garden[i] for i, s in enumerate(self.space_ids)}
-            if state.garden else {},
-            "garden_servants": {s: state.garden_servants[i] for i, s in enumerate(self.space_ids)
-                                if state.garden_servants and state.garden_servants[i] is not None},
-            "nobles_left": self.nobles_left(state),
-            "deck_count": len(state.deck),
-            "discard": state.discard.counts(),
-            "discard_count": len(state.discard),
-            "players": [self._player_view(state, s, sees_all or seat == s)
-                        for s in range(len(state.players))],
-        }
-        out["turn"] = self._turn_view(state, sees_all or seat == state.active)
-        out["public_scores"] = self._public_scores(state)
-        if sees_all:
-            out["set_aside"] = list(state.set_aside)
-            out["scores"] = [r["total"] for r in self.score_breakdown(state)] \
-                if state.players else []
-        elif isinstance(seat, int) and 0 <= seat < len(state.players):
-            out["my_score"] = self.score_breakdown(state)[seat]["total"]
-        return out
-
-    def _player_view(self, state: State, seat: Seat, own: bool) -> dict[str, Any]:
-        p = state.players[seat]
-        up = [n for n in p.nobles if self.nobles[n].privilege]
-        down = [n for n in p.nobles if not self.nobles[n].privilege]
-        out = {
-            "seat": seat,
-            "gold": p.gold,
-            "supply": p.supply,
-            "general_supply": p.general,
-            "court": {t: p.court[i] for i, t in enumerate(self.tile_ids) if p.court[i]},
-            "nobles_face_up": up,
-            "nobles_face_down_count": len(down),
-            "hand_count": len(p.hand),
-            "played_cards": list(p.played),
-        }
-        if own:
-            out["nobles_face_down"] = down
-            out["hand"] = p.hand.counts()
-        return out
-
-    def _turn_view(self, state: State, own: bool) -> dict[str, Any]:
-        t = state.turn
-        out = {
-            "open_step": "done" if t.open_step >= DONE else t.open_step,
-            "mint_paid": t.open_step > 2,
-            "cardinal_active": t.cardinal_active,
-            "gate_unlimited": t.gate_unlimited,
-            "gate_bonus": t.gate_bonus,
-            "move_bonus": t.move_bonus,
-            "bonus_seals": {"blue": t.bonus_blue, "purple": t.bonus_purple},
-            "pending_drawn_count": len(t.pending),
-        }
-        if own:
-            out["pending_drawn"] = list(t.pending)
-        return out
-
-    def _public_scores(self, state: State) -> list[int]:
-        """What everybody can count: all but the face-down nobles' points."""
-        rows = self.score_breakdown(state) if state.players else []
-        hidden = [sum(self.nobles[n].points for n in p.nobles if not self.nobles[n].privilege)
-                  for p in state.players]
-        return [r["total"] - h for r, h in zip(rows, hidden, strict=True)]
-
-
-@lru_cache(maxsize=4096)
-def _paths_to(layout: tuple[TileId, ...], cols: int, diagonal: bool, target: TileId
-              ) -> tuple[list[TileId], dict[TileId, TileId], dict[TileId, int]]:
-    """Breadth-first from `target`: tiles nearest first, next hop towards it, distance."""
-    positions = {t: divmod(i, cols) for i, t in enumerate(layout)}
-    towards, distance, queue = {target: target}, {target: 0}, [target]
-    for tile in queue:
-        for other in layout:
-            if other not in towards and _is_adjacent(positions[tile], positions[other],
-                                                     diagonal):
-                towards[other] = tile
-                distance[other] = distance[tile] + 1
-                queue.append(other)
-    return queue, towards, distance
-
-
-def _is_adjacent(a: tuple[int, int], b: tuple[int, int], diagonal: bool) -> bool:
-    """Spec §2.1: orthogonal neighbours differ by 1 in one coordinate; diagonal in both."""
-    dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
-    return dr + dc == 1 or (diagonal and dr == 1 and dc == 1)
-
 
 def _plain(data: Mapping[str, Any]) -> dict[str, Any]:
-    from .rules import thaw
     return dict(thaw(data))
 
 
