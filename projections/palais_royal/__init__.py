@@ -146,6 +146,7 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
 
         Read from `advantage_bonus` when the edition gives it, else from the number printed
         in the tile's advantage text ("+1 gold", "1 extra servant"); no text: no bonus.
+        (docs/rulings/palais_royal.md #4)
         """
         out = {}
         for tile in self.edition["court"]["tiles"]:
@@ -158,7 +159,8 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
 
     @cached_property
     def privilege_amount(self) -> dict[str, int]:
-        """How much each noble privilege gives: `amount`, else the `_plus_N` of its id."""
+        """How much each noble privilege gives: `amount`, else the `_plus_N` of its id
+        (rulings #4)."""
         out = {}
         for priv in self.edition["noble_privileges"]:
             match = re.search(r"_(\d+)$", priv["id"])
@@ -263,7 +265,8 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         return data
 
     def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
-        # spec §8: drawn and kept privilege cards are the drawer's secret
+        # spec §8: drawn and kept privilege cards are the drawer's secret (rulings #13);
+        # the setup's set_aside is the complement of the public garden (rulings #11)
         if seat == ALL or seat == action.actor:
             return None
         if action.type == "draw_privilege_cards":
@@ -419,7 +422,7 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     def _card_seals(self, card: CardType, seals: Any) -> tuple[int, int]:
         total = int(card.effect.get("bonus_seals", 0))
         if not total:
-            require(seals is None, "seals_not_allowed",
+            require(seals is None, "seals_not_allowed",  # rulings #5
                     f"only a bonus-seal card takes a seals split; {card.id} does not")
             return 0, 0
         blue, purple = (seals or {}).get("blue"), (seals or {}).get("purple")

@@ -47,7 +47,8 @@ class LegalActions:
         step-3 extras from the supply (or the Gate/Cardinal); and finally every
         affordable recruit, the full Back Door draw and end_turn. While cards are pending:
         keeping none, one of each drawn type, or as many as the Back Door allows. Offering
-        one step at a time and every recruit keeps random play productive, so games end.
+        one step at a time and every recruit keeps random play productive, so games end
+        (docs/rulings/palais_royal.md #18).
         """
         actors = self.to_act(state)
         if seat is not None and (isinstance(seat, bool) or seat not in actors):

@@ -100,6 +100,8 @@ class ScoringAndViews:
         out["public_scores"] = self._public_scores(state)
         if sees_all:
             out["set_aside"] = list(state.set_aside)
+            out["deck"] = state.deck.counts()  # a multiset: its order is never known
+            out["placements_done"] = state.placements_done
             out["scores"] = [r["total"] for r in self.score_breakdown(state)] \
                 if state.players else []
         elif isinstance(seat, int) and 0 <= seat < len(state.players):
