@@ -8,8 +8,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import Any
 
-from ..rules import Action, IllegalAction
-from .state import (
+from .palais_royal_state import (
     BACK_DOOR,
     CARDINAL,
     GATE,
@@ -28,6 +27,7 @@ from .state import (
     State,
     TileId,
 )
+from .rules import Action, IllegalAction
 
 
 class LegalActions:

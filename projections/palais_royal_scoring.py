@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..rules import ALL, Viewer
-from .state import DONE, Seat, State
+from .palais_royal_state import DONE, Seat, State
+from .rules import ALL, Viewer
 
 
 class ScoringAndViews:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import Bag
+from .rules import Bag
 
 Seat = int
 TileId = str

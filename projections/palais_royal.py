@@ -22,20 +22,8 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError
 
-from ..rules import (
-    ALL,
-    Action,
-    Bag,
-    Dealer,
-    GameRules,
-    IllegalAction,
-    Viewer,
-    require,
-    thaw,
-    with_item,
-)
-from .legal import LegalActions, _is_adjacent
-from .schemas import (
+from .palais_royal_legal import LegalActions, _is_adjacent
+from .palais_royal_schemas import (
     CourtPlacementsData,
     DrawPrivilegeCardsData,
     EndTurnData,
@@ -48,8 +36,8 @@ from .schemas import (
     SetupData,
     _Edition,
 )
-from .scoring import ScoringAndViews
-from .state import (
+from .palais_royal_scoring import ScoringAndViews
+from .palais_royal_state import (
     BACK_DOOR,
     CARDINAL,
     DONE,
@@ -71,6 +59,18 @@ from .state import (
     State,
     TileId,
     Turn,
+)
+from .rules import (
+    ALL,
+    Action,
+    Bag,
+    Dealer,
+    GameRules,
+    IllegalAction,
+    Viewer,
+    require,
+    thaw,
+    with_item,
 )
 
 __all__ = ["DONE", "PalaisRoyal", "PlayerState", "State", "Turn"]
