@@ -500,7 +500,7 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
 
     def _apply_court_placements(self, state: State, action: Action) -> State:
         seat = self._require_turn(state, action, "place servants on the seal tiles")
-        self._require_step(state, 3, "the step-3 placements")
+        self._require_step(state, 3, "placing the extra seal-tile servants")
         state = self._close_steps(state, 3)  # §5.6: earlier steps close first (Mint paid)
         d = action.data
         # spec §5.6: both advantages are measured before any placement of this event

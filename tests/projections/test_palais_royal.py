@@ -847,6 +847,21 @@ def test_random_games_replay_deterministically_and_hide_what_is_hidden(players, 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
+def test_every_listed_action_applies(players, seed):
+    from projections.rules import Dealer
+    game = random_game(players, seed)
+    for number, state in enumerate(game.states[::5]):
+        for proposal in RULES.legal_actions(state):
+            action = Action.of(proposal["type"], proposal["actor"], proposal["data"])
+            if RULES.chance_fields.get(action.type):
+                data = RULES.fill_chance(state, action, Dealer("x", number))
+                action = Action.of(action.type, action.actor, data)
+            RULES.apply(state, action)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
 def test_undo_restores_the_state_before_every_action(players, seed):
     game = random_game(players, seed)
     envs = [{"seq": 0, "type": "game_created", "actor": "table", "data": game.created}]
