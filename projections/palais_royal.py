@@ -379,6 +379,8 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
                 f"each player places exactly {need} servants at setup; you placed {total}",
                 placed=total)
         player = state.players[seat]
+        require(player.supply >= total, "supply_empty",
+                f"you place {total} servants but your supply holds {player.supply}")
         court = list(player.court)
         for tile, k in placements.items():
             court[self.tile_index[tile]] += k
