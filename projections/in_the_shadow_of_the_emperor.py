@@ -73,6 +73,7 @@ class Player:
     cities: int = 0
     area: tuple[str, ...] = ()  # play area (cards taken this round), sorted
     passed: bool = False
+    chip: int = 0  # thalers when phase IV began (the colour chip; no rules effect, §3.1)
     vp_sources: Bag = NO_VP  # VP by source (spec §9), for the result's breakdown
 
 
@@ -424,7 +425,7 @@ class InTheShadowOfTheEmperor(GameRules):
         plan = self._setup_plan(state.n)
         if state.cursor >= len(plan):
             first = int(self.edition["first_round_starts_at_phase"])
-            return self._goto(state, first, turn=state.emperor)
+            return self._goto(self._chips(state), first, turn=state.emperor)
         kind, offset, side, age = plan[state.cursor]
         seat = (state.emperor + offset) % state.n
         if kind == "throne":
@@ -487,14 +488,18 @@ class InTheShadowOfTheEmperor(GameRules):
         if state.cursor >= state.n:
             returned = [c for p in state.players for c in p.area]
             players = tuple(replace(p, area=()) for p in state.players)
-            return self._goto(replace(state, players=players,
-                                      display=state.display.add(returned)), 4,
+            return self._goto(self._chips(replace(state, players=players,
+                                                  display=state.display.add(returned))), 4,
                               turn=state.emperor)
         seat = (state.emperor + state.cursor) % state.n
         child = self.child(state, seat)
         if child is None or (child == "son" and state.players[seat].tiles == 0):
             return replace(state, cursor=state.cursor + 1)
         return replace(state, pending=Pending(child, seat))
+
+    def _chips(self, state: State) -> State:
+        """Spec §3.1: the colour chip records each player's thalers as phase IV begins."""
+        return replace(state, players=tuple(replace(p, chip=p.thalers) for p in state.players))
 
     def child(self, state: State, seat: Seat) -> str | None:
         """Spec §5.3: no coloured card, a son (blue > red) or a daughter."""
@@ -1416,6 +1421,7 @@ class InTheShadowOfTheEmperor(GameRules):
         """Everything is open except sealed ballots before the reveal (spec §10)."""
         return {
             "status": state.status, "round": state.round, "phase": state.phase,
+            "phase_name": self._phase_name(state.phase),
             "emperor": state.emperor, "to_act": list(self.to_act(state)),
             "throne": _tile_json(state.throne),
             "electorates": [self._electorate_json(state, e) for e in state.electorates],
@@ -1445,6 +1451,9 @@ class InTheShadowOfTheEmperor(GameRules):
             "cities": ["empire" if c == EMPIRE else c for c in e.cities],
             "privilege_used": e.used,
             "aristocrat_spaces": self._court_spaces(state.n, e.id),
+            "city_spaces": int(self.einfo[e.id]["city_spaces"]),
+            "castle_spaces": int(self.einfo[e.id]["castle_spaces"]),
+            "kind": self.einfo[e.id]["kind"],
             "influence": self.influence(state, e.id) if state.status != "awaiting_setup" else
             [0] * state.n,
         }
@@ -1452,7 +1461,12 @@ class InTheShadowOfTheEmperor(GameRules):
     def _player_json(self, p: Player) -> dict[str, Any]:
         return {"thalers": p.thalers, "vp": p.vp, "supply_tiles": p.tiles,
                 "supply_knights": p.knights, "supply_cities": p.cities,
-                "play_area": list(p.area), "passed": p.passed}
+                "play_area": list(p.area), "passed": p.passed,
+                "thalers_at_actions_start": p.chip}
+
+    def _phase_name(self, phase: int) -> str:
+        names = {int(ph["n"]): str(ph["id"]) for ph in self.edition.get("phases", ())}
+        return "setup" if phase == 0 else names.get(phase, str(phase))
 
     def _pending_json(self, pending: Pending | None) -> dict[str, Any] | None:
         if pending is None:
