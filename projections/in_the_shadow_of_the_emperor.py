@@ -133,6 +133,14 @@ def _ref(tile: Tile, at: str) -> dict[str, Any]:
     return {"owner": tile[0], "at": at, "side": tile[1], "age": tile[2]}
 
 
+def _who(action: Action) -> Seat:
+    """The acting seat (the pending-decision check has already matched it)."""
+    if not isinstance(action.actor, int):
+        raise IllegalAction("not_your_turn",
+                            f"{action.type} is a seat's action, not {action.actor!r}'s")
+    return action.actor
+
+
 def _ordinal(k: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
@@ -738,7 +746,7 @@ class InTheShadowOfTheEmperor(GameRules):
     def _push_options(self, state: State, e: Electorate) -> list[Seat | None]:
         if self._court_free(state, e):
             return [None]
-        return sorted(set(e.knights))
+        return [*sorted(set(e.knights))]
 
     def _enter_court(self, state: State, eid: Any, tile: Tile, push: Any) -> State:
         i, e = self._electorate(state, eid)
@@ -853,7 +861,7 @@ class InTheShadowOfTheEmperor(GameRules):
         i, e = self._electorate(state, action.data["electorate"])
         require(e.elector is None, "elector_space_taken",
                 f"the {e.id} elector space is already taken", electorate=e.id)
-        seat = action.actor
+        seat = _who(action)
         state = self._set_e(self._supply_tiles(state, seat, -1), i,
                             elector=(seat, SINGLE, self.ages[-1]))
         return replace(state, cursor=state.cursor + 1, pending=None)
@@ -864,13 +872,13 @@ class InTheShadowOfTheEmperor(GameRules):
         _, e = self._electorate(state, action.data["electorate"])
         require(self._court_free(state, e), "court_full",
                 f"{e.id} has no empty aristocrat space", electorate=e.id)
-        state = self._enter_from_supply(state, action.actor, e.id, pending.side, pending.age, None)
+        state = self._enter_from_supply(state, _who(action), e.id, pending.side, pending.age, None)
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     def _apply_place_start_knight(self, state: State, action: Action) -> State:
         loc = {"electorate": action.data["electorate"], "slot": action.data["slot"]}
-        state = self._put_knight(state, action.actor, loc)
-        state = self._set_p(state, action.actor, knights=state.players[action.actor].knights - 1)
+        state = self._put_knight(state, _who(action), loc)
+        state = self._set_p(state, _who(action), knights=state.players[_who(action)].knights - 1)
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     def _put_knight(self, state: State, seat: Seat, loc: Mapping[str, Any]) -> State:
@@ -889,13 +897,13 @@ class InTheShadowOfTheEmperor(GameRules):
 
     # -- handlers: phases II-III ----------------------------------------------
     def _apply_fill_throne(self, state: State, action: Action) -> State:
-        return replace(self._seat_on_throne(state, action.actor, action.data["aristocrat"]),
+        return replace(self._seat_on_throne(state, _who(action), action.data["aristocrat"]),
                        pending=None)
 
     def _apply_place_son(self, state: State, action: Action) -> State:
         eid = action.data["electorate"]
         if eid is not None:
-            state = self._enter_from_supply(state, action.actor, eid, SINGLE, self.ages[0],
+            state = self._enter_from_supply(state, _who(action), eid, SINGLE, self.ages[0],
                                             action.data.get("push_knight_owner"))
         return replace(state, cursor=state.cursor + 1, pending=None)
 
@@ -909,13 +917,13 @@ class InTheShadowOfTheEmperor(GameRules):
         ref = action.data["target"]
         tile = self._tile_at(state, ref)
         at = str(ref["at"])
-        require(tile[0] != action.actor, "own_aristocrat",
+        require(tile[0] != _who(action), "own_aristocrat",
                 "a daughter marries another player's single, not one of your own")
         require(tile[1] == SINGLE, "not_single", f"seat {tile[0]}'s tile at {at} is a couple")
         require(not (at.startswith("elector:") and self._spiritual(at[8:])),
                 "archdiocese_elector", f"archdiocese electors cannot marry ({at})")
         return replace(state, pending=Pending("answer_proposal", tile[0], tile=tile, at=at,
-                                              other=action.actor))
+                                              other=_who(action)))
 
     def _apply_answer_proposal(self, state: State, action: Action) -> State:
         pending = state.pending
@@ -930,15 +938,15 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     def _apply_send_to_convent(self, state: State, action: Action) -> State:
-        state = self._gain_thalers(state, action.actor, int(self.edition["nun_thalers"]))
+        state = self._gain_thalers(state, _who(action), int(self.edition["nun_thalers"]))
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     # -- handlers: phase IV -----------------------------------------------------
     def _apply_pass(self, state: State, action: Action) -> State:
-        return self._end_turn(self._set_p(state, action.actor, passed=True), action.actor)
+        return self._end_turn(self._set_p(state, _who(action), passed=True), _who(action))
 
     def _apply_knight_action(self, state: State, action: Action) -> State:
-        seat, src, dst = action.actor, action.data.get("from"), action.data["to"]
+        seat, src, dst = _who(action), action.data.get("from"), action.data["to"]
         require(src is None or (src["electorate"], src["slot"]) !=
                 (dst["electorate"], dst["slot"]), "same_space",
                 "a knight must move to another space")
@@ -960,7 +968,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return self._set_e(state, i, **{slot: _minus(here, seat)})
 
     def _apply_buy_card(self, state: State, action: Action) -> State:
-        seat, card = action.actor, action.data["card"]
+        seat, card = _who(action), action.data["card"]
         require(card in self.cards, "unknown_card", f"there is no action card {card!r}")
         require(card not in ("knight", "gray_eminence"), "card_not_buyable",
                 f"{self._card_name(card)} cannot be bought: "
@@ -1062,7 +1070,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return self._supply_tiles(state, seat, -1)
 
     def _apply_use_privilege(self, state: State, action: Action) -> State:
-        seat, name = action.actor, action.data["privilege"]
+        seat, name = _who(action), action.data["privilege"]
         require(name in TURN_PRIVILEGES, "not_a_turn_privilege",
                 f"{name!r} is not a privilege used as a phase-IV turn "
                 f"({', '.join(TURN_PRIVILEGES)})", privilege=name)
@@ -1093,7 +1101,7 @@ class InTheShadowOfTheEmperor(GameRules):
             state.players[seat].area, "gray_eminence")), seat)
 
     def _trier(self, state: State, seat: Seat, data: Mapping[str, Any]) -> State:
-        card = data.get("card")
+        card = str(data.get("card"))
         require(card in PHASE4_CARDS, "not_a_phase4_card",
                 f"Trier copies a phase-IV action card ({', '.join(PHASE4_CARDS)}), "
                 f"not {card!r}", card=card)
@@ -1126,13 +1134,13 @@ class InTheShadowOfTheEmperor(GameRules):
         ref = action.data["aristocrat"]
         tile = self._tile_at(state, ref)
         i, e = self._electorate(state, pending.electorate)
-        require(ref["at"] == e.id and tile in self._appoint_candidates(state, e, action.actor),
+        require(ref["at"] == e.id and tile in self._appoint_candidates(state, e, _who(action)),
                 "not_eligible_elector",
                 f"the {e.id} elector comes from your own tiles on its aristocrat spaces"
                 + (" and must be a single" if self._spiritual(e.id) else ""))
         former = e.elector
         state = self._set_e(state, i, elector=tile, tiles=_minus(e.tiles, tile))
-        state = self._gain_vp(state, action.actor, self._vp("new_elector_appointed"),
+        state = self._gain_vp(state, _who(action), self._vp("new_elector_appointed"),
                              "electors")
         return self._displace(state, former)
 
@@ -1166,14 +1174,14 @@ class InTheShadowOfTheEmperor(GameRules):
         pending = state.pending
         assert pending is not None
         seat, choice = action.actor, action.data["choice"]
-        require(seat in pending.seats, "not_a_voter",
+        require(isinstance(seat, int) and seat in pending.seats, "not_a_voter",
                 f"seat {seat!r} does not vote (voters: {', '.join(map(str, pending.seats))}; "
                 "the candidates vote for themselves)", seat=seat)
         require(seat not in dict(state.ballots), "already_voted",
                 f"seat {seat} has already cast its ballot")
         require(choice in VOTE_CHOICES, "unknown_choice",
                 f"a ballot is emperor or rival, not {choice!r}")
-        state = replace(state, ballots=(*state.ballots, (seat, choice)))
+        state = replace(state, ballots=(*state.ballots, (_who(action), str(choice))))
         if len(state.ballots) < len(pending.seats):
             return state
         return self._tally(state)
@@ -1195,7 +1203,7 @@ class InTheShadowOfTheEmperor(GameRules):
                                                         sorted(votes.items()))))
 
     def _apply_seat_emperor(self, state: State, action: Action) -> State:
-        state = self._seat_on_throne(state, action.actor, action.data["aristocrat"])
+        state = self._seat_on_throne(state, _who(action), action.data["aristocrat"])
         return replace(state, step="former", pending=None)
 
     def _apply_place_former_emperor(self, state: State, action: Action) -> State:
