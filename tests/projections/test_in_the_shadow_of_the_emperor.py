@@ -3,6 +3,7 @@ property tests (shared/games/in_the_shadow_of_the_emperor.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -730,6 +731,42 @@ def test_digital_undo_of_an_own_action_restores_the_state_and_ballots_stay(playe
     else:
         with pytest.raises(IllegalAction):
             folder.feed(undo)
+
+
+NONSENSE = [None, 0, 1, 3, 7, -1, "mainz", "bavaria", "court", "castle", "throne",
+            "elector:mainz", "elector:x", "single", "couple", 15, 55, "older", "younger", "doctor",
+            "permit", "trier", "rival", "emperor", "supply", "place", "move", "knight",
+            "gray_eminence", True, False, "table"]
+
+
+def _scramble(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, dict):
+        out = dict(value)
+        if out:
+            key = rng.choice(sorted(out))
+            out[key] = _scramble(out[key], rng)
+        return out
+    return rng.choice(NONSENSE)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_well_shaped_nonsense_is_refused_as_an_illegal_action_and_nothing_else(players):
+    rng = random.Random(players)
+    game = _random_game(players, players, "table")
+    tried = 0
+    for state in game.states[::4]:
+        options = R.legal_actions(state) or [{"type": "pass", "actor": 0, "data": {}}]
+        for _ in range(8):
+            option = rng.choice(options)
+            type_ = option["type"] if rng.random() < 0.8 else rng.choice(sorted(R.action_schemas))
+            data = _scramble(option["data"], rng)
+            actor = option["actor"] if rng.random() < 0.8 else rng.choice([0, 2, 9, "table"])
+            if R.action_schemas[type_]().validate(data):
+                continue  # not well-shaped: the engine answers 400 before the reducer
+            tried += 1
+            with contextlib.suppress(IllegalAction):
+                R.apply(state, Action.of(type_, actor, data))
+    assert tried > 100
 
 
 @pytest.mark.slow
