@@ -64,9 +64,10 @@ def make(n: int = 4, *, emperor: int = 0, phase: int = 4, round_: int = 2, turn:
     for seat, p in enumerate(base.players):
         extra = dict(players.get(seat, {}))
         extra["area"] = tuple(sorted(extra.get("area", ())))
-        people.append(replace(p, tiles=p.tiles - on_board["tile", seat],
-                              knights=p.knights - on_board["knight", seat],
-                              cities=p.cities - on_board["city", seat], **extra))
+        supply = {"tiles": p.tiles - on_board["tile", seat],
+                  "knights": p.knights - on_board["knight", seat],
+                  "cities": p.cities - on_board["city", seat]}
+        people.append(replace(p, **{**supply, **extra}))
     if display is None:
         taken = Counter(c for p in people for c in p.area)
         display = {k: v - taken[k] for k, v in base.display.counts().items()}
@@ -449,6 +450,20 @@ def _turn(seat: int = 1, **kw: Any) -> State:
     return make(turn=seat, **base)
 
 
+def _setup_electors() -> State:
+    state = act(R.initial_state(created_for(R, 4)), "setup", "table", players=4, emperor=0)
+    state = act(state, "place_start_empire_city", 0, electorate="mainz")
+    return act(state, "place_start_elector", 1, electorate="saxony")
+
+
+def _emperor_city(round_: int, cities: dict | None = None) -> State:
+    """Phase VII of `round_`, the Emperor (seat 0) deciding; `cities` on the board."""
+    state = make(round_=round_, cities=cities)
+    for seat in range(4):
+        state = act(state, "pass", seat)
+    return state
+
+
 REFUSALS = [
     ("not_your_turn", lambda: _turn(1), "pass", 2, {}, "seat 1 is to act"),
     ("unknown_action", lambda: _turn(1), "fly", 1, {}, "fly"),
@@ -528,6 +543,29 @@ REFUSALS = [
      "choose_church_influence_target", 2, {"electorate": "saxony"}, "saxony"),
     ("not_secular", _election, "choose_excommunication_target", 0, {"electorate": "mainz"},
      "mainz"),
+    ("no_tile_in_supply", lambda: _turn(1, players={1: {"tiles": 0}}), "buy_card", 1,
+     {"card": "ordinance", "electorate": "trier"}, "no aristocrat tile left"),
+    ("no_city_in_supply", lambda: _turn(1, players={1: {"cities": 0}}), "buy_card", 1,
+     {"card": "permit", "electorate": "trier"}, "built all its cities"),
+    ("no_knight_in_supply", lambda: _turn(1, players={1: {"knights": 0}}), "knight_action", 1,
+     {"from": None, "to": {"electorate": "trier", "slot": "castle"}}, "no knight left"),
+    ("unknown_direction", lambda: _turn(1), "buy_card", 1,
+     {"card": "doctor", "target": ref(2, "koeln", S, 25), "direction": "sideways"}, "sideways"),
+    ("unknown_slot", lambda: _turn(1), "knight_action", 1,
+     {"from": None, "to": {"electorate": "trier", "slot": "tower"}}, "tower"),
+    ("missing_field", lambda: _turn(1), "use_privilege", 1, {"privilege": "koeln"}, "target"),
+    ("card_not_available", lambda: _turn(1, electors={"brandenburg": (1, S, 25)},
+                                         display={"gray_eminence": 0}),
+     "use_privilege", 1, {"privilege": "brandenburg"}, "Gray Eminence"),
+    ("elector_space_taken", _setup_electors, "place_start_elector", 2, {"electorate": "saxony"},
+     "saxony elector space is already taken"),
+    ("unknown_mode", lambda: _emperor_city(1), "emperor_city_action", 0,
+     {"mode": "burn", "from": None, "to": "mainz"}, "burn"),
+    ("no_empire_city", lambda: _emperor_city(
+        1, {"trier": [EMPIRE, EMPIRE], "koeln": [EMPIRE]}), "emperor_city_action", 0,
+     {"mode": "place", "from": None, "to": "mainz"}, "reserve"),
+    ("no_empire_city", lambda: _emperor_city(1), "emperor_city_action", 0,
+     {"mode": "move", "from": "saxony", "to": "mainz"}, "saxony holds no empire city"),
     ("player_count_mismatch", lambda: R.initial_state(created_for(R, 4)), "setup", "table",
      {"players": 3, "emperor": 0}, "created with 4"),
     ("unknown_seat", lambda: R.initial_state(created_for(R, 4)), "setup", "table",
