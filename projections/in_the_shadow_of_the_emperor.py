@@ -13,127 +13,46 @@ Actions (spec §6): `setup` (table; `emperor` is the only chance-like field, §1
 
 The reducer walks the five rounds of eight phases by itself (round 1 starts at phase IV) and
 stops only at a pending decision (§7); a decision with exactly one distinct option is applied
-here without an event.
+here without an event. The state model, counting and placement rules and the views are in
+`in_the_shadow_of_the_emperor_board.py`; the data schemas in `..._schemas.py`.
 """
+
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
-from functools import cached_property
+from collections.abc import Mapping
+from dataclasses import replace
 from itertools import product
 from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from .in_the_shadow_of_the_emperor_schemas import ACTION_SCHEMAS, edition_problems
-from .rules import (
-    Action,
-    Actor,
-    Bag,
-    Dealer,
-    GameRules,
-    IllegalAction,
-    Viewer,
-    require,
-    with_item,
+from .in_the_shadow_of_the_emperor_board import (
+    COUPLE,
+    EMPIRE,
+    PHASE4_CARDS,
+    SINGLE,
+    TURN_PRIVILEGES,
+    VOTE_CHOICES,
+    VP_SOURCES,
+    Electorate,
+    EmperorBoard,
+    Option,
+    Pending,
+    Player,
+    Seat,
+    State,
+    Tile,
+    minus,
+    ordinal,
+    plus,
+    ref_of,
+    who,
 )
+from .in_the_shadow_of_the_emperor_schemas import ACTION_SCHEMAS
+from .rules import Action, Actor, Bag, Dealer, IllegalAction, Viewer, require
 
-Seat = int
-Tile = tuple[int, str, int]  # (owner, side, age)
-EMPIRE = -1  # an empire city on a city space
-SINGLE, COUPLE = "single", "couple"
-NO_VP = Bag()
-PHASE4_CARDS = ("doctor", "move", "indulgence", "permit", "ordinance", "promotion",
-                "foreign_kings_daughter")  # spec §6.3: cards the Trier privilege may copy
-TURN_PRIVILEGES = ("trier", "koeln", "palatinate", "brandenburg")  # spec §3.4
-VOTE_CHOICES = ("emperor", "rival")
-VP_SOURCES = ("electors", "marriages", "election_votes", "indulgence", "permits", "mainz",
-              "emperor")  # spec §9
-Option = tuple[str, Actor, dict[str, Any]]  # (type, actor, data) of a legal action
-
-
-@dataclass(frozen=True, slots=True)
-class Electorate:
-    id: str
-    elector: Tile | None = None
-    tiles: tuple[Tile, ...] = ()  # tiles on the aristocrat spaces (the court), sorted
-    knights: tuple[Seat, ...] = ()  # knights on aristocrat spaces
-    castles: tuple[Seat, ...] = ()  # knights on castle spaces
-    cities: tuple[Seat, ...] = ()  # seats, EMPIRE for an empire city
-    used: bool = False  # the privilege was used this round
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    thalers: int
-    vp: int = 0
-    tiles: int = 0  # aristocrat tiles in supply
-    knights: int = 0
-    cities: int = 0
-    area: tuple[str, ...] = ()  # play area (cards taken this round), sorted
-    passed: bool = False
-    vp_sources: Bag = NO_VP  # VP by source (spec §9), for the result's breakdown
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    kind: str
-    actor: Seat
-    electorate: str | None = None
-    seats: tuple[Seat, ...] = ()  # tied seats / voters
-    tile: Tile | None = None  # marriage target
-    at: str | None = None  # marriage target's place
-    other: Seat | None = None  # the proposer
-    side: str | None = None  # setup aristocrat side
-    age: int | None = None  # setup aristocrat age
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    status: str  # awaiting_setup | playing | over
-    n: int
-    mode: str
-    electorates: tuple[Electorate, ...]
-    players: tuple[Player, ...]
-    display: Bag
-    empire_reserve: int
-    round: int = 1
-    phase: int = 0  # 0 = setup, then I..VIII
-    cursor: int = 0  # setup step / phase III player offset / phase V electorate index
-    step: str = ""  # sub-step inside phases VI and VII
-    emperor: Seat = 0
-    throne: Tile | None = None
-    turn: Seat = 0
-    rival: Seat | None = None
-    ci_target: str | None = None
-    ex_target: str | None = None
-    ci_done: bool = False
-    ex_done: bool = False
-    ballots: tuple[tuple[Seat, str], ...] = ()
-    last_election: tuple[tuple[Seat, str], ...] = ()
-    last_totals: tuple[int, int] | None = None
-    refill_throne: bool = False
-    held: Tile | None = None  # a displaced elector or former Emperor waiting for a place
-    pending: Pending | None = None
-
-
-def _plus(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    return tuple(sorted((*items, item)))
-
-
-def _minus(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    out = list(items)
-    out.remove(item)
-    return tuple(out)
-
-
-def _ref(tile: Tile, at: str) -> dict[str, Any]:
-    return {"owner": tile[0], "at": at, "side": tile[1], "age": tile[2]}
-
-
-def _ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+__all__ = ["EMPIRE", "Electorate", "InTheShadowOfTheEmperor", "Pending", "Player", "State"]
 
 
 # What each pending kind accepts (spec §6, §7).
@@ -162,7 +81,7 @@ NEVER_FORCED = frozenset({"turn", "break_tie", "answer_proposal", "vote",
                           "place_former_emperor", "ci_target", "ex_target"})
 
 
-class InTheShadowOfTheEmperor(GameRules):
+class InTheShadowOfTheEmperor(EmperorBoard):
     slug: ClassVar[str] = "in_the_shadow_of_the_emperor"
     title: ClassVar[str] = "In the Shadow of the Emperor"
     player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
@@ -173,58 +92,6 @@ class InTheShadowOfTheEmperor(GameRules):
     default_options: ClassVar[Mapping[str, Any]] = {}
     # spec §8: a ballot is sealed and then revealed; neither can be taken back in digital play
     never_undoable: ClassVar[frozenset[str]] = frozenset({"cast_vote", "reveal_votes"})
-
-    # -- edition ------------------------------------------------------------
-    @classmethod
-    def check_edition_content(cls, content: Mapping[str, Any]) -> list[str]:
-        return edition_problems(content, cls.player_counts)
-
-    @cached_property
-    def eids(self) -> tuple[str, ...]:
-        return tuple(self.edition["electorate_order"])
-
-    @cached_property
-    def eindex(self) -> dict[str, int]:
-        return {e: i for i, e in enumerate(self.eids)}
-
-    @cached_property
-    def einfo(self) -> dict[str, Mapping[str, Any]]:
-        return {e["id"]: e for e in self.edition["electorates"]}
-
-    @cached_property
-    def cards(self) -> dict[str, Mapping[str, Any]]:
-        return {c["id"]: c for c in self.edition["action_cards"]}
-
-    @cached_property
-    def ages(self) -> tuple[int, ...]:
-        return tuple(self.edition["ages"])
-
-    def _court_spaces(self, n: int, eid: str) -> int:
-        info = self.einfo[eid]
-        # spec §3.2 / §3.7: the 5-player board has extra secular aristocrat spaces [D]
-        return int(info["aristocrat_spaces"]) + (int(info["extra_aristocrat_spaces_5p"])
-                                                  if n == 5 else 0)
-
-    def _spiritual(self, eid: str) -> bool:
-        return bool(self.einfo[eid]["elector_must_be_single"])
-
-    def _max_thalers(self) -> int:
-        return int(self.edition["thalers"]["max"])
-
-    def _vp(self, key: str) -> int:
-        return int(self.edition["victory_points"][key])
-
-    def _permit_number(self, state: State, seat: Seat) -> int:
-        return int(self.edition["per_player_components"]["cities"]) - \
-            state.players[seat].cities + 1
-
-    def _permit_cost(self, number: int) -> int:
-        return int(self.cards["permit"]["cost_by_city_number"].get(str(number), 0))
-
-    def _card_cost(self, state: State, seat: Seat, card: str) -> int:
-        if card == "permit":
-            return self._permit_cost(self._permit_number(state, seat))
-        return int(self.cards[card]["cost"])
 
     # -- protocol -----------------------------------------------------------
     def initial_state(self, created: Mapping[str, Any]) -> State:
@@ -371,9 +238,6 @@ class InTheShadowOfTheEmperor(GameRules):
         phrase = phrases.get(action.type)
         return phrase() if phrase else action.type.replace("_", " ")
 
-    def _card_name(self, card: Any) -> str:
-        return str(self.cards.get(card, {}).get("name", card))
-
     # -- the automatic procedure (spec §5, §7) -------------------------------
     def settle(self, state: State) -> State:
         """Run the automatic procedure up to the next real decision (used by tests too)."""
@@ -410,6 +274,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(state, phase=phase, cursor=0, step="", pending=None, **changes)
 
     # setup (spec §4)
+
     def _setup_plan(self, n: int) -> list[tuple[str, int, str | None, int | None]]:
         old, ages = self.ages[-1], self.ages
         plan: list[tuple[str, int, str | None, int | None]] = [
@@ -424,7 +289,7 @@ class InTheShadowOfTheEmperor(GameRules):
         plan = self._setup_plan(state.n)
         if state.cursor >= len(plan):
             first = int(self.edition["first_round_starts_at_phase"])
-            return self._goto(state, first, turn=state.emperor)
+            return self._goto(self._chips(state), first, turn=state.emperor)
         kind, offset, side, age = plan[state.cursor]
         seat = (state.emperor + offset) % state.n
         if kind == "throne":
@@ -433,6 +298,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(state, pending=Pending(kind, seat, side=side, age=age))
 
     # phase I
+
     def _phase_income(self, state: State) -> State:
         electorates = tuple(replace(e, used=False) for e in state.electorates)
         state = replace(state, electorates=electorates)
@@ -440,20 +306,6 @@ class InTheShadowOfTheEmperor(GameRules):
             state = self._gain_thalers(state, seat, self.income(state, seat))
         return self._goto(state, 2)
 
-    def income(self, state: State, seat: Seat) -> int:
-        """Spec §5.1: base + own cities + others' cities under own electors + Saxony."""
-        inc = self.edition["income"]
-        own = sum(e.cities.count(seat) for e in state.electorates)
-        total = int(inc["base"]) + own * int(inc["per_own_city_on_board"])
-        for e in state.electorates:
-            if e.elector is not None and e.elector[0] == seat:
-                others = sum(1 for c in e.cities if c not in (seat, EMPIRE))
-                total += others * int(inc["per_other_players_city_in_own_electorate"])
-                if e.id == "saxony":
-                    total += int(inc["saxony_elector_bonus"])
-        return total
-
-    # phase II
     def _phase_aging(self, state: State) -> State:
         oldest = self.ages[-1]
         supply = [0] * state.n
@@ -483,12 +335,13 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(state, pending=Pending("fill_throne", state.emperor))
 
     # phase III
+
     def _phase_descendants(self, state: State) -> State:
         if state.cursor >= state.n:
             returned = [c for p in state.players for c in p.area]
             players = tuple(replace(p, area=()) for p in state.players)
-            return self._goto(replace(state, players=players,
-                                      display=state.display.add(returned)), 4,
+            return self._goto(self._chips(replace(state, players=players,
+                                                  display=state.display.add(returned))), 4,
                               turn=state.emperor)
         seat = (state.emperor + state.cursor) % state.n
         child = self.child(state, seat)
@@ -496,16 +349,10 @@ class InTheShadowOfTheEmperor(GameRules):
             return replace(state, cursor=state.cursor + 1)
         return replace(state, pending=Pending(child, seat))
 
-    def child(self, state: State, seat: Seat) -> str | None:
-        """Spec §5.3: no coloured card, a son (blue > red) or a daughter."""
-        colours = [self.cards[c]["color"] for c in state.players[seat].area
-                   if not self.cards[c].get("only_via_privilege")]  # review ruling 1
-        blue, red = colours.count("blue"), colours.count("red")
-        if blue + red == 0:
-            return None
-        return "son" if blue > red else "daughter"
+    def _chips(self, state: State) -> State:
+        """Spec §3.1: the colour chip records each player's thalers as phase IV begins."""
+        return replace(state, players=tuple(replace(p, chip=p.thalers) for p in state.players))
 
-    # phase IV
     def _phase_actions(self, state: State) -> State:
         if all(p.passed for p in state.players):
             players = tuple(replace(p, passed=False) for p in state.players)
@@ -520,6 +367,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(state, pending=None)
 
     # phase V
+
     def _phase_new_electors(self, state: State) -> State:
         if state.cursor >= len(self.eids):
             mainz = state.electorates[self.eindex["mainz"]].elector
@@ -539,29 +387,6 @@ class InTheShadowOfTheEmperor(GameRules):
                                                   seats=tied))
         return self._win_electorate(state, tied[0])
 
-    def influence(self, state: State, eid: str) -> list[int]:
-        """Spec §5.5 step 1 (the elector tile counts: §12.1)."""
-        values = self.edition["influence"]
-        e = state.electorates[self.eindex[eid]]
-        out = [0] * state.n
-        for c in e.cities:
-            if c == EMPIRE:
-                out[state.emperor] += int(values["empire_city_to_emperor"])
-            else:
-                out[c] += int(values["city"])
-        for k in (*e.knights, *e.castles):
-            out[k] += int(values["knight"])
-        tiles = [*e.tiles, *([e.elector] if e.elector and values["elector_tile_counts"] else [])]
-        for owner, side, _ in tiles:
-            out[owner] += int(values[side])
-        return out
-
-    def gray_holder(self, state: State) -> Seat | None:
-        for seat, p in enumerate(state.players):
-            if "gray_eminence" in p.area:
-                return seat
-        return None
-
     def _win_electorate(self, state: State, winner: Seat) -> State:
         i = state.cursor
         e = state.electorates[i]
@@ -572,10 +397,6 @@ class InTheShadowOfTheEmperor(GameRules):
             return self._displace(self._set_e(state, i, elector=None), e.elector)
         return replace(state, pending=Pending("appoint_elector", winner, electorate=e.id))
 
-    def _appoint_candidates(self, state: State, e: Electorate, seat: Seat) -> list[Tile]:
-        single_only = self._spiritual(e.id)
-        return sorted({t for t in e.tiles if t[0] == seat and (t[1] == SINGLE or not single_only)})
-
     def _displace(self, state: State, former: Tile | None) -> State:
         """Spec §5.5 step 6: the former elector returns to its court, or to supply."""
         i = state.cursor
@@ -583,7 +404,7 @@ class InTheShadowOfTheEmperor(GameRules):
             return replace(state, cursor=i + 1, pending=None)
         e = state.electorates[i]
         if self._court_free(state, e):
-            return replace(self._set_e(state, i, tiles=_plus(e.tiles, former)),
+            return replace(self._set_e(state, i, tiles=plus(e.tiles, former)),
                            cursor=i + 1, pending=None)
         if e.knights:
             return replace(state, held=former,
@@ -591,6 +412,7 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(self._supply_tiles(state, former[0], 1), cursor=i + 1, pending=None)
 
     # phase VI
+
     def _phase_election(self, state: State) -> State:
         if state.rival is None:
             return self._goto(state, 7)
@@ -612,29 +434,6 @@ class InTheShadowOfTheEmperor(GameRules):
         if not voters:
             return self._tally(state)
         return replace(state, pending=Pending("vote", state.emperor, seats=voters))
-
-    def votes(self, state: State) -> list[int]:
-        """Spec §5.6 step 2: electors (Bohemia 2), Excommunication, Pope, Church Influence."""
-        out = [0] * state.n
-        for e in state.electorates:
-            if e.elector is not None and e.id != state.ex_target:
-                out[e.elector[0]] += self._elector_votes(e.id)
-        pope = int(self.cards["pope"].get("votes", 1))
-        for seat, p in enumerate(state.players):
-            out[seat] += pope if "pope" in p.area else 0
-        if state.ci_target is not None:
-            e = state.electorates[self.eindex[state.ci_target]]
-            if e.elector is not None:
-                owner = e.elector[0]
-                out[owner] += sum(1 for t in e.tiles if t[0] == owner)
-                out[owner] += (*e.knights, *e.castles).count(owner)
-        return out
-
-    def _elector_votes(self, eid: str) -> int:
-        # The edition states these only in prose ("worth 2 votes"); an edition may give them as
-        # numbers: privileges.<id>.votes (Bohemia's default 2, every other elector's 1).
-        default = 2 if eid == "bohemia" else 1
-        return int(self.edition.get("privileges", {}).get(eid, {}).get("votes", default))
 
     def _tally(self, state: State) -> State:
         votes = self.votes(state)
@@ -670,6 +469,7 @@ class InTheShadowOfTheEmperor(GameRules):
                           ci_done=False, ex_done=False)
 
     # phase VII
+
     def _phase_emperor(self, state: State) -> State:
         track = self.edition["emperor_track"][str(state.round)]
         if state.step == "":
@@ -679,146 +479,11 @@ class InTheShadowOfTheEmperor(GameRules):
         return self._goto(state, 8)
 
     # phase VIII
+
     def _phase_end(self, state: State) -> State:
         if state.round >= int(self.edition["rounds"]):
             return replace(state, status="over", pending=None)
         return self._goto(replace(state, round=state.round + 1), 1)
-
-    # -- small state helpers -----------------------------------------------
-    def _set_e(self, state: State, i: int, **changes: Any) -> State:
-        return replace(state, electorates=with_item(state.electorates, i,
-                                                    replace(state.electorates[i], **changes)))
-
-    def _set_p(self, state: State, seat: Seat, **changes: Any) -> State:
-        return replace(state, players=with_item(state.players, seat,
-                                                replace(state.players[seat], **changes)))
-
-    def _supply_tiles(self, state: State, seat: Seat, k: int) -> State:
-        return self._set_p(state, seat, tiles=state.players[seat].tiles + k)
-
-    def _gain_thalers(self, state: State, seat: Seat, k: int) -> State:
-        # spec §5.1 / §12.12: no gain raises thalers above the track's end
-        p = state.players[seat]
-        return self._set_p(state, seat, thalers=min(self._max_thalers(), p.thalers + k))
-
-    def _pay(self, state: State, seat: Seat, cost: int, what: str) -> State:
-        have = state.players[seat].thalers
-        require(have >= cost, "not_enough_thalers",
-                f"{what} costs {cost} thalers; you have {have}", cost=cost, thalers=have)
-        return self._set_p(state, seat, thalers=have - cost)
-
-    def _gain_vp(self, state: State, seat: Seat, k: int, source: str) -> State:
-        p = state.players[seat]
-        return self._set_p(state, seat, vp=p.vp + k, vp_sources=p.vp_sources.add([source] * k))
-
-    def _court_free(self, state: State, e: Electorate) -> bool:
-        return len(e.tiles) + len(e.knights) < self._court_spaces(state.n, e.id)
-
-    def _electorate(self, state: State, eid: Any) -> tuple[int, Electorate]:
-        if eid not in self.eindex:
-            raise IllegalAction("unknown_electorate",
-                                f"{eid!r} is not an electorate; they are {', '.join(self.eids)}",
-                                electorate=eid)
-        i = self.eindex[eid]
-        return i, state.electorates[i]
-
-    def _seat(self, state: State, value: Any, what: str) -> Seat:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < state.n:
-            raise IllegalAction("unknown_seat",
-                                f"{what} {value!r} is not a seat (0..{state.n - 1})",
-                                seat=value)
-        return value
-
-    # -- entering a court (spec §6.1) ----------------------------------------
-    def _push_options(self, state: State, e: Electorate) -> list[Seat | None]:
-        if self._court_free(state, e):
-            return [None]
-        return sorted(set(e.knights))
-
-    def _enter_court(self, state: State, eid: Any, tile: Tile, push: Any) -> State:
-        i, e = self._electorate(state, eid)
-        if self._court_free(state, e):
-            require(push is None, "push_not_allowed",
-                    f"{eid} has an empty aristocrat space, so no knight may be pushed "
-                    f"(push_knight_owner {push!r})", electorate=eid)
-            return self._set_e(state, i, tiles=_plus(e.tiles, tile))
-        require(push is not None, "court_full",
-                f"{eid} court is full; name the knight to push (push_knight_owner)"
-                if e.knights else f"{eid} court is full and holds no knight", electorate=eid)
-        require(push in e.knights, "no_such_knight",
-                f"{eid} has no knight of seat {push!r} on its aristocrat spaces "
-                "(castle knights can never be pushed)", electorate=eid, push=push)
-        state = self._set_p(state, push, knights=state.players[push].knights + 1)
-        return self._set_e(state, i, tiles=_plus(e.tiles, tile), knights=_minus(e.knights, push))
-
-    def _enter_from_supply(self, state: State, seat: Seat, eid: Any, side: str, age: int,
-                           push: Any) -> State:
-        require(state.players[seat].tiles > 0, "no_tile_in_supply",
-                f"seat {seat} has no aristocrat tile left in supply")
-        return self._enter_court(self._supply_tiles(state, seat, -1), eid, (seat, side, age), push)
-
-    def _court_entries(self, state: State) -> Iterator[tuple[str, Seat | None]]:
-        for e in state.electorates:
-            for push in self._push_options(state, e):
-                yield e.id, push
-
-    # -- tiles on the board --------------------------------------------------
-    def _tile_at(self, state: State, ref: Mapping[str, Any]) -> Tile:
-        """Find the tile an AristocratRef names (§2), or refuse: "no such aristocrat"."""
-        tile = (ref["owner"], ref["side"], ref["age"])
-        at = ref["at"]
-        found = False
-        if at == "throne":
-            found = state.throne == tile
-        elif isinstance(at, str) and at.startswith("elector:") and at[8:] in self.eindex:
-            found = state.electorates[self.eindex[at[8:]]].elector == tile
-        elif at in self.eindex:
-            found = tile in state.electorates[self.eindex[at]].tiles
-        if not found:
-            raise IllegalAction("no_such_aristocrat",
-                                f"no such aristocrat: seat {ref['owner']}'s {ref['side']} aged "
-                                f"{ref['age']} at {at}", aristocrat=dict(ref))
-        return tile
-
-    def _replace_tile(self, state: State, at: str, old: Tile, new: Tile | None) -> State:
-        if at == "throne":
-            return replace(state, throne=new)
-        if at.startswith("elector:"):
-            return self._set_e(state, self.eindex[at[8:]], elector=new)
-        i = self.eindex[at]
-        tiles = _minus(state.electorates[i].tiles, old)
-        return self._set_e(state, i, tiles=tiles if new is None else _plus(tiles, new))
-
-    def _board_tiles(self, state: State) -> Iterator[tuple[str, Tile]]:
-        if state.throne is not None:
-            yield "throne", state.throne
-        for e in state.electorates:
-            if e.elector is not None:
-                yield f"elector:{e.id}", e.elector
-            for t in sorted(set(e.tiles)):
-                yield e.id, t
-
-    def _throne_options(self, state: State, seat: Seat) -> list[dict[str, Any] | None]:
-        """Spec §5.2 step 3: an own court tile, else a single aged 45 from supply."""
-        refs: list[dict[str, Any] | None] = [
-            _ref(t, e.id) for e in state.electorates for t in sorted(set(e.tiles)) if t[0] == seat]
-        if not refs and state.players[seat].tiles > 0:
-            refs.append(None)
-        return refs
-
-    def _seat_on_throne(self, state: State, seat: Seat, ref: Any) -> State:
-        options = self._throne_options(state, seat)
-        if ref is None:
-            require(None in options, "court_tile_available",
-                    "a single aged 45 from supply may take the throne only if you have no "
-                    "tile on any aristocrat space")
-            return replace(self._supply_tiles(state, seat, -1),
-                           throne=(seat, SINGLE, self.ages[-1]))
-        tile = self._tile_at(state, ref)
-        require(ref["owner"] == seat and ref["at"] in self.eindex, "not_eligible_for_throne",
-                f"the throne takes one of seat {seat}'s tiles from an aristocrat space "
-                f"(never an elector); {ref['at']} is not one")
-        return replace(self._replace_tile(state, ref["at"], tile, None), throne=tile)
 
     # -- handlers: setup ------------------------------------------------------
     def _apply_setup(self, state: State, action: Action) -> State:
@@ -834,21 +499,15 @@ class InTheShadowOfTheEmperor(GameRules):
     def _apply_place_start_empire_city(self, state: State, action: Action) -> State:
         i, e = self._electorate(state, action.data["electorate"])
         self._require_city_space(e)
-        state = self._set_e(state, i, cities=_plus(e.cities, EMPIRE))
+        state = self._set_e(state, i, cities=plus(e.cities, EMPIRE))
         return replace(state, empire_reserve=state.empire_reserve - 1,
                        cursor=state.cursor + 1, pending=None)
-
-    def _require_city_space(self, e: Electorate) -> None:
-        spaces = int(self.einfo[e.id]["city_spaces"])
-        require(len(e.cities) < spaces, "no_empty_city_space",
-                f"{e.id} has no empty city space ({spaces} spaces, all taken)",
-                electorate=e.id)
 
     def _apply_place_start_elector(self, state: State, action: Action) -> State:
         i, e = self._electorate(state, action.data["electorate"])
         require(e.elector is None, "elector_space_taken",
                 f"the {e.id} elector space is already taken", electorate=e.id)
-        seat = action.actor
+        seat = who(action)
         state = self._set_e(self._supply_tiles(state, seat, -1), i,
                             elector=(seat, SINGLE, self.ages[-1]))
         return replace(state, cursor=state.cursor + 1, pending=None)
@@ -859,58 +518,38 @@ class InTheShadowOfTheEmperor(GameRules):
         _, e = self._electorate(state, action.data["electorate"])
         require(self._court_free(state, e), "court_full",
                 f"{e.id} has no empty aristocrat space", electorate=e.id)
-        state = self._enter_from_supply(state, action.actor, e.id, pending.side, pending.age, None)
+        state = self._enter_from_supply(state, who(action), e.id, pending.side, pending.age, None)
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     def _apply_place_start_knight(self, state: State, action: Action) -> State:
         loc = {"electorate": action.data["electorate"], "slot": action.data["slot"]}
-        state = self._put_knight(state, action.actor, loc)
-        state = self._set_p(state, action.actor, knights=state.players[action.actor].knights - 1)
+        state = self._put_knight(state, who(action), loc)
+        state = self._set_p(state, who(action), knights=state.players[who(action)].knights - 1)
         return replace(state, cursor=state.cursor + 1, pending=None)
-
-    def _put_knight(self, state: State, seat: Seat, loc: Mapping[str, Any]) -> State:
-        i, e = self._electorate(state, loc["electorate"])
-        if loc["slot"] == "court":
-            require(self._court_free(state, e), "no_empty_space",
-                    f"{e.id} has no empty aristocrat space for a knight (knights never push)",
-                    electorate=e.id)
-            return self._set_e(state, i, knights=_plus(e.knights, seat))
-        require(loc["slot"] == "castle", "unknown_slot",
-                f"slot {loc['slot']!r} is neither court nor castle")
-        spaces = int(self.einfo[e.id]["castle_spaces"])
-        require(len(e.castles) < spaces, "no_empty_space",
-                f"{e.id} has no empty castle space ({spaces})", electorate=e.id)
-        return self._set_e(state, i, castles=_plus(e.castles, seat))
 
     # -- handlers: phases II-III ----------------------------------------------
     def _apply_fill_throne(self, state: State, action: Action) -> State:
-        return replace(self._seat_on_throne(state, action.actor, action.data["aristocrat"]),
+        return replace(self._seat_on_throne(state, who(action), action.data["aristocrat"]),
                        pending=None)
 
     def _apply_place_son(self, state: State, action: Action) -> State:
         eid = action.data["electorate"]
         if eid is not None:
-            state = self._enter_from_supply(state, action.actor, eid, SINGLE, self.ages[0],
+            state = self._enter_from_supply(state, who(action), eid, SINGLE, self.ages[0],
                                             action.data.get("push_knight_owner"))
         return replace(state, cursor=state.cursor + 1, pending=None)
-
-    def _marriage_targets(self, state: State, seat: Seat) -> list[tuple[str, Tile]]:
-        """Spec §5.3, §12.15: another player's single on the board, not a spiritual elector."""
-        return [(at, t) for at, t in self._board_tiles(state)
-                if t[0] != seat and t[1] == SINGLE
-                and not (at.startswith("elector:") and self._spiritual(at[8:]))]
 
     def _apply_propose_marriage(self, state: State, action: Action) -> State:
         ref = action.data["target"]
         tile = self._tile_at(state, ref)
         at = str(ref["at"])
-        require(tile[0] != action.actor, "own_aristocrat",
+        require(tile[0] != who(action), "own_aristocrat",
                 "a daughter marries another player's single, not one of your own")
         require(tile[1] == SINGLE, "not_single", f"seat {tile[0]}'s tile at {at} is a couple")
         require(not (at.startswith("elector:") and self._spiritual(at[8:])),
                 "archdiocese_elector", f"archdiocese electors cannot marry ({at})")
         return replace(state, pending=Pending("answer_proposal", tile[0], tile=tile, at=at,
-                                              other=action.actor))
+                                              other=who(action)))
 
     def _apply_answer_proposal(self, state: State, action: Action) -> State:
         pending = state.pending
@@ -925,15 +564,15 @@ class InTheShadowOfTheEmperor(GameRules):
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     def _apply_send_to_convent(self, state: State, action: Action) -> State:
-        state = self._gain_thalers(state, action.actor, int(self.edition["nun_thalers"]))
+        state = self._gain_thalers(state, who(action), int(self.edition["nun_thalers"]))
         return replace(state, cursor=state.cursor + 1, pending=None)
 
     # -- handlers: phase IV -----------------------------------------------------
     def _apply_pass(self, state: State, action: Action) -> State:
-        return self._end_turn(self._set_p(state, action.actor, passed=True), action.actor)
+        return self._end_turn(self._set_p(state, who(action), passed=True), who(action))
 
     def _apply_knight_action(self, state: State, action: Action) -> State:
-        seat, src, dst = action.actor, action.data.get("from"), action.data["to"]
+        seat, src, dst = who(action), action.data.get("from"), action.data["to"]
         require(src is None or (src["electorate"], src["slot"]) !=
                 (dst["electorate"], dst["slot"]), "same_space",
                 "a knight must move to another space")
@@ -946,16 +585,8 @@ class InTheShadowOfTheEmperor(GameRules):
             state = self._lift_knight(state, seat, src)
         return self._end_turn(self._put_knight(state, seat, dst), seat)
 
-    def _lift_knight(self, state: State, seat: Seat, loc: Mapping[str, Any]) -> State:
-        i, e = self._electorate(state, loc["electorate"])
-        slot = "knights" if loc["slot"] == "court" else "castles"
-        here = getattr(e, slot) if loc["slot"] in ("court", "castle") else ()
-        require(seat in here, "no_such_knight",
-                f"seat {seat} has no knight on a {loc['slot']} space of {e.id}")
-        return self._set_e(state, i, **{slot: _minus(here, seat)})
-
     def _apply_buy_card(self, state: State, action: Action) -> State:
-        seat, card = action.actor, action.data["card"]
+        seat, card = who(action), action.data["card"]
         require(card in self.cards, "unknown_card", f"there is no action card {card!r}")
         require(card not in ("knight", "gray_eminence"), "card_not_buyable",
                 f"{self._card_name(card)} cannot be bought: "
@@ -969,14 +600,14 @@ class InTheShadowOfTheEmperor(GameRules):
             state, seat, card))
         state = self._effect(state, seat, card, action.data)
         state = replace(state, display=state.display.take([card]))
-        state = self._set_p(state, seat, area=_plus(state.players[seat].area, card))
+        state = self._set_p(state, seat, area=plus(state.players[seat].area, card))
         if card == "rival":  # spec §5.4: taking Rival ends the taker's phase IV
             state = self._set_p(replace(state, rival=seat), seat, passed=True)
         return self._end_turn(state, seat)
 
     def _cost_text(self, state: State, seat: Seat, card: str) -> str:
         if card == "permit":
-            return f"Permit for your {_ordinal(self._permit_number(state, seat))} city"
+            return f"Permit for your {ordinal(self._permit_number(state, seat))} city"
         return self._card_name(card)
 
     def _effect(self, state: State, seat: Seat, card: str, data: Mapping[str, Any]) -> State:
@@ -1041,7 +672,7 @@ class InTheShadowOfTheEmperor(GameRules):
         self._require_city_space(e)
         number = self._permit_number(state, seat)
         vp = int(self.cards["permit"]["vp_by_city_number"].get(str(number), 0))
-        state = self._set_e(state, i, cities=_plus(e.cities, seat))
+        state = self._set_e(state, i, cities=plus(e.cities, seat))
         state = self._set_p(state, seat, cities=state.players[seat].cities - 1)
         return self._gain_vp(state, seat, vp, "permits")
 
@@ -1051,13 +682,13 @@ class InTheShadowOfTheEmperor(GameRules):
                 f"seat {seat} has no knight on an aristocrat space of {eid}")
         require(state.players[seat].tiles > 0, "no_tile_in_supply",
                 f"seat {seat} has no aristocrat tile left in supply")
-        state = self._set_e(state, i, knights=_minus(e.knights, seat),
-                            tiles=_plus(e.tiles, (seat, SINGLE, self.ages[1])))
+        state = self._set_e(state, i, knights=minus(e.knights, seat),
+                            tiles=plus(e.tiles, (seat, SINGLE, self.ages[1])))
         state = self._set_p(state, seat, knights=state.players[seat].knights + 1)
         return self._supply_tiles(state, seat, -1)
 
     def _apply_use_privilege(self, state: State, action: Action) -> State:
-        seat, name = action.actor, action.data["privilege"]
+        seat, name = who(action), action.data["privilege"]
         require(name in TURN_PRIVILEGES, "not_a_turn_privilege",
                 f"{name!r} is not a privilege used as a phase-IV turn "
                 f"({', '.join(TURN_PRIVILEGES)})", privilege=name)
@@ -1084,11 +715,11 @@ class InTheShadowOfTheEmperor(GameRules):
         require(state.display.count("gray_eminence") > 0, "card_not_available",
                 "the Gray Eminence is not in the display")
         state = replace(state, display=state.display.take(["gray_eminence"]))
-        return self._end_turn(self._set_p(state, seat, area=_plus(
+        return self._end_turn(self._set_p(state, seat, area=plus(
             state.players[seat].area, "gray_eminence")), seat)
 
     def _trier(self, state: State, seat: Seat, data: Mapping[str, Any]) -> State:
-        card = data.get("card")
+        card = str(data.get("card"))
         require(card in PHASE4_CARDS, "not_a_phase4_card",
                 f"Trier copies a phase-IV action card ({', '.join(PHASE4_CARDS)}), "
                 f"not {card!r}", card=card)
@@ -1121,13 +752,13 @@ class InTheShadowOfTheEmperor(GameRules):
         ref = action.data["aristocrat"]
         tile = self._tile_at(state, ref)
         i, e = self._electorate(state, pending.electorate)
-        require(ref["at"] == e.id and tile in self._appoint_candidates(state, e, action.actor),
+        require(ref["at"] == e.id and tile in self._appoint_candidates(state, e, who(action)),
                 "not_eligible_elector",
                 f"the {e.id} elector comes from your own tiles on its aristocrat spaces"
                 + (" and must be a single" if self._spiritual(e.id) else ""))
         former = e.elector
-        state = self._set_e(state, i, elector=tile, tiles=_minus(e.tiles, tile))
-        state = self._gain_vp(state, action.actor, self._vp("new_elector_appointed"),
+        state = self._set_e(state, i, elector=tile, tiles=minus(e.tiles, tile))
+        state = self._gain_vp(state, who(action), self._vp("new_elector_appointed"),
                              "electors")
         return self._displace(state, former)
 
@@ -1161,14 +792,14 @@ class InTheShadowOfTheEmperor(GameRules):
         pending = state.pending
         assert pending is not None
         seat, choice = action.actor, action.data["choice"]
-        require(seat in pending.seats, "not_a_voter",
+        require(isinstance(seat, int) and seat in pending.seats, "not_a_voter",
                 f"seat {seat!r} does not vote (voters: {', '.join(map(str, pending.seats))}; "
                 "the candidates vote for themselves)", seat=seat)
         require(seat not in dict(state.ballots), "already_voted",
                 f"seat {seat} has already cast its ballot")
         require(choice in VOTE_CHOICES, "unknown_choice",
                 f"a ballot is emperor or rival, not {choice!r}")
-        state = replace(state, ballots=(*state.ballots, (seat, choice)))
+        state = replace(state, ballots=(*state.ballots, (who(action), str(choice))))
         if len(state.ballots) < len(pending.seats):
             return state
         return self._tally(state)
@@ -1190,7 +821,7 @@ class InTheShadowOfTheEmperor(GameRules):
                                                         sorted(votes.items()))))
 
     def _apply_seat_emperor(self, state: State, action: Action) -> State:
-        state = self._seat_on_throne(state, action.actor, action.data["aristocrat"])
+        state = self._seat_on_throne(state, who(action), action.data["aristocrat"])
         return replace(state, step="former", pending=None)
 
     def _apply_place_former_emperor(self, state: State, action: Action) -> State:
@@ -1218,10 +849,10 @@ class InTheShadowOfTheEmperor(GameRules):
         else:
             i, e = self._electorate(state, src)
             require(EMPIRE in e.cities, "no_empire_city", f"{src} holds no empire city")
-            state = self._set_e(state, i, cities=_minus(e.cities, EMPIRE))
+            state = self._set_e(state, i, cities=minus(e.cities, EMPIRE))
         j, target = self._electorate(state, dst)
         self._require_city_space(target)
-        return replace(self._set_e(state, j, cities=_plus(target.cities, EMPIRE)), pending=None)
+        return replace(self._set_e(state, j, cities=plus(target.cities, EMPIRE)), pending=None)
 
     # -- legal options --------------------------------------------------------
     def _options(self, state: State) -> list[dict[str, Any]]:
@@ -1247,15 +878,6 @@ class InTheShadowOfTheEmperor(GameRules):
     def _options_start_knight(self, state: State, p: Pending) -> list[Option]:
         return [("place_start_knight", p.actor, loc) for loc in self._knight_spaces(state)]
 
-    def _knight_spaces(self, state: State) -> list[dict[str, Any]]:
-        out = []
-        for e in state.electorates:
-            if self._court_free(state, e):
-                out.append({"electorate": e.id, "slot": "court"})
-            if len(e.castles) < int(self.einfo[e.id]["castle_spaces"]):
-                out.append({"electorate": e.id, "slot": "castle"})
-        return out
-
     def _options_fill_throne(self, state: State, p: Pending) -> list[Option]:
         return [("fill_throne", p.actor, {"aristocrat": r})
                 for r in self._throne_options(state, p.actor)]
@@ -1273,7 +895,7 @@ class InTheShadowOfTheEmperor(GameRules):
 
     def _options_daughter(self, state: State, p: Pending) -> list[Option]:
         out: list[Option] = [
-            ("propose_marriage", p.actor, {"target": _ref(t, at)})
+            ("propose_marriage", p.actor, {"target": ref_of(t, at)})
             for at, t in self._marriage_targets(state, p.actor)]
         return [*out, ("send_to_convent", p.actor, {})]
 
@@ -1287,7 +909,7 @@ class InTheShadowOfTheEmperor(GameRules):
 
     def _options_appoint_elector(self, state: State, p: Pending) -> list[Option]:
         _, e = self._electorate(state, p.electorate)
-        return [("appoint_elector", p.actor, {"electorate": e.id, "aristocrat": _ref(t, e.id)})
+        return [("appoint_elector", p.actor, {"electorate": e.id, "aristocrat": ref_of(t, e.id)})
                 for t in self._appoint_candidates(state, e, p.actor)]
 
     def _options_place_former_elector(self, state: State, p: Pending) -> list[Option]:
@@ -1371,7 +993,7 @@ class InTheShadowOfTheEmperor(GameRules):
         if card in ("doctor", "koeln"):
             return self._doctor_options(state, seat)
         if card == "move":
-            return [{"aristocrat": _ref(t, e.id), "to": eid, "push_knight_owner": push}
+            return [{"aristocrat": ref_of(t, e.id), "to": eid, "push_knight_owner": push}
                     for e in state.electorates for t in sorted(set(e.tiles)) if t[0] == seat
                     for eid, push in self._court_entries(state) if eid != e.id]
         if card == "permit":
@@ -1389,9 +1011,9 @@ class InTheShadowOfTheEmperor(GameRules):
         out = []
         for at, tile in self._board_tiles(state):
             if tile[0] != seat:
-                out.append({"target": _ref(tile, at), "direction": "older"})
+                out.append({"target": ref_of(tile, at), "direction": "older"})
             elif tile[2] != self.ages[0]:
-                out.append({"target": _ref(tile, at), "direction": "younger"})
+                out.append({"target": ref_of(tile, at), "direction": "younger"})
         return out
 
     def _privilege_options(self, state: State, seat: Seat) -> list[dict[str, Any]]:
@@ -1410,65 +1032,3 @@ class InTheShadowOfTheEmperor(GameRules):
             else:
                 out += [{"privilege": name, **d} for d in self._effect_options(state, seat, name)]
         return out
-
-    # -- views -----------------------------------------------------------------
-    def view(self, state: State, seat: Viewer) -> dict[str, Any]:
-        """Everything is open except sealed ballots before the reveal (spec §10)."""
-        return {
-            "status": state.status, "round": state.round, "phase": state.phase,
-            "emperor": state.emperor, "to_act": list(self.to_act(state)),
-            "throne": _tile_json(state.throne),
-            "electorates": [self._electorate_json(state, e) for e in state.electorates],
-            "players": [self._player_json(p) for p in state.players],
-            "display": state.display.counts(), "empire_city_reserve": state.empire_reserve,
-            "rival": state.rival, "turn": state.turn,
-            "targets": {"church_influence": state.ci_target,
-                        "excommunication": state.ex_target},
-            "gray_eminence_holder": self.gray_holder(state),
-            "ballots": self._ballots_json(state, seat),
-            "last_election": {"ballots": {str(s): c for s, c in state.last_election},
-                              "totals": list(state.last_totals) if state.last_totals else None},
-            "held_tile": _tile_json(state.held),
-            "pending": self._pending_json(state.pending),
-            "scores": [p.vp for p in state.players],
-            "result": self.result(state),
-        }
-
-    def _ballots_json(self, state: State, seat: Viewer) -> dict[str, str]:
-        return {str(s): (c if seat in ("all", s) else "hidden") for s, c in state.ballots}
-
-    def _electorate_json(self, state: State, e: Electorate) -> dict[str, Any]:
-        return {
-            "id": e.id, "elector": _tile_json(e.elector),
-            "court": [_tile_json(t) for t in e.tiles],
-            "court_knights": list(e.knights), "castle_knights": list(e.castles),
-            "cities": ["empire" if c == EMPIRE else c for c in e.cities],
-            "privilege_used": e.used,
-            "aristocrat_spaces": self._court_spaces(state.n, e.id),
-            "influence": self.influence(state, e.id) if state.status != "awaiting_setup" else
-            [0] * state.n,
-        }
-
-    def _player_json(self, p: Player) -> dict[str, Any]:
-        return {"thalers": p.thalers, "vp": p.vp, "supply_tiles": p.tiles,
-                "supply_knights": p.knights, "supply_cities": p.cities,
-                "play_area": list(p.area), "passed": p.passed}
-
-    def _pending_json(self, pending: Pending | None) -> dict[str, Any] | None:
-        if pending is None:
-            return None
-        out: dict[str, Any] = {"kind": pending.kind, "actor": pending.actor}
-        if pending.electorate:
-            out["electorate"] = pending.electorate
-        if pending.seats:
-            out["seats"] = list(pending.seats)
-        if pending.tile:
-            out["target"] = _ref(pending.tile, pending.at or "")
-            out["proposer"] = pending.other
-        if pending.side:
-            out["side"], out["age"] = pending.side, pending.age
-        return out
-
-
-def _tile_json(tile: Tile | None) -> dict[str, Any] | None:
-    return None if tile is None else {"owner": tile[0], "side": tile[1], "age": tile[2]}

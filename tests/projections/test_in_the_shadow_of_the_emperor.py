@@ -3,6 +3,7 @@ property tests (shared/games/in_the_shadow_of_the_emperor.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -63,9 +64,10 @@ def make(n: int = 4, *, emperor: int = 0, phase: int = 4, round_: int = 2, turn:
     for seat, p in enumerate(base.players):
         extra = dict(players.get(seat, {}))
         extra["area"] = tuple(sorted(extra.get("area", ())))
-        people.append(replace(p, tiles=p.tiles - on_board["tile", seat],
-                              knights=p.knights - on_board["knight", seat],
-                              cities=p.cities - on_board["city", seat], **extra))
+        supply = {"tiles": p.tiles - on_board["tile", seat],
+                  "knights": p.knights - on_board["knight", seat],
+                  "cities": p.cities - on_board["city", seat]}
+        people.append(replace(p, **{**supply, **extra}))
     if display is None:
         taken = Counter(c for p in people for c in p.area)
         display = {k: v - taken[k] for k, v in base.display.counts().items()}
@@ -448,6 +450,20 @@ def _turn(seat: int = 1, **kw: Any) -> State:
     return make(turn=seat, **base)
 
 
+def _setup_electors() -> State:
+    state = act(R.initial_state(created_for(R, 4)), "setup", "table", players=4, emperor=0)
+    state = act(state, "place_start_empire_city", 0, electorate="mainz")
+    return act(state, "place_start_elector", 1, electorate="saxony")
+
+
+def _emperor_city(round_: int, cities: dict | None = None) -> State:
+    """Phase VII of `round_`, the Emperor (seat 0) deciding; `cities` on the board."""
+    state = make(round_=round_, cities=cities)
+    for seat in range(4):
+        state = act(state, "pass", seat)
+    return state
+
+
 REFUSALS = [
     ("not_your_turn", lambda: _turn(1), "pass", 2, {}, "seat 1 is to act"),
     ("unknown_action", lambda: _turn(1), "fly", 1, {}, "fly"),
@@ -527,6 +543,29 @@ REFUSALS = [
      "choose_church_influence_target", 2, {"electorate": "saxony"}, "saxony"),
     ("not_secular", _election, "choose_excommunication_target", 0, {"electorate": "mainz"},
      "mainz"),
+    ("no_tile_in_supply", lambda: _turn(1, players={1: {"tiles": 0}}), "buy_card", 1,
+     {"card": "ordinance", "electorate": "trier"}, "no aristocrat tile left"),
+    ("no_city_in_supply", lambda: _turn(1, players={1: {"cities": 0}}), "buy_card", 1,
+     {"card": "permit", "electorate": "trier"}, "built all its cities"),
+    ("no_knight_in_supply", lambda: _turn(1, players={1: {"knights": 0}}), "knight_action", 1,
+     {"from": None, "to": {"electorate": "trier", "slot": "castle"}}, "no knight left"),
+    ("unknown_direction", lambda: _turn(1), "buy_card", 1,
+     {"card": "doctor", "target": ref(2, "koeln", S, 25), "direction": "sideways"}, "sideways"),
+    ("unknown_slot", lambda: _turn(1), "knight_action", 1,
+     {"from": None, "to": {"electorate": "trier", "slot": "tower"}}, "tower"),
+    ("missing_field", lambda: _turn(1), "use_privilege", 1, {"privilege": "koeln"}, "target"),
+    ("card_not_available", lambda: _turn(1, electors={"brandenburg": (1, S, 25)},
+                                         display={"gray_eminence": 0}),
+     "use_privilege", 1, {"privilege": "brandenburg"}, "Gray Eminence"),
+    ("elector_space_taken", _setup_electors, "place_start_elector", 2, {"electorate": "saxony"},
+     "saxony elector space is already taken"),
+    ("unknown_mode", lambda: _emperor_city(1), "emperor_city_action", 0,
+     {"mode": "burn", "from": None, "to": "mainz"}, "burn"),
+    ("no_empire_city", lambda: _emperor_city(
+        1, {"trier": [EMPIRE, EMPIRE], "koeln": [EMPIRE]}), "emperor_city_action", 0,
+     {"mode": "place", "from": None, "to": "mainz"}, "reserve"),
+    ("no_empire_city", lambda: _emperor_city(1), "emperor_city_action", 0,
+     {"mode": "move", "from": "saxony", "to": "mainz"}, "saxony holds no empire city"),
     ("player_count_mismatch", lambda: R.initial_state(created_for(R, 4)), "setup", "table",
      {"players": 3, "emperor": 0}, "created with 4"),
     ("unknown_seat", lambda: R.initial_state(created_for(R, 4)), "setup", "table",
@@ -730,6 +769,42 @@ def test_digital_undo_of_an_own_action_restores_the_state_and_ballots_stay(playe
     else:
         with pytest.raises(IllegalAction):
             folder.feed(undo)
+
+
+NONSENSE = [None, 0, 1, 3, 7, -1, "mainz", "bavaria", "court", "castle", "throne",
+            "elector:mainz", "elector:x", "single", "couple", 15, 55, "older", "younger", "doctor",
+            "permit", "trier", "rival", "emperor", "supply", "place", "move", "knight",
+            "gray_eminence", True, False, "table"]
+
+
+def _scramble(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, dict):
+        out = dict(value)
+        if out:
+            key = rng.choice(sorted(out))
+            out[key] = _scramble(out[key], rng)
+        return out
+    return rng.choice(NONSENSE)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_well_shaped_nonsense_is_refused_as_an_illegal_action_and_nothing_else(players):
+    rng = random.Random(players)
+    game = _random_game(players, players, "table")
+    tried = 0
+    for state in game.states[::4]:
+        options = R.legal_actions(state) or [{"type": "pass", "actor": 0, "data": {}}]
+        for _ in range(8):
+            option = rng.choice(options)
+            type_ = option["type"] if rng.random() < 0.8 else rng.choice(sorted(R.action_schemas))
+            data = _scramble(option["data"], rng)
+            actor = option["actor"] if rng.random() < 0.8 else rng.choice([0, 2, 9, "table"])
+            if R.action_schemas[type_]().validate(data):
+                continue  # not well-shaped: the engine answers 400 before the reducer
+            tried += 1
+            with contextlib.suppress(IllegalAction):
+                R.apply(state, Action.of(type_, actor, data))
+    assert tried > 100
 
 
 @pytest.mark.slow
