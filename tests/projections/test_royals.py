@@ -1069,3 +1069,13 @@ def test_well_shaped_nonsense_is_refused_with_illegal_action_only(step, kind, ac
         RULES.apply(FUZZ_GAME.states[step], Action.of(kind, actor, payload))
     except IllegalAction as err:
         assert err.code and err.message
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_listed_legal_action_applies_once_its_chance_is_filled(players):
+    game = random_game(players, 1000 + players)
+    for step, state in enumerate(game.states[:-1:7]):
+        for option in RULES.legal_actions(state):
+            action = Action.of(option["type"], option["actor"], option["data"])
+            data = RULES.fill_chance(state, action, Dealer("every-option", step))
+            RULES.apply(state, Action.of(action.type, action.actor, data))
