@@ -29,8 +29,9 @@ __all__ = [
 
 def _registry() -> dict[str, type[GameRules]]:
     from .adaman import Adaman
+    from .thrones import Thrones
 
-    classes: list[type[GameRules]] = [Adaman]
+    classes: list[type[GameRules]] = [Adaman, Thrones]
     return {cls.slug: cls for cls in classes}
 
 
