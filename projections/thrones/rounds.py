@@ -56,8 +56,9 @@ class RoundsMixin:
         require(isinstance(first, int) and 0 <= first < state.n, "bad_setup_first",
                 f"setup_first must be a seat 0..{state.n - 1}, not {first!r}")
         players = []
-        for seat, house in enumerate(houses):
-            _, plots, draw = self._deck_for(seat, house, per_seat(decks, seat))
+        lists = [self._deck_for(seat, house, per_seat(decks, seat))
+                 for seat, house in enumerate(houses)]
+        for seat, (house, (_, plots, draw)) in enumerate(zip(houses, lists, strict=True)):
             ids = instance_ids(seat, [*draw, *plots])
             deck, plot_ids = ids[:len(draw)], ids[len(draw):]
             hand = str_list(per_seat(data.get("setup_hands"), seat) or [], "setup_hands")
