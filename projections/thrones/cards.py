@@ -33,10 +33,19 @@ class CardsMixin:
     def house_ids(self) -> dict[str, int]:
         return {h["id"]: int(h["house_card"]) for h in self.edition["houses"]}
 
+    @cached_property
+    def _memo(self) -> dict[str, Any]:
+        return {}
+
     def card(self, card: CardId) -> dict[str, Any]:
-        return self.by_number[int(card.split("-")[1])]
+        memo = self._memo
+        if card not in memo:
+            memo[card] = self.by_number[int(card.split("-")[1])]
+        return memo[card]
 
     def is_known(self, card: Any) -> bool:
+        if isinstance(card, str) and card in self._memo:
+            return True
         parsed = parse_id(card)
         return parsed is not None and parsed[1] in self.by_number
 

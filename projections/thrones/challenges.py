@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..rules import Action, require, require_seat
-from .model import TYPES, Challenge, Seat, State
+from .model import TYPES, Challenge, Seat, State, replace
 
 
 class ChallengesMixin:
@@ -226,6 +225,9 @@ class ChallengesMixin:
         require(action.actor in ("table", ch.attacker), "not_your_turn",
                 f"the challenge is resolved by the attacker (seat {ch.attacker}) or the table")
         att, dfn = self.totals(state, ch)
+        if ch.type == "power":  # ruling 9: the Hand's second power challenge needs another
+            state = state.with_player(ch.attacker, power_defenders=(
+                *state.players[ch.attacker].power_defenders, ch.defender))
         if att == dfn == 0:  # §13.2 ruling: no winner, nothing happens
             return self.close_challenge(replace(state, challenge=replace(
                 ch, step="resolved", strength=(0, 0))))
@@ -233,9 +235,6 @@ class ChallengesMixin:
         loser = ch.defender if winner == ch.attacker else ch.attacker
         ch = replace(ch, step="resolved", strength=(att, dfn), winner=winner, loser=loser)
         state = replace(state, challenge=ch)
-        if ch.type == "power":
-            state = state.with_player(ch.attacker, power_defenders=(
-                *state.players[ch.attacker].power_defenders, ch.defender))
         for step in (self._step_unopposed, self._step_renown, self._step_opposes,
                      self._step_claim, self._step_deadly):
             state = self.check_victory(step(state, state.challenge))

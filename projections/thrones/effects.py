@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..rules import Action, freeze, require
-from .model import TYPES, CardId, InPlay, Modifier, Reduction, Seat, State, bad, owner_of
+from .model import TYPES, CardId, InPlay, Modifier, Reduction, Seat, State, bad, owner_of, replace
 
 UNTILS = ("challenge", "phase", "round")
 FILTER_KEYS = ("controller", "type", "house", "trait", "icon", "crest", "keyword", "name",

@@ -14,7 +14,6 @@ resolve_dominance, end_round, effect, choose_winner, concede.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -24,7 +23,7 @@ from .cards import CardsMixin
 from .challenges import ChallengesMixin
 from .effects import EffectsMixin
 from .legal import LegalMixin
-from .model import SCHEMAS, Player, Seat, State, owner_of
+from .model import SCHEMAS, Player, Seat, State, owner_of, replace
 from .rounds import RoundsMixin
 
 HIDDEN_DRAW_OPS = ("draw",)

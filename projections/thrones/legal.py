@@ -116,15 +116,18 @@ class LegalMixin:
             return [_act("choose_title", actor, {"title": t}) for t in self.title_data
                     if t not in state.titles]
         source = self.plot_source(state, actor)
-        out = self._valid(state, [_act("choose_plot", actor, {"plot": p})
-                                  for p in sorted(set(state.players[source].plot_deck))])
+        house = state.players[actor].house
+        out = [_act("choose_plot", actor, {"plot": p})
+               for p in sorted(set(state.players[source].plot_deck))
+               if self.card(p).get("house_only") in (None, house)]
         if state.round >= CONCEDE_ROUND:
             out.append(_act("concede", actor))
         return out
 
     def _legal_marshal(self: Any, state: State, actor: Any) -> list[dict[str, Any]]:
         player = state.players[actor]
-        cands = []
+        cands: list[dict[str, Any]] = []
+        out: list[dict[str, Any]] = []
         hosts = [c.id for c in state.cards if c.host is None and self.is_character(c.id)]
         for card in sorted(set(player.hand)):
             data = self.card(card)
@@ -139,8 +142,25 @@ class LegalMixin:
                 for host in (mine[:2] + others[:1]):
                     cands.append(_act("marshal_card", actor, {"card": card, "attach_to": host}))
                 continue
-            cands.append(_act("marshal_card", actor, {"card": card}))
-        return [*self._valid(state, cands), _act("end_marshalling", actor)]
+            if self._can_marshal(state, actor, card):
+                out.append(_act("marshal_card", actor, {"card": card}))
+        return [*out, *self._valid(state, cands), _act("end_marshalling", actor)]
+
+    def _can_marshal(self: Any, state: State, seat: Seat, card: str) -> bool:
+        """A cheap pre-check of a plain marshal (§6.10) without building the next state."""
+        player = state.players[seat]
+        data = self.card(card)
+        if "limited" in data["keywords"] and player.limited_played:
+            return False
+        if data.get("house_only") not in (None, player.house):
+            return False
+        if self.marshal_cost(state, seat, card)[0] > player.gold:
+            return False
+        try:
+            self.check_unique(state, seat, card)
+        except IllegalAction:
+            return False
+        return True
 
     def _legal_challenges(self: Any, state: State, actor: Any) -> list[dict[str, Any]]:
         ch = state.challenge

@@ -5,7 +5,8 @@ Spec: shared/games/thrones.md §3 (zones, identifiers) and §15 (suggested state
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import fields as dc_fields
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -14,6 +15,26 @@ from ..rules import Bag, IllegalAction, with_item
 
 CardId = str
 Seat = int
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """`dataclasses.replace` for our frozen slotted dataclasses, without re-running __init__.
+
+    The states are rebuilt on every event; the stock replace was the reducer's hot spot.
+    """
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dc_fields(cls))
+    for key in changes:
+        if key not in names:
+            raise TypeError(f"{cls.__name__} has no field {key!r}")
+    new = object.__new__(cls)
+    setter = object.__setattr__
+    for name in names:
+        setter(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 TYPES = ("military", "intrigue", "power")
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..rules import Action, Bag, IllegalAction, require, require_seat
-from .model import CardId, Player, Seat, State, bad, instance_ids, owner_of
+from .model import CardId, Player, Seat, State, bad, instance_ids, owner_of, replace
 
 
 def per_seat(data: Any, seat: Seat) -> Any:

@@ -17,7 +17,7 @@ from projections.rules import Action, IllegalAction
 RULES = get_rules("thrones")
 
 
-def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:  # noqa: C901
+def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:
     """A few plausible effect events for the current state (some may turn out illegal)."""
     if state.phase in ("start", "setup", "setup_draw") or state.winner is not None:
         return []

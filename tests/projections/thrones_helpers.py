@@ -30,7 +30,7 @@ class Table:
         hands = dict(hands or {})
         setup_hands = {}
         for seat in range(n):
-            _, plots, draw = self.rules._deck_for(seat, houses[seat],
+            _, _plots, draw = self.rules._deck_for(seat, houses[seat],
                                                   (decks or {}).get(str(seat)))
             from projections.thrones.model import instance_ids
             deck = instance_ids(seat, draw)
