@@ -790,3 +790,118 @@ def test_sample_games_replay_to_their_final_power(name):
     assert (result["scores"], result["winners"]) == SAMPLE_RESULTS[name]
     if name == "melee_three":
         assert sum(a["type"] == "effect" for a in actions) >= 50
+
+
+# ---------------------------------------------------------------------------
+# More refusals: setup, plot phase, titles, marshalling, end of round
+# ---------------------------------------------------------------------------
+
+
+def test_setup_refusals():
+    lannister = {"house_card": 210, "plots": list(range(188, 195)),
+                 "draw_deck": [*range(34, 66), 9, 5, 5]}
+    t = Table(decks={"1": lannister}, hands={1: ["p1-009", "p1-005", "p1-005-2", "p1-036"]},
+              setup_first=1)
+    assert t.refused("setup_cards", 0, cards=[]).code == "not_your_turn"
+    err = t.refused("setup_cards", 1, cards=[{"card": "p1-009"}])
+    assert err.code == "house_only" and "Stark" in err.message
+    err = t.refused("setup_cards", 1, cards=[{"card": "p1-005"}, {"card": "p1-005-2"}])
+    assert err.code == "unique_twice" and "Eddard" in err.message
+    err = t.refused("setup_cards", 1, cards=[{"card": "p0-005"}])
+    assert err.code == "card_not_in_hand" and "p0-005" in err.message
+    err = t.refused("setup_cards", 1, cards=[{"card": "p1-036"}, {"card": "p1-036"}])
+    assert err.code == "duplicate_card"
+    err = t.refused("setup_cards", 1, cards=[{"card": "p1-036", "attach_to": "house"}])
+    assert err.code == "illegal_attachment_target"
+    assert t.refused("setup_draw", "table", draws={}).code == "wrong_phase"
+    assert t.refused("mulligan", 1, new_hand=[]).code == "mulligan_off"
+
+
+def test_mulligan_returns_the_hand_and_draws_a_new_one():
+    t = Table(options={"allow_mulligan": True})
+    old = set(t.p[0].hand)
+    new = sorted(set(t.p[0].deck))[:7]
+    t.do("mulligan", 0, new_hand=new)
+    assert sorted(t.p[0].hand) == new and old <= set(t.p[0].deck)
+    assert t.refused("mulligan", 0, new_hand=new).code == "wrong_phase"
+    assert t.rules.redact(Action.of("mulligan", 0, {"new_hand": new}), 1, t.state) == \
+        {"new_hand_count": 7}
+
+
+def test_plot_phase_refusals():
+    t = Table(n=3).setup()
+    t.do("choose_plot", 0, plot="p0-196")
+    assert t.refused("choose_plot", 0, plot="p0-197").code == "already_chosen"
+    err = t.refused("choose_plot", 1, plot="p0-197")
+    assert err.code == "plot_not_available" and "p0-197" in err.message
+    t.do("choose_plot", 1, plot="p1-190").do("choose_plot", 2, plot="p2-186")
+    assert t.state.initiative_winner == 2  # Tourney for the Hand, initiative 6
+    assert t.refused("choose_first_player", 0, first_player=0).code == "not_your_turn"
+    assert t.refused("choose_first_player", 2, first_player=5).code == "bad_seat"
+    t.do("choose_first_player", 2, first_player=2)
+    assert t.refused("choose_title", 2, title="king_in_the_north").code == "unknown_title"
+    t.do("choose_title", 2, title="crown_regent")
+    err = t.refused("choose_title", 0, title="crown_regent")
+    assert err.code == "title_taken" and "Crown Regent" in err.message
+    assert t.refused("choose_title", 1, title="master_of_laws").code == "not_your_turn"
+
+
+def test_a_house_only_plot_needs_its_house_even_from_a_swapped_deck():
+    t = Table(n=3).setup()
+    t.effect("table", {"op": "swap_plot_decks", "seats": [0, 1]})
+    err = t.refused("choose_plot", 0, plot="p1-192")
+    assert err.code == "house_only" and "Lannister" in err.message
+    t.do("choose_plot", 0, plot="p1-190").do("choose_plot", 1, plot="p0-196")
+    t.do("choose_plot", 2, plot="p2-181")
+    assert t.p[0].revealed_plot == "p1-190" and "p1-190" not in t.p[1].plot_deck
+
+
+def test_marshalling_refusals():
+    lannister = {"house_card": 210, "plots": list(range(188, 195)),
+                 "draw_deck": [*range(34, 66), 9, 3, 14, 67, 36]}
+    t = Table(decks={"1": lannister},
+              hands={1: ["p1-009", "p1-003", "p1-067", "p1-039", "p1-036-2"]})
+    t.setup().put(1, "p1-036").put(1, "p1-014").put(0, "p0-005")
+    _to_marshalling(t, {0: "p0-196", 1: "p1-192"}, first=1)
+    t.effect("table", {"op": "gain_gold", "seat": 1, "amount": 20})
+    err = t.refused("marshal_card", 1, card="p1-009")
+    assert err.code == "house_only" and "Stark" in err.message
+    err = t.refused("marshal_card", 1, card="p1-003", attach_to="p1-036")
+    assert err.code == "illegal_attachment_target" and "Stark" in err.message
+    err = t.refused("marshal_card", 1, card="p1-067", attach_to="p1-036")
+    assert err.code == "illegal_attachment_target" and "opponent" in err.message
+    t.do("marshal_card", 1, card="p1-067", attach_to="p0-005")  # Motley on an opponent
+    assert t.rules.in_play(t.state, "p1-067").host == "p0-005"
+    t.effect("table", {"op": "kill", "cards": ["p1-036"]})
+    err = t.refused("marshal_card", 1, card="p1-036-2")
+    assert err.code == "unique_in_dead_pile" and "Joffrey" in err.message
+    t.put(1, "p1-039")
+    assert t.refused("effect", 1, ops=[{"op": "take_control", "card": "p1-039",
+                                        "controller": 1}]).code == "bad_state"
+
+
+def test_unique_card_already_in_play_is_refused_but_a_duplicate_is_not():
+    deck = {"house_card": 209, "plots": list(range(195, 202)),
+            "draw_deck": [*range(1, 34), 5]}
+    t = Table(decks={"0": deck}, hands={0: ["p0-005-2"]}).setup().put(0, "p0-005")
+    _to_marshalling(t, {0: "p0-195", 1: "p1-190"})
+    err = t.refused("marshal_card", 0, card="p0-005-2")
+    assert err.code == "unique_in_play" and "Eddard" in err.message
+    err = t.refused("marshal_card", 0, card="p0-005-2", as_duplicate=True, declared_cost=4)
+    assert err.code == "cost_mismatch"
+
+
+def test_round_end_refusals_and_taxation():
+    t = Table().setup()
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    assert t.refused("resolve_dominance", "table").code == "wrong_phase"
+    t.end_challenges()
+    assert t.refused("resolve_dominance", 0).code == "not_your_turn"
+    t.effect("table", {"op": "skip_taxation", "seat": 1})
+    gold1 = t.p[1].gold
+    t.do("resolve_dominance", "table")
+    assert t.refused("resolve_dominance", "table").code == "wrong_phase"
+    t.do("end_round", "table")
+    assert t.p[0].gold == 0 and t.p[1].gold == gold1
+    assert t.p[0].used_plots == ("p0-195",) and t.state.round == 2
+    assert t.refused("choose_winner", 0, winner=0).code == "no_winner_choice"
