@@ -905,3 +905,108 @@ def test_round_end_refusals_and_taxation():
     assert t.p[0].gold == 0 and t.p[1].gold == gold1
     assert t.p[0].used_plots == ("p0-195",) and t.state.round == 2
     assert t.refused("choose_winner", 0, winner=0).code == "no_winner_choice"
+
+
+# ---------------------------------------------------------------------------
+# Effects inside challenges; extra and forbidden challenges
+# ---------------------------------------------------------------------------
+
+
+def test_an_effect_during_the_challenge_changes_the_totals_and_expires_with_it():
+    t = Table().setup().put(0, "p0-023").put(1, "p1-047")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
+    t.do("declare_defenders", 1, defenders=["p1-047"])
+    assert t.rules.totals(t.state, t.state.challenge) == (3, 3)
+    t.effect(1, {"op": "adjust_strength", "card": "p1-047", "amount": 2, "until": "challenge"})
+    assert t.rules.totals(t.state, t.state.challenge) == (3, 5)
+    t.do("resolve_challenge", "table")
+    assert t.state.challenge is None and t.p[1].dead == ()
+    assert t.rules.strength(t.state, "p1-047") == 3
+
+
+def test_attacker_wins_ties_with_at_least_one_strength():
+    t = Table().setup().put(0, "p0-023").put(1, "p1-047")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
+    t.do("declare_defenders", 1, defenders=["p1-047"])
+    t.do("resolve_challenge", 0)
+    assert t.state.challenge.winner == 0 and t.state.challenge.pending == (("claim", 1),)
+
+
+def test_extra_challenge_effect_allows_a_second_challenge_of_a_type():
+    t = Table().setup().put(0, "p0-023", "p0-007").put(1, "p1-050")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
+    t.do("declare_defenders", 1, defenders=[])
+    t.do("resolve_challenge", 0)
+    assert t.state.challenge is None  # no participating defender to kill: claim skipped
+    err = t.refused("declare_challenge", 0, type="military", defender=1, attackers=["p0-007"])
+    assert err.code == "challenge_not_allowed" and "military" in err.message
+    t.effect(0, {"op": "extra_challenge", "seat": 0, "type": "military"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-007"])
+    assert t.p[0].used == (2, 0, 0)
+
+
+def test_forbidden_challenges_are_refused_in_both_directions():
+    t = Table().setup().put(0, "p0-023").put(1, "p1-047")
+    t.effect("table", {"op": "forbid_challenge", "seats": [1, 0], "type": "military"})
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    err = t.refused("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
+    assert err.code == "challenge_not_allowed" and "forbidden" in err.message
+    t.do("declare_challenge", 0, type="power", defender=1, attackers=["p0-023"])
+
+
+def test_claim_modifiers_change_the_claim_when_it_is_applied():
+    t = Table().setup().put(0, "p0-023").put(1, "p1-047", "p1-046")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
+    t.do("declare_defenders", 1, defenders=["p1-046"])
+    t.effect(0, {"op": "modify_plot", "seat": 0, "field": "claim", "delta": 1,
+                 "until": "challenge"})
+    t.do("resolve_challenge", 0)
+    assert t.refused("apply_claim", 1, kills=[]).code == "wrong_claim_count"
+    t.do("apply_claim", 1, kills=["p1-046"])  # only one participant: min(2, 1)
+    assert t.state.challenge is None and t.state.plot_mods == ()
+
+
+def test_deadly_for_the_defending_winner_hits_the_attacker():
+    t = Table().setup().put(0, "p0-023").put(1, "p1-044")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
+    t.do("declare_defenders", 1, defenders=["p1-044"])
+    t.effect(1, {"op": "adjust_strength", "card": "p1-044", "amount": 1, "until": "challenge"})
+    t.do("resolve_challenge", 0)
+    assert t.state.challenge.pending == (("deadly", 0),)
+    assert t.refused("apply_deadly", 1, kills=["p0-023"]).code == "not_your_turn"
+    assert t.refused("apply_deadly", 0, kills=[]).code == "wrong_claim_count"
+    t.do("apply_deadly", 0, kills=["p0-023"])
+    assert t.p[0].dead == ("p0-023",)
+
+
+def test_renown_on_the_winning_side_gains_power_on_the_character():
+    t = Table().setup().put(0, "p0-005").put(1, "p1-050")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="power", defender=1, attackers=["p0-005"])
+    t.do("declare_defenders", 1, defenders=[])
+    t.do("resolve_challenge", 0)
+    assert t.rules.in_play(t.state, "p0-005").power == 1 and t.p[0].house_power == 1
+    assert t.power(0) == 2
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_undo_after_any_effectful_action_restores_the_previous_state(players):
+    from projections.replay import Folder
+    from tests.projections.thrones_games import effectful_game
+    game = effectful_game(players, 5 + players, rate=0.3)
+    envs = [{"seq": 0, "type": "game_created", "actor": "table", "data": game.created}]
+    envs += [{"seq": i + 1, **a.to_json()} for i, a in enumerate(game.actions)]
+    folder = Folder(RULES, "table")
+    for i, env in enumerate(envs):
+        folder.feed(env)
+        if i == 0 or i % 3:
+            continue
+        scratch = Folder(RULES, "table", fallback=folder.lookup, event_at=folder.envelopes.get)
+        scratch.resume(folder.last)
+        undo = {"seq": folder.last.seq + 1, "type": "undo", "actor": "table", "data": {}}
+        assert scratch.feed(undo).state == game.states[i - 1]
