@@ -164,7 +164,7 @@ class ChallengesMixin:
     # -- §8.5 defenders, take ---------------------------------------------------------------
     def eligible_defenders(self: Any, state: State, ch: Challenge) -> list[str]:
         index = self.play_index(state)
-        bypassed = {t for _, t in ch.stealth}
+        bypassed = {t for _, t in ch.stealth} | set(ch.attackers) | set(ch.defenders)
         return [c.id for c in state.cards
                 if self.can_defend(state, ch.defender, c.id, ch.type, index, bypassed)]
 
@@ -301,7 +301,7 @@ class ChallengesMixin:
 
     def participants_of(self: Any, state: State, ch: Challenge, seat: Seat) -> list[str]:
         index = self.play_index(state)
-        return [c for c in (*ch.attackers, *ch.defenders)
+        return [c for c in dict.fromkeys((*ch.attackers, *ch.defenders))
                 if c in index and index[c].controller == seat]
 
     def claim_victims(self: Any, state: State, ch: Challenge, seat: Seat) -> list[str]:

@@ -736,6 +736,18 @@ def test_random_games_with_effects_conserve_and_replay(players, seed):
     assert state == game.final
 
 
+@pytest.mark.parametrize("players", [3, 4])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_concessions_at_any_moment_keep_the_game_consistent(players, seed):
+    from tests.projections.thrones_games import effectful_game
+    game = effectful_game(players, seed, rate=0.2, concede_rate=0.004)
+    _check_invariants(game)
+    result = RULES.result(game.final)
+    assert result is not None
+    assert all(not game.final.players[w].conceded for w in result["winners"])
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -1010,3 +1022,9 @@ def test_undo_after_any_effectful_action_restores_the_previous_state(players):
         scratch.resume(folder.last)
         undo = {"seq": folder.last.seq + 1, "type": "undo", "actor": "table", "data": {}}
         assert scratch.feed(undo).state == game.states[i - 1]
+
+
+def test_a_tied_seat_that_concedes_leaves_the_initiative_to_the_other():
+    t = _e4_table()
+    t.do("concede", 0)
+    assert t.state.step == "first_player" and t.state.initiative_winner == 1

@@ -67,8 +67,8 @@ def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:
 
 
 def effectful_game(players: int, seed: int, rate: float = 0.15,
-                   max_steps: int = 4000) -> Playout:
-    """Seeded random legal play with random effect events mixed in."""
+                   max_steps: int = 4000, concede_rate: float = 0.0) -> Playout:
+    """Seeded random legal play with random effect events (and concessions) mixed in."""
     rng = random.Random(seed)
     created = created_for(RULES, players)
     state = RULES.initial_state(created)
@@ -85,6 +85,8 @@ def effectful_game(players: int, seed: int, rate: float = 0.15,
                     action = probe
                 except IllegalAction:
                     action = None
+        if action is None and state.phase != "start" and rng.random() < concede_rate:
+            action = Action.of("concede", rng.choice(state.active), {})
         if action is None:
             action = next_action(RULES, state, rng.randrange, f"fx{seed}", step)
         if action is None:
