@@ -85,7 +85,8 @@ def effectful_game(players: int, seed: int, rate: float = 0.15,
                     action = probe
                 except IllegalAction:
                     action = None
-        if action is None and state.phase != "start" and rng.random() < concede_rate:
+        if action is None and concede_rate and state.phase != "start" \
+                and rng.random() < concede_rate:
             action = Action.of("concede", rng.choice(state.active), {})
         if action is None:
             action = next_action(RULES, state, rng.randrange, f"fx{seed}", step)
