@@ -244,9 +244,9 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
                 tied = tuple(s for s in state.tied if s != seat)
                 return replace(state, tied=tied) if len(tied) > 1 else replace(
                     state, tied=(), step="first_player", initiative_winner=tied[0])
-            if state.step == "first_player" and state.initiative_winner == seat:
-                return self.settle_initiative(state)
-            return state
+            if state.step == "first_player":
+                return self.settle_initiative(state) if state.initiative_winner == seat \
+                    else state
         nxt = self.next_after(state, seat, state.setup_first if phase == "setup" else None)
         if nxt is not None:
             return replace(state, turn=nxt) if phase != "marshalling" else \
