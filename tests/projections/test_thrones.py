@@ -1028,3 +1028,11 @@ def test_a_tied_seat_that_concedes_leaves_the_initiative_to_the_other():
     t = _e4_table()
     t.do("concede", 0)
     assert t.state.step == "first_player" and t.state.initiative_winner == 1
+
+
+@pytest.mark.parametrize("name", ["joust", "melee_three", "melee_four"])
+def test_every_recorded_action_fits_its_data_schema(name):
+    from tests.projections.thrones_games import SAMPLE_GAMES
+    _, actions = SAMPLE_GAMES[name]()
+    for raw in actions:
+        RULES.action_schemas[raw["type"]]().load(json.loads(json.dumps(raw["data"])))
