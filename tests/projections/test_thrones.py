@@ -788,6 +788,7 @@ SAMPLE_RESULTS = {
     "joust": ([0, 15], [1]),
     "melee_three": ([2, 12, 15], [2]),
     "melee_four": ([9, 5, 15, 10], [2]),
+    "joust_worked_example": ([16, 0], [0]),
 }
 
 

@@ -121,3 +121,31 @@ def melee_four_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 SAMPLE_GAMES = {"joust": joust_game, "melee_three": melee_three_game,
                 "melee_four": melee_four_game}
+
+
+def joust_worked_example_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Two players: worked example E2 of the spec (military claim, renown, deadly) played by
+    hand in round 1, then the game continues by seeded random legal play to its end."""
+    from tests.projections.thrones_helpers import Table
+    t = Table().setup()
+    t.put(0, "p0-005", "p0-023").put(1, "p1-047", "p1-046", "p1-042")
+    t.plots({0: "p0-195", 1: "p1-190"}).draw_phase().end_marshalling()
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-005", "p0-023"])
+    t.do("declare_defenders", 1, defenders=["p1-047", "p1-046"])
+    t.do("resolve_challenge", 0)
+    t.do("apply_claim", 1, kills=["p1-046"]).do("apply_deadly", 1, kills=["p1-047"])
+    rng = random.Random(1402)
+    state = t.state
+    actions = [Action.of(a["type"], a["actor"], a["data"]).to_json() for a in t.actions]
+    for step in range(len(actions) + 1, 4000):
+        if RULES.result(state) is not None:
+            break
+        action = next_action(RULES, state, rng.randrange, "e2", step)
+        if action is None:
+            break
+        state = RULES.apply(state, action)
+        actions.append(action.to_json())
+    return dict(t.created), actions
+
+
+SAMPLE_GAMES["joust_worked_example"] = joust_worked_example_game
