@@ -392,6 +392,31 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
                 ops = ", ".join(str(o.get("op")) for o in d.get("ops") or ())
                 src = self.name(d["source"]) if d.get("source") else "an ability"
                 return f"{who} used {src}: {ops or 'no change'}"
+            simple = self._simple_phrase(kind, d)
+            if simple:
+                return f"{who} {simple}"
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             pass
         return f"{who}: {kind.replace('_', ' ')}"
+
+    def _simple_phrase(self, kind: str, d: Any) -> str | None:
+        houses = " vs ".join(str(p.get("house")) for p in d.get("players") or ())
+        phrases = {
+            "start_game": f"started the game: {houses}",
+            "mulligan": "took a mulligan",
+            "setup_cards": f"placed {len(d.get('cards') or ())} cards face down",
+            "break_initiative_tie": f"broke the initiative tie for seat {d.get('winner')}",
+            "choose_first_player": f"chose seat {d.get('first_player')} as first player",
+            "choose_title": f"took {self.title_data.get(d.get('title'), {}).get('name')}",
+            "end_marshalling": "ended marshalling", "end_challenges": "ended challenges",
+            "assign_stealth": "assigned stealth",
+            "redirect_challenge": f"redirected the challenge to seat {d.get('new_defender')}",
+            "take_challenge": "took the challenge (Lord Commander)",
+            "resolve_challenge": "resolved the challenge",
+            "choose_claim_targets": f"named seats {list(d.get('extra_opponents') or ())} "
+                                    "for the claim",
+            "resolve_dominance": "resolved dominance", "end_round": "ended the round",
+            "choose_winner": f"chose seat {d.get('winner')} as the winner",
+            "concede": "conceded",
+        }
+        return phrases.get(kind)

@@ -1037,3 +1037,11 @@ def test_every_recorded_action_fits_its_data_schema(name):
     _, actions = SAMPLE_GAMES[name]()
     for raw in actions:
         RULES.action_schemas[raw["type"]]().load(json.loads(json.dumps(raw["data"])))
+
+
+def test_every_action_of_a_sample_game_is_described_in_words():
+    from tests.projections.thrones_games import SAMPLE_GAMES
+    _, actions = SAMPLE_GAMES["melee_four"]()
+    for raw in actions:
+        text = RULES.describe(Action.of(raw["type"], raw["actor"], raw["data"]))
+        assert text and "_" not in text.split(":")[0]
