@@ -32,8 +32,10 @@ def _registry() -> dict[str, type[GameRules]]:
     from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
     from .palais_royal import PalaisRoyal
     from .royals import Royals
+    from .thrones import Thrones
 
-    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor, PalaisRoyal, Royals]
+    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor, PalaisRoyal, Royals,
+                                      Thrones]
     return {cls.slug: cls for cls in classes}
 
 

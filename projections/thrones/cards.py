@@ -1,0 +1,321 @@
+"""Card data and derived values: current STR, icons, keywords, costs, hosts (§3, §6.14, §7.3)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from ..rules import require
+from .model import CardId, InPlay, Modifier, Seat, State, owner_of, parse_id
+
+
+class CardsMixin:
+    edition: Any
+
+    # -- edition ------------------------------------------------------------
+    @cached_property
+    def by_number(self) -> dict[int, dict[str, Any]]:
+        return {int(c["number"]): c for c in self.edition["cards"]}
+
+    @cached_property
+    def const(self) -> dict[str, Any]:
+        return dict(self.edition["constants"])
+
+    @cached_property
+    def title_data(self) -> dict[str, dict[str, Any]]:
+        return {t["id"]: t for t in self.edition["titles"]}
+
+    @cached_property
+    def starter(self) -> dict[str, dict[str, Any]]:
+        return dict(self.edition["starter_decks"])
+
+    @cached_property
+    def house_ids(self) -> dict[str, int]:
+        return {h["id"]: int(h["house_card"]) for h in self.edition["houses"]}
+
+    @cached_property
+    def _memo(self) -> dict[str, Any]:
+        return {}
+
+    def card(self, card: CardId) -> dict[str, Any]:
+        memo = self._memo
+        if card not in memo:
+            memo[card] = self.by_number[int(card.split("-")[1])]
+        return memo[card]
+
+    def is_known(self, card: Any) -> bool:
+        if isinstance(card, str) and card in self._memo:
+            return True
+        parsed = parse_id(card)
+        return parsed is not None and parsed[1] in self.by_number
+
+    def name(self, card: CardId) -> str:
+        return self.card(card)["name"] if self.is_known(card) else str(card)
+
+    def in_house(self, card: CardId, house: str) -> bool:
+        houses = self.card(card)["houses"]
+        return not houses or house in houses
+
+    def surcharge(self, card: CardId, house: str) -> int:
+        return 0 if self.in_house(card, house) else int(self.const["out_of_house_surcharge"])
+
+    # -- zones ----------------------------------------------------------------
+    @staticmethod
+    def play_index(state: State) -> dict[CardId, InPlay]:
+        return {c.id: c for c in state.cards}
+
+    @staticmethod
+    def attachments_of(state: State, host: str) -> list[InPlay]:
+        return [c for c in state.cards if c.host == host]
+
+    def is_character(self, card: CardId) -> bool:
+        return self.card(card)["type"] == "character"
+
+    def participating(self, state: State) -> tuple[set[CardId], set[CardId]]:
+        ch = state.challenge
+        if ch is None:
+            return set(), set()
+        return set(ch.attackers), set(ch.defenders)
+
+    # -- derived values (§3) ----------------------------------------------------
+    def _grant_active(self, grant: dict[str, Any], card: CardId, state: State) -> bool:
+        when = grant.get("when", "always")
+        if when == "participating":
+            att, dfn = self.participating(state)
+            return card in att or card in dfn
+        if when == "dominance_phase":
+            return state.phase == "dominance"
+        return True
+
+    def _matches(self, mod: Modifier, card: InPlay, state: State) -> bool:
+        """A continuous filter (§9) against printed values (ruling: no recursion)."""
+        data = self.card(card.id)
+        for key, want in mod.filter:
+            if key == "controller":
+                if want == "self":
+                    ok = card.controller == mod.seat
+                elif want == "opponents":
+                    ok = card.controller != mod.seat
+                else:
+                    ok = card.controller == want
+            elif key == "type":
+                ok = data["type"] == want
+            elif key == "house":
+                ok = want in data["houses"]
+            elif key in ("trait", "icon", "crest", "keyword"):
+                ok = want in data[key + "s"]
+            elif key == "name":
+                ok = data["name"] == want
+            elif key == "unique":
+                ok = bool(data["unique"]) == bool(want)
+            else:
+                ok = True
+            if not ok:
+                return False
+        return True
+
+    def _continuous_active(self, mod: Modifier, card: InPlay, state: State,
+                           index: dict[CardId, InPlay]) -> bool:
+        source = index.get(mod.card)
+        if source is None or (mod.standing and source.knelt):
+            return False
+        if not self.is_character(card.id) or not self._matches(mod, card, state):
+            return False
+        if mod.when == "always":
+            return True
+        if mod.when == "dominance_phase":
+            return state.phase == "dominance"
+        att, dfn = self.participating(state)
+        return {"participating": card.id in att | dfn, "attacking": card.id in att,
+                "defending": card.id in dfn}.get(mod.when, False)
+
+    def _boosts(self, state: State, card: InPlay, index: dict[CardId, InPlay]
+                ) -> list[dict[str, Any]]:
+        """Every active grant or modifier as a dict of strength/icons/keywords changes."""
+        out = [g for a in state.cards if a.host == card.id
+               for g in self.card(a.id).get("grants", ()) if self._grant_active(g, card.id,
+                                                                                  state)]
+        for mod in state.modifiers:
+            if mod.kind == "continuous":
+                if self._continuous_active(mod, card, state, index):
+                    out.append({"strength": mod.amount, "icons": mod.icons,
+                                "keywords": mod.keywords})
+            elif mod.card == card.id:
+                out.append({"mod": mod})
+        return out
+
+    def values(self, state: State, card: CardId, index: dict[CardId, InPlay] | None = None
+               ) -> tuple[int, frozenset[str], frozenset[str], bool]:
+        """(current STR, icons, keywords, no_strength) of a card in play (§3)."""
+        index = index if index is not None else self.play_index(state)
+        data = self.card(card)
+        strength = int(data.get("strength") or 0)
+        icons, keywords = set(data["icons"]), set(data["keywords"])
+        lost_icons: set[str] = set()
+        lost_keywords: set[str] = set()
+        blank = False
+        for boost in self._boosts(state, index[card], index):
+            mod = boost.get("mod")
+            if mod is None:
+                strength += int(boost.get("strength") or 0)
+                icons.update(boost.get("icons") or ())
+                keywords.update(boost.get("keywords") or ())
+            elif mod.kind == "strength":
+                strength += mod.amount
+            elif mod.kind == "no_strength":
+                blank = True
+            elif mod.kind == "gain_icon":
+                icons.add(mod.value)
+            elif mod.kind == "lose_icon":
+                lost_icons.add(mod.value)
+            elif mod.kind == "gain_keyword":
+                keywords.add(mod.value)
+            elif mod.kind == "lose_keyword":
+                lost_keywords.add(mod.value)
+        return (max(0, strength), frozenset(icons - lost_icons),
+                frozenset(keywords - lost_keywords), blank)
+
+    def strength(self, state: State, card: CardId, index: dict[CardId, InPlay] | None = None
+                 ) -> int:
+        value, _, _, blank = self.values(state, card, index)
+        return 0 if blank else value
+
+    def has_icon(self, state: State, card: CardId, icon: str,
+                 index: dict[CardId, InPlay] | None = None) -> bool:
+        return icon in self.values(state, card, index)[1]
+
+    def has_keyword(self, state: State, card: CardId, keyword: str,
+                    index: dict[CardId, InPlay] | None = None) -> bool:
+        return keyword in self.values(state, card, index)[2]
+
+    # -- power (§3) ---------------------------------------------------------------
+    def total_power(self, state: State, seat: Seat) -> int:
+        player = state.players[seat]
+        if player.conceded:
+            return player.final_power
+        excluded = self._excluded_seats(state)
+        on_cards = 0 if seat in excluded else sum(c.power for c in state.cards
+                                                   if c.controller == seat)
+        return player.house_power + on_cards
+
+    def _excluded_seats(self, state: State) -> set[Seat]:
+        index = None
+        out: set[Seat] = set()
+        for mod in state.modifiers:
+            if mod.kind != "exclude_power":
+                continue
+            index = index or self.play_index(state)
+            source = index.get(mod.card)
+            if source is not None and not (mod.standing and source.knelt):
+                out.update(mod.players)
+        return out
+
+    # -- uniqueness, cost, hosts ------------------------------------------------
+    def controls_name(self, state: State, seat: Seat, name: str) -> InPlay | None:
+        for c in state.cards:
+            if c.controller == seat and c.host is None and self.card(c.id)["name"] == name:
+                return c
+        for c in state.cards:
+            if c.controller == seat and self.card(c.id)["name"] == name:
+                return c
+        return None
+
+    def check_unique(self, state: State, seat: Seat, card: CardId) -> None:
+        """§10.1/§10.2: no second copy of a unique card in play or (option) in the dead pile."""
+        data = self.card(card)
+        if not data["unique"]:
+            return
+        name = data["name"]
+        require(self.controls_name(state, seat, name) is None, "unique_in_play",
+                f"unique card already in play: seat {seat} controls {name}", card=card)
+        if state.option("dead_pile_blocks_unique"):
+            dead = state.players[owner_of(card)].dead
+            require(all(self.card(d)["name"] != name for d in dead), "unique_in_dead_pile",
+                    f"unique card in dead pile: {name} is in seat {owner_of(card)}'s dead pile",
+                    card=card)
+
+    def check_house_only(self, state: State, seat: Seat, card: CardId) -> None:
+        only = self.card(card).get("house_only")
+        require(not only or state.players[seat].house == only, "house_only",
+                f"card is restricted to another House: {self.name(card)} is House {only} only, "
+                f"seat {seat} is {state.players[seat].house}", card=card)
+
+    def self_reduction(self, state: State, seat: Seat, card: CardId) -> int:
+        rule = self.card(card).get("self_cost_reduction")
+        if not rule:
+            return 0
+        if "if_in_play_name" in rule:
+            present = any(self.card(c.id)["name"] == rule["if_in_play_name"]
+                          for c in state.cards)
+            return int(rule["amount"]) if present else 0
+        trait = rule.get("per_controlled_trait")
+        count = sum(1 for c in state.cards if c.controller == seat and c.host is None
+                    and self.is_character(c.id) and trait in self.card(c.id)["traits"])
+        return count * int(rule["amount"])
+
+    def reduction_matches(self, red_filter: tuple[tuple[str, Any], ...], card: CardId) -> bool:
+        data = self.card(card)
+        for key, want in red_filter:
+            if key == "type" and data["type"] != want:
+                return False
+            if key == "house" and want not in data["houses"]:
+                return False
+            if key in ("trait", "icon", "crest", "keyword") and want not in data[key + "s"]:
+                return False
+            if key == "name" and data["name"] != want:
+                return False
+            if key == "unique" and bool(data["unique"]) != bool(want):
+                return False
+        return True
+
+    def marshal_cost(self, state: State, seat: Seat, card: CardId) -> tuple[int, list[int]]:
+        """(cost, indices of pending reductions used) for marshalling `card` (§7.3)."""
+        player = state.players[seat]
+        base = int(self.card(card).get("cost") or 0) + self.surcharge(card, player.house)
+        base -= self.self_reduction(state, seat, card)
+        used = [i for i, r in enumerate(player.reductions)
+                if self.reduction_matches(r.filter, card)]
+        base -= sum(player.reductions[i].amount for i in used)
+        return max(0, base), used
+
+    def check_host(self, state: State, seat: Seat, card: CardId, host: Any) -> None:
+        """§6.14: is `host` a legal place for attachment (or Chambers) `card`?"""
+        data = self.card(card)
+        if host == "house" or (isinstance(host, str) and host.startswith("house:")):
+            require(bool(data.get("may_attach_to_own_house_card")) and
+                    host in ("house", f"house:{owner_of(card)}"),
+                    "illegal_attachment_target",
+                    f"illegal attachment target: {data['name']} cannot go on a House card")
+            return
+        require(data["type"] == "attachment", "illegal_attachment_target",
+                f"illegal attachment target: {data['name']} is not an attachment")
+        index = self.play_index(state)
+        target = index.get(host) if isinstance(host, str) else None
+        require(target is not None and target.host is None and self.is_character(host),
+                "illegal_attachment_target",
+                f"illegal attachment target: {host!r} is not a character in play", host=host)
+        assert target is not None
+        self._check_host_rules(state, seat, card, target, index)
+
+    def _check_host_rules(self, state: State, seat: Seat, card: CardId, target: InPlay,
+                          index: dict[CardId, InPlay]) -> None:
+        data, rules = self.card(card), self.card(card).get("attach_rules") or {}
+        host_data = self.card(target.id)
+        keywords = self.values(state, target.id, index)[2]
+        msg = f"illegal attachment target: {data['name']} on {host_data['name']}"
+        require("no_attachments" not in keywords, "illegal_attachment_target",
+                msg + " (no attachments)")
+        require("no_attachments_except_weapon" not in keywords or "Weapon" in data["traits"],
+                "illegal_attachment_target", msg + " (weapons only)")
+        require(rules.get("controller") != "opponent" or target.controller != seat,
+                "illegal_attachment_target", msg + " (must be an opponent's character)")
+        house = rules.get("character_house")
+        require(not house or house in host_data["houses"], "illegal_attachment_target",
+                msg + f" (needs a {house} character)")
+        traits = rules.get("character_traits_any")
+        require(not traits or bool(set(traits) & set(host_data["traits"])),
+                "illegal_attachment_target", msg + f" (needs trait {' or '.join(traits or ())})")
+        if rules.get("max_per_character"):
+            require(all(self.card(a.id)["name"] != data["name"]
+                        for a in state.cards if a.host == target.id),
+                    "illegal_attachment_target", msg + " (one per character)")

@@ -1,0 +1,138 @@
+"""A small table harness for thrones tests: start a game, set up, step through phases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from projections import get_rules
+from projections.playout import created_for
+from projections.rules import Action, IllegalAction
+
+HOUSES = ("Stark", "Lannister", "Baratheon", "Targaryen")
+
+
+class Table:
+    """Applies actions through the real reducer; draws take the lowest ids (deterministic)."""
+
+    def __init__(self, n: int = 2, options: dict[str, Any] | None = None,
+                 decks: dict[str, Any] | None = None, hands: dict[int, list[str]] | None = None,
+                 setup_first: int = 0, houses: tuple[str, ...] = HOUSES) -> None:
+        self.rules = get_rules("thrones")
+        self.created = created_for(self.rules, n, "table", options)
+        self.state = self.rules.initial_state(self.created)
+        self.actions: list[dict[str, Any]] = []
+        players = [{"seat": s, "name": f"Player {s + 1}", "house": houses[s]} for s in range(n)]
+        data: dict[str, Any] = {"players": players, "setup_first": setup_first}
+        if decks:
+            data["decks"] = decks
+        hands = dict(hands or {})
+        setup_hands = {}
+        for seat in range(n):
+            _, _plots, draw = self.rules._deck_for(seat, houses[seat],
+                                                  (decks or {}).get(str(seat)))
+            from projections.thrones.model import instance_ids
+            deck = instance_ids(seat, draw)
+            chosen = list(hands.get(seat, []))
+            rest = sorted(c for c in deck if c not in chosen)
+            setup_hands[str(seat)] = (chosen + rest)[:7]
+        data["setup_hands"] = setup_hands
+        self.do("start_game", "table", **data)
+
+    # -- acting --------------------------------------------------------------
+    def do(self, kind: str, actor: Any, **data: Any) -> Table:
+        self.state = self.rules.apply(self.state, Action.of(kind, actor, data))
+        self.actions.append({"type": kind, "actor": actor, "data": data})
+        return self
+
+    def refused(self, kind: str, actor: Any, **data: Any) -> IllegalAction:
+        with pytest.raises(IllegalAction) as err:
+            self.rules.apply(self.state, Action.of(kind, actor, data))
+        return err.value
+
+    def effect(self, actor: Any, *ops: dict[str, Any], source: str | None = None,
+               costs: list[dict[str, Any]] | None = None) -> Table:
+        return self.do("effect", actor, source=source, ops=list(ops), costs=costs or [])
+
+    def draws(self, counts: dict[int, int]) -> dict[str, list[str]]:
+        return {str(s): sorted(self.state.players[s].deck)[:k] for s, k in counts.items()}
+
+    def setup(self, cards: dict[int, list[Any]] | None = None) -> Table:
+        cards = cards or {}
+        while self.state.phase == "setup":
+            seat = self.state.turn
+            entries = [c if isinstance(c, dict) else {"card": c} for c in cards.get(seat, [])]
+            self.do("setup_cards", seat, cards=entries)
+        self.do("setup_draw", "table", draws=self.draws(self.rules.setup_draw_counts(self.state)))
+        return self
+
+    def plots(self, plots: dict[int, str], first: int = 0, titles: dict[int, str] | None = None,
+              stop_at_tie: bool = False) -> Table:
+        for seat, plot in plots.items():
+            self.do("choose_plot", seat, plot=plot)
+        if self.state.step == "tie":
+            if stop_at_tie:
+                return self
+            self.do("break_initiative_tie", "table", winner=self.state.tied[0])
+        self.do("choose_first_player", self.state.initiative_winner, first_player=first)
+        while self.state.step == "titles":
+            self.do("choose_title", self.state.turn, title=(titles or {})[self.state.turn])
+        return self
+
+    def draw_phase(self) -> Table:
+        return self.do("draw_phase", "table", draws=self.draws(self.rules.draw_counts(self.state)))
+
+    def end_marshalling(self) -> Table:
+        while self.state.phase == "marshalling":
+            self.do("end_marshalling", self.state.turn)
+        return self
+
+    def end_challenges(self) -> Table:
+        while self.state.phase == "challenges":
+            self.do("end_challenges", self.state.turn)
+        return self
+
+    def put(self, seat: int, *cards: str, knelt: bool = False, host: str | None = None
+            ) -> Table:
+        """Put cards into play with legal `effect` events (from wherever they are)."""
+        for card in cards:
+            player = self.state.players[int(card[1:card.index("-")])]
+            zone = "hand" if card in player.hand else "deck"
+            op = {"op": "put_into_play", "card": card, "from": zone, "controller": seat,
+                  "knelt": knelt}
+            if host:
+                op["attach_to"] = host
+            self.effect("table", op)
+        return self
+
+    def power(self, seat: int) -> int:
+        return self.rules.total_power(self.state, seat)
+
+    @property
+    def p(self):
+        return self.state.players
+
+
+def zones(state: Any) -> dict[int, list[str]]:
+    """Every card instance by owner, one entry per zone it is in (conservation)."""
+    out: dict[int, list[str]] = {s: [] for s in range(state.n)}
+
+    def add(cards: Any) -> None:
+        for card in cards:
+            out[int(card[1:card.index("-")])].append(card)
+
+    for p in state.players:
+        add(p.deck)
+        add(p.hand)
+        add(p.plot_deck)
+        add(p.used_plots)
+        add(p.discard)
+        add(p.dead)
+        add(p.removed)
+        add(c for c, _ in p.setup_cards)
+        if p.revealed_plot:
+            add([p.revealed_plot])
+    for c in state.cards:
+        add([c.id, *c.duplicates])
+    return out
