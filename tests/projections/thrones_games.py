@@ -149,3 +149,20 @@ def joust_worked_example_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 SAMPLE_GAMES["joust_worked_example"] = joust_worked_example_game
+
+
+# fixtures/build.py records every `game_*` into fixtures/thrones/ (as a table recorded it)
+def game_2_players() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return joust_game()
+
+
+def game_2_players_worked_example() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return joust_worked_example_game()
+
+
+def game_3_players_effects() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return melee_three_game()
+
+
+def game_4_players() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    return melee_four_game()
