@@ -164,7 +164,8 @@ class PostgresStore(Store):
         self._conn: psycopg.Connection[dict[str, Any]] | None = None
         self._listener: psycopg.Connection[Any] | None = None
         self._connection()
-        self._write(self._migrate)
+        if not self._read(self._up_to_date):
+            self._write(self._migrate)
 
     # -- connections and transactions -----------------------------------------------------
     def _connection(self) -> psycopg.Connection[dict[str, Any]]:
@@ -208,6 +209,16 @@ class PostgresStore(Store):
             raise
         except psycopg.Error as err:
             raise _storage_error(err, "write") from None
+
+    @staticmethod
+    def _up_to_date(cur: psycopg.Cursor[dict[str, Any]]) -> bool:
+        """True if every migration is applied (the common case: no lock needed)."""
+        row = cur.execute("SELECT to_regclass('chronicle_migrations') IS NOT NULL AS ok"
+                          ).fetchone()
+        if not row or not row["ok"]:
+            return False
+        done = cur.execute("SELECT count(*) AS n FROM chronicle_migrations").fetchone()
+        return bool(done) and int(done["n"]) >= len(MIGRATIONS)
 
     def _migrate(self, cur: psycopg.Cursor[dict[str, Any]]) -> None:
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))

@@ -47,6 +47,8 @@ def with_search_path(url: str, schema: str) -> str:
 def pg_url():
     """A PostgreSQL URL on a fresh, empty schema of its own, dropped afterwards."""
     base = os.environ.get(PG_ENV)
+    if not base and os.environ.get("CHRONICLE_REQUIRE_POSTGRES"):
+        pytest.fail(f"CHRONICLE_REQUIRE_POSTGRES is set (CI) but there is no server: {PG_SKIP}")
     if not base:
         pytest.skip(PG_SKIP)
     import psycopg
