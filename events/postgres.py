@@ -12,8 +12,9 @@ Each append NOTIFYs `chronicle_events` with `game_id:seq` in its own transaction
 The schema migrates itself: numbered migrations recorded in `chronicle_migrations`, applied
 under an advisory lock, so several workers starting at once migrate exactly once. Every
 connection runs with autocommit off and explicit, short transactions; a broken connection is
-replaced on the next call (a read is retried once; a write reports StorageError, because its
-outcome is unknown, and the caller's retry meets the seq check or the idempotency key).
+replaced: a read is retried once, and so is a write whose BEGIN found the connection dead;
+a write cut off later reports StorageError, because its outcome is unknown, and the caller's
+retry meets the seq check or the idempotency key.
 """
 
 from __future__ import annotations
@@ -199,16 +200,32 @@ class PostgresStore(Store):
                 raise _storage_error(err, "read") from None
         raise AssertionError("unreachable")
 
-    def _write(self, work: Callable[[psycopg.Cursor[dict[str, Any]]], T]) -> T:
-        """Run `work` in one transaction; integrity errors pass through for the caller."""
-        conn = self._connection()
-        try:
-            with conn.transaction(), conn.cursor() as cur:
-                return work(cur)
-        except psycopg.IntegrityError:
-            raise
-        except psycopg.Error as err:
-            raise _storage_error(err, "write") from None
+    def _write(self, work: Callable[[psycopg.Cursor[dict[str, Any]]], T],
+               conflicts: bool = False) -> T:
+        """Run `work` in one transaction; with `conflicts`, integrity errors pass through.
+
+        A connection found dead at BEGIN (the server restarted while it idled) is replaced
+        and the write tried once more: nothing of it had been sent.
+        """
+        for attempt in (1, 2):
+            conn = self._connection()
+            begun = False
+            try:
+                with conn.transaction():
+                    begun = True
+                    with conn.cursor() as cur:
+                        return work(cur)
+            except psycopg.IntegrityError as err:
+                if conflicts:
+                    raise
+                raise _storage_error(err, "write") from None
+            except psycopg.OperationalError as err:
+                if begun or attempt == 2 or not conn.broken:
+                    raise _storage_error(err, "write") from None
+                log.warning("PostgreSQL connection lost; reconnecting (%s)", err)
+            except psycopg.Error as err:
+                raise _storage_error(err, "write") from None
+        raise AssertionError("unreachable")
 
     @staticmethod
     def _up_to_date(cur: psycopg.Cursor[dict[str, Any]]) -> bool:
@@ -278,7 +295,7 @@ class PostgresStore(Store):
                             (CHANNEL, f"{game['id']}:{envelopes[-1]['seq']}"))
 
         try:
-            self._write(work)
+            self._write(work, conflicts=True)
         except psycopg.IntegrityError:
             raise Conflict("game_exists", f"a game with id {game['id']!r} is already stored",
                            game_id=game["id"]) from None
@@ -357,7 +374,7 @@ class PostgresStore(Store):
             cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id}:{seq}"))
 
         try:
-            self._write(work)
+            self._write(work, conflicts=True)
         except psycopg.IntegrityError as err:
             raise Conflict("stale_sequence", f"seq {seq} was refused by the database "
                            f"({str(err).strip().splitlines()[0]})", last_seq=seq) from None

@@ -94,10 +94,26 @@ def test_a_lost_connection_is_replaced(pg, pg_url):
     assert pg.game("g1")["id"] == "g1"  # a read retries once on a fresh connection
     _kill_connections(pg_url)
     env = seal("g1", 1, "note", "table", {}, created["hash"])
-    with pytest.raises(StorageError):  # a write's outcome is unknown: report, never guess
-        pg.append(env)
-    pg.append(env)  # the next call has a fresh connection
+    pg.append(env)  # dead at BEGIN: nothing was sent, so it is retried on a fresh one
     assert chain_problems(list(pg.events("g1"))) == []
+    assert len(list(pg.events("g1"))) == 2
+
+
+def test_a_write_cut_off_midway_is_a_storage_error_and_stores_nothing(pg, pg_url):
+    created = _game(pg)
+    env = seal("g1", 1, "note", "table", {}, created["hash"])
+
+    def cut_off(cur):
+        pg._insert_event(cur, env)
+        _kill_connections(pg_url)
+        cur.execute("SELECT 1")
+
+    with pytest.raises(StorageError) as err:
+        pg._write(cut_off)
+    assert err.value.status == 503
+    assert [e["seq"] for e in pg.events("g1")] == [0]
+    pg.append(env)  # the next call has a fresh connection
+    assert [e["seq"] for e in pg.events("g1")] == [0, 1]
 
 
 def test_wait_for_event_survives_a_lost_listen_connection(pg, pg_url):
