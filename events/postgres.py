@@ -235,7 +235,7 @@ class PostgresStore(Store):
         if not row or not row["ok"]:
             return False
         done = cur.execute("SELECT count(*) AS n FROM chronicle_migrations").fetchone()
-        return bool(done) and int(done["n"]) >= len(MIGRATIONS)
+        return done is not None and int(done["n"]) >= len(MIGRATIONS)
 
     def _migrate(self, cur: psycopg.Cursor[dict[str, Any]]) -> None:
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
@@ -267,7 +267,7 @@ class PostgresStore(Store):
             row["players"] = _json(list(row["players"]))
         cols = ", ".join(row)
         marks = ", ".join("%s::json" if k in JSON_COLUMNS else "%s" for k in row)
-        cur.execute(f"INSERT INTO games ({cols}) VALUES ({marks})",  # type: ignore[arg-type]
+        cur.execute(f"INSERT INTO games ({cols}) VALUES ({marks})",
                     tuple(row.values()))
 
     @staticmethod
@@ -276,7 +276,7 @@ class PostgresStore(Store):
         values["actor"] = json.dumps(env["actor"])
         values["data"] = _json(env["data"])
         marks = ", ".join("%s::json" if k in JSON_COLUMNS else "%s" for k in ENVELOPE_FIELDS)
-        cur.execute(f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) "  # type: ignore[arg-type]
+        cur.execute(f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) "
                     f"VALUES ({marks})", tuple(values[k] for k in ENVELOPE_FIELDS))
 
     def _store_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
@@ -335,10 +335,10 @@ class PostgresStore(Store):
         clause = " AND ".join(where)
 
         def work(cur: psycopg.Cursor[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-            total = cur.execute(f"SELECT count(*) AS n FROM games WHERE {clause}",  # type: ignore[arg-type]
+            total = cur.execute(f"SELECT count(*) AS n FROM games WHERE {clause}",
                                 params).fetchone()
             rows = cur.execute(
-                f"SELECT * FROM games WHERE {clause} "  # type: ignore[arg-type]
+                f"SELECT * FROM games WHERE {clause} "
                 "ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
                 [*params, flt.limit, flt.offset]).fetchall()
             return [_game_row(r) for r in rows], int(total["n"] if total else 0)
@@ -467,7 +467,7 @@ class PostgresStore(Store):
             sql += " WHERE slug = %s"
             params.append(slug)
         sql += " ORDER BY slug, added_at"
-        return self._read(lambda cur: cur.execute(sql, params).fetchall())  # type: ignore[arg-type]
+        return self._read(lambda cur: cur.execute(sql, params).fetchall())
 
     def token_role(self, game_id: str, token_hash: str) -> str | None:
         row = self._read(lambda cur: cur.execute(
