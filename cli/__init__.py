@@ -475,13 +475,14 @@ def migrate(ctx: click.Context, source: str | None, target: str, audit: bool) ->
     Games already in the target are skipped, so running it again resumes or does nothing.
     Example: chronicle migrate --from chronicle.db --to postgresql://chronicle@db/chronicle
     """
-    from rich.progress import Progress
+    from rich.progress import MofNCompleteColumn, Progress
 
     from events.migrate import copy_games, game_ids
 
     src, dst = open_store(source or ctx.obj["db"]), open_store(target)
     try:
-        with Progress(console=err_console, transient=False) as bar:
+        with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
+                      console=err_console) as bar:
             task = bar.add_task("copying games", total=sum(1 for _ in game_ids(src)))
             report = copy_games(src, dst, lambda gid, outcome: bar.advance(task),
                                 audit=Recorder(src).verify_envelopes if audit else None)
