@@ -528,6 +528,43 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--from", "source", default=None, metavar="DB",
+              help="the store to copy from (default: --db)")
+@click.option("--to", "target", required=True, metavar="DB",
+              help="the store to copy into, e.g. postgresql://chronicle@db/chronicle")
+@click.option("--audit", is_flag=True, help="re-apply every move by the rules, not only "
+              "check the hash chain, before copying a game")
+@click.pass_context
+@refusals
+def migrate(ctx: click.Context, source: str | None, target: str, audit: bool) -> None:
+    """Copy every game, edition, token and seed into another store, chain verified first.
+
+    Games already in the target are skipped, so running it again resumes or does nothing.
+    Example: chronicle migrate --from chronicle.db --to postgresql://chronicle@db/chronicle
+    """
+    from rich.progress import MofNCompleteColumn, Progress
+
+    from events.migrate import copy_games, game_ids
+
+    src, dst = open_store(source or ctx.obj["db"]), open_store(target)
+    try:
+        with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
+                      console=err_console) as bar:
+            task = bar.add_task("copying games", total=sum(1 for _ in game_ids(src)))
+            report = copy_games(src, dst, lambda gid, outcome: bar.advance(task),
+                                audit=Recorder(src).verify_envelopes if audit else None)
+    finally:
+        src.close()
+        dst.close()
+    click.echo(f"{len(report.copied)} games copied ({report.events} events), "
+               f"{len(report.skipped)} already there, {report.editions} editions added")
+    for game_id, reason in report.refused.items():
+        click.echo(f"refused {game_id}: {reason}", err=True)
+    if not report.ok:
+        raise Refused(f"{len(report.refused)} games did not verify and were not copied")
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),

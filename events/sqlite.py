@@ -286,7 +286,7 @@ class SQLiteStore(Store):
         return envelope
 
     def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
-                    tokens: Mapping[str, str]) -> None:
+                    tokens: Mapping[str, str], seed: str | None = None) -> None:
         row = dict(game)
         row["players"] = json.dumps(row["players"], ensure_ascii=False)
         ops = [(f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -294,6 +294,8 @@ class SQLiteStore(Store):
         ops += [self._insert_event(env) for env in envelopes]
         ops += [("INSERT INTO tokens (token_hash, game_id, role) VALUES (?, ?, ?)",
                  (h, game["id"], role)) for h, role in tokens.items()]
+        if seed is not None:
+            ops.append(("INSERT INTO seeds (game_id, seed) VALUES (?, ?)", (game["id"], seed)))
         try:
             self._write(ops)
         except sqlite3.IntegrityError:
@@ -352,6 +354,11 @@ class SQLiteStore(Store):
         rows = list(self.db.query("SELECT role FROM tokens WHERE game_id = ? AND token_hash = ?",
                                   [game_id, token_hash]))
         return rows[0]["role"] if rows else None
+
+    def tokens(self, game_id: str) -> dict[str, str]:
+        return {r["token_hash"]: r["role"] for r in self.db.query(
+            "SELECT token_hash, role FROM tokens WHERE game_id = ? ORDER BY role, token_hash",
+            [game_id])}
 
     def seed(self, game_id: str) -> str | None:
         rows = list(self.db.query("SELECT seed FROM seeds WHERE game_id = ?", [game_id]))

@@ -41,8 +41,11 @@ class Store(ABC):
 
     @abstractmethod
     def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
-                    tokens: Mapping[str, str]) -> None:
-        """Store a verified game and all its events in one transaction."""
+                    tokens: Mapping[str, str], seed: str | None = None) -> None:
+        """Store a verified game, all its events, its token hashes and seed in one transaction.
+
+        Conflict("game_exists") if the id is taken; nothing is stored then.
+        """
 
     @abstractmethod
     def game(self, game_id: str) -> dict[str, Any] | None:
@@ -126,6 +129,10 @@ class Store(ABC):
     @abstractmethod
     def token_role(self, game_id: str, token_hash: str) -> str | None:
         """"recorder" or "seat:N" for a token hash of this game."""
+
+    @abstractmethod
+    def tokens(self, game_id: str) -> dict[str, str]:
+        """Every token hash of this game -> its role (to copy a game between stores)."""
 
     @abstractmethod
     def seed(self, game_id: str) -> str | None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import uuid
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +16,9 @@ from events.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
+PG_ENV = "CHRONICLE_TEST_POSTGRES"
+PG_SKIP = (f"PostgreSQL tests need a server: set {PG_ENV}=postgresql://USER@HOST:PORT/DB "
+           "(./test starts a throwaway one with scripts/pg-cluster.sh)")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,6 +36,37 @@ def store(db_path: Path):
     s = SQLiteStore(str(db_path))
     yield s
     s.close()
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The URL with libpq's options set so every connection works in `schema`."""
+    return f"{url}{'&' if '?' in url else '?'}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture
+def pg_url():
+    """A PostgreSQL URL on a fresh, empty schema of its own, dropped afterwards."""
+    base = os.environ.get(PG_ENV)
+    if not base and os.environ.get("CHRONICLE_REQUIRE_POSTGRES"):
+        pytest.fail(f"CHRONICLE_REQUIRE_POSTGRES is set (CI) but there is no server: {PG_SKIP}")
+    if not base:
+        pytest.skip(PG_SKIP)
+    import psycopg
+
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    yield with_search_path(base, schema)
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request, db_path) -> str:
+    """The database URL of each backend in turn (for the contract suites)."""
+    if request.param == "sqlite":
+        return str(db_path)
+    return request.getfixturevalue("pg_url")
 
 
 @pytest.fixture
