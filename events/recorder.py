@@ -44,6 +44,8 @@ RESERVED_TYPES = frozenset({"game_created", "seed_revealed"})
 #: meta types that stay legal after the game has ended
 AFTER_END_TYPES = frozenset({"undo", "redo", "note", "claim_result"})
 RECORDER = "recorder"
+#: reducers bound to an edition, by (game slug, edition sha256): content-addressed, so safe
+_BOUND_RULES: dict[tuple[str, str], GameRules] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,13 +159,26 @@ class Recorder:
                        "see `chronicle editions` or add one with `chronicle editions add`")
 
     def rules_for(self, game: Mapping[str, Any]) -> GameRules:
-        """The reducer bound to the exact edition the game was recorded with."""
+        """The reducer bound to the exact edition the game was recorded with.
+
+        Editions are stored by the sha256 of their content, so the bound reducer is cached
+        by (game, sha256): parsing and re-hashing the edition on every call cost more than
+        the rest of a state request.
+        """
+        key = (game["game"], game["edition_sha256"])
+        rules = _BOUND_RULES.get(key)
+        if rules is not None:
+            return rules
         row = self.store.edition(game["edition_sha256"])
         if row is None:
             raise NotFound("unknown_edition",
                            f"edition {game['edition_sha256'][:12]} of game {game['id']} is not "
                            "stored; add it with `chronicle editions add`")
-        return get_rules(game["game"], json.loads(row["content"]))
+        rules = get_rules(game["game"], json.loads(row["content"]))
+        if len(_BOUND_RULES) >= 256:
+            _BOUND_RULES.clear()
+        _BOUND_RULES[key] = rules
+        return rules
 
     # -- creating -----------------------------------------------------------------
     def create_game(self, request: Mapping[str, Any], game_id: str | None = None) -> CreatedGame:
