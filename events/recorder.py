@@ -463,7 +463,11 @@ class Recorder:
             self.store.put_snapshot(game["id"], after.seq, self._snapshot_key(game, rules),
                                     pickle.dumps(after))
         result = rules.result(after.state)
-        self.store.set_summary(game["id"], "finished" if result else "in_progress", result)
+        status = "finished" if result else "in_progress"
+        # the summary is a second fsynced transaction: write it only when it changes
+        row = self.store.game(game["id"]) or {}
+        if (row.get("status"), row.get("result")) != (status, result):
+            self.store.set_summary(game["id"], status, result)
         return env
 
     def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
