@@ -93,26 +93,44 @@ def seed_commitment(seed: str) -> str:
 
 
 class CursorCache:
-    """The latest folded cursor of recently used games; shared by threads, so locked."""
+    """Folded cursors of recently used games; shared by threads, so locked.
 
-    def __init__(self, size: int = 256) -> None:
+    Per game it keeps the latest cursor and a small window of recent ones by seq: a cursor
+    at a seq never changes (the log is append-only), and an undo needs the cursor just
+    before the action it retracts, which is almost always in that window.
+    """
+
+    def __init__(self, size: int = 256, window: int = 16) -> None:
         self._items: OrderedDict[str, Cursor] = OrderedDict()
+        self._recent: dict[str, OrderedDict[int, Cursor]] = {}
         self._lock = threading.Lock()
         self._size = size
+        self._window = window
 
     def get(self, game_id: str) -> Cursor | None:
         with self._lock:
             return self._items.get(game_id)
 
+    def at(self, game_id: str, seq: int) -> Cursor | None:
+        """The cursor at `seq` if it is in the game's recent window."""
+        with self._lock:
+            recent = self._recent.get(game_id)
+            return None if recent is None else recent.get(seq)
+
     def put(self, game_id: str, cursor: Cursor) -> None:
         with self._lock:
+            recent = self._recent.setdefault(game_id, OrderedDict())
+            recent[cursor.seq] = cursor
+            recent.move_to_end(cursor.seq)
+            while len(recent) > self._window:
+                recent.popitem(last=False)
             current = self._items.get(game_id)
-            if current is not None and current.seq > cursor.seq:
-                return
-            self._items[game_id] = cursor
+            if current is None or current.seq <= cursor.seq:
+                self._items[game_id] = cursor
             self._items.move_to_end(game_id)
             while len(self._items) > self._size:
-                self._items.popitem(last=False)
+                gone, _ = self._items.popitem(last=False)
+                self._recent.pop(gone, None)
 
 
 class Recorder:
@@ -273,12 +291,11 @@ class Recorder:
         target = last if at is None else at
         if not 0 <= target <= last:
             raise NotFound("no_such_step", f"game {game_id} has steps 0..{last}, not {at}")
-        cached = self._latest.get(game_id)
-        if cached is not None and cached.seq == target:
+        cached = self._latest.at(game_id, target)
+        if cached is not None:
             return rules, cached
         cursor = self._fold_to(game, rules, target)
-        if target == last:
-            self._remember(game_id, cursor)
+        self._remember(game_id, cursor)
         return rules, cursor
 
     def _remember(self, game_id: str, cursor: Cursor) -> None:
@@ -290,7 +307,8 @@ class Recorder:
     def _fold_to(self, game: Mapping[str, Any], rules: GameRules, target: int) -> Cursor:
         key = self._snapshot_key(game, rules)
         folder = Folder(rules, game["mode"],
-                        fallback=lambda seq: self._fold_to(game, rules, seq),
+                        fallback=lambda seq: (self._latest.at(game["id"], seq)
+                                              or self._fold_to(game, rules, seq)),
                         event_at=lambda seq: self.store.event(game["id"], seq))
         after = -1
         snap = self.store.snapshot(game["id"], target, key)
