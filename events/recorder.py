@@ -309,7 +309,8 @@ class Recorder:
         folder = Folder(rules, game["mode"],
                         fallback=lambda seq: (self._latest.at(game["id"], seq)
                                               or self._fold_to(game, rules, seq)),
-                        event_at=lambda seq: self.store.event(game["id"], seq))
+                        event_at=lambda seq: self.store.event(game["id"], seq),
+                        keep=SNAPSHOT_EVERY)
         after = -1
         snap = self.store.snapshot(game["id"], target, key)
         if snap is not None:

@@ -149,8 +149,13 @@ class Folder:
 
     def __init__(self, rules: GameRules, mode: str,
                  fallback: Lookup | None = None,
-                 event_at: Callable[[int], Envelope] | None = None) -> None:
+                 event_at: Callable[[int], Envelope] | None = None,
+                 keep: int | None = None) -> None:
+        """`keep`: with a fallback and event_at, hold only the latest `keep` cursors and
+        envelopes (older ones are looked up through them), so memory does not grow with
+        the length of the fold."""
         self.rules = rules
+        self._keep = keep if fallback is not None and event_at is not None else None
         self.mode = mode
         self.cursors: dict[int, Cursor] = {}
         self.envelopes: dict[int, Envelope] = {}
@@ -185,7 +190,13 @@ class Folder:
         self.envelopes[env["seq"]] = env
         self.cursors[cursor.seq] = cursor
         self.last = cursor
+        if self._keep is not None and len(self.cursors) > 2 * self._keep:
+            self._prune(cursor.seq - self._keep)
         return cursor
+
+    def _prune(self, below: int) -> None:
+        self.cursors = {s: c for s, c in self.cursors.items() if s >= below}
+        self.envelopes = {s: e for s, e in self.envelopes.items() if s >= below}
 
 
 def mode_of(envelopes: list[Envelope]) -> str:
