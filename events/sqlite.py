@@ -318,10 +318,16 @@ class SQLiteStore(Store):
         return rows[0]["seed"] if rows else None
 
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
+        # a snapshot is a cache: its commit need not wait for the disk (synchronous=NORMAL
+        # keeps the WAL consistent; the next event's FULL commit syncs it anyway)
         try:
-            self._write([("INSERT OR REPLACE INTO snapshots (game_id, seq, key, blob) "
-                          "VALUES (?, ?, ?, ?)", (game_id, seq, key, blob))])
-        except StorageError:
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                self._write([("INSERT OR REPLACE INTO snapshots (game_id, seq, key, blob) "
+                              "VALUES (?, ?, ?, ?)", (game_id, seq, key, blob))])
+            finally:
+                self.conn.execute("PRAGMA synchronous = FULL")
+        except (StorageError, sqlite3.Error):
             pass  # snapshots are a cache: failing to keep one loses nothing
 
     def snapshot(self, game_id: str, upto: int, key: str) -> tuple[int, bytes] | None:
