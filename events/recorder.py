@@ -287,16 +287,19 @@ class Recorder:
         """The fold of events 0..at (default: all), resumed from the nearest snapshot."""
         game = self.game(game_id)
         rules = self.rules_for(game)
-        last = self.last_seq(game_id)
+        return rules, self._cursor(game, rules, self.last_seq(game_id), at)
+
+    def _cursor(self, game: Mapping[str, Any], rules: GameRules, last: int,
+                at: int | None) -> Cursor:
         target = last if at is None else at
         if not 0 <= target <= last:
-            raise NotFound("no_such_step", f"game {game_id} has steps 0..{last}, not {at}")
-        cached = self._latest.at(game_id, target)
+            raise NotFound("no_such_step", f"game {game['id']} has steps 0..{last}, not {at}")
+        cached = self._latest.at(game["id"], target)
         if cached is not None:
-            return rules, cached
+            return cached
         cursor = self._fold_to(game, rules, target)
-        self._remember(game_id, cursor)
-        return rules, cursor
+        self._remember(game["id"], cursor)
+        return cursor
 
     def _remember(self, game_id: str, cursor: Cursor) -> None:
         self._latest.put(game_id, cursor)
@@ -330,14 +333,17 @@ class Recorder:
               access: Access | None = None) -> dict[str, Any]:
         """The state document of DESIGN.md: what `access` may see at step `at`."""
         access = access or Access.local()
-        rules, cursor = self.cursor(game_id, at)
         game = self.game(game_id)
-        return self._state_doc(game, rules, cursor, access)
+        rules = self.rules_for(game)
+        last = self.last_seq(game_id)
+        cursor = self._cursor(game, rules, last, at)
+        latest = cursor if cursor.seq == last else self._cursor(game, rules, last, None)
+        return self._state_doc(game, rules, cursor, access, latest)
 
     def _state_doc(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
-                   access: Access) -> dict[str, Any]:
+                   access: Access, latest: Cursor) -> dict[str, Any]:
         result = rules.result(cursor.state)
-        over_now = self._finished(game, rules)
+        over_now = rules.result(latest.state) is not None
         viewer = self.viewer(game, access, over_now)
         return {
             "game_id": game["id"], "game": game["game"], "seq": cursor.seq,
@@ -345,12 +351,8 @@ class Recorder:
             "view": rules.view(cursor.state, viewer), "result": result,
             "to_act": list(rules.to_act(cursor.state)), "mode": game["mode"],
             "players": game["players"], "can_undo": cursor.can_undo,
-            "can_redo": cursor.can_redo, "last_seq": self.last_seq(game["id"]),
+            "can_redo": cursor.can_redo, "last_seq": latest.seq,
         }
-
-    def _finished(self, game: Mapping[str, Any], rules: GameRules) -> bool:
-        _, last = self.cursor(game["id"])
-        return rules.result(last.state) is not None
 
     def legal(self, game_id: str, access: Access | None = None,
               seat: Any = None) -> list[dict[str, Any]]:
