@@ -18,7 +18,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+from marshmallow import Schema
 
 from projections import (
     DEFAULT_EDITION_NAME,
@@ -78,6 +81,13 @@ class Recorded:
     event: Envelope
     state: dict[str, Any]
     replayed: bool = False  # an idempotent retry: nothing new was stored
+
+
+@cache
+def _schema(cls: type[Schema]) -> Schema:
+    """One instance per schema class: building a marshmallow Schema deep-copies its
+    declared fields, which cost more than the load itself; loading is stateless."""
+    return cls()
 
 
 def token_hash(token: str) -> str:
@@ -379,7 +389,7 @@ class Recorder:
             done = self.store.event_by_key(game_id, idempotency_key)
             if done is not None:
                 return Recorded(done, self.state(game_id, done["seq"], access), replayed=True)
-        action = schemas.load(schemas.ActionSchema(), raw, "the action")
+        action = schemas.load(_schema(schemas.ActionSchema), raw, "the action")
         self._check_actor(game, access, action)
         rules, cursor = self.cursor(game_id)
         if expected_seq is not None and expected_seq != cursor.seq:
@@ -431,11 +441,11 @@ class Recorder:
                 raise IllegalAction("server_deals", f"in digital play the server deals: leave "
                                     f"out {', '.join(given)}")
             data = {k: v for k, v in data.items() if k not in chance}
-            schemas.load(rules.action_schemas[kind](), data, f"the {kind} data",
+            schemas.load(_schema(rules.action_schemas[kind]), data, f"the {kind} data",
                          partial=chance)
             data = self._fill(rules, cursor, Action.of(kind, action["actor"], data),
                               self.store.seed(game["id"]) or "")
-        return schemas.load(rules.action_schemas[kind](), data, f"the {kind} data")
+        return schemas.load(_schema(rules.action_schemas[kind]), data, f"the {kind} data")
 
     @staticmethod
     def _fill(rules: GameRules, cursor: Cursor, action: Action, seed: str) -> dict[str, Any]:
