@@ -128,7 +128,8 @@ def _undo(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lo
         raise IllegalAction("nothing_to_undo", "there is no action left to undo")
     target = cursor.top
     _declared_target(env, target)
-    check_undo(rules, mode, cursor, env["actor"], action_at(target))
+    if mode == "digital":  # table mode undoes anything: no need to rebuild the action
+        check_undo(rules, mode, cursor, env["actor"], action_at(target))
     before = lookup(target - 1)
     return Cursor(seq=env["seq"], state=before.state, top=before.top,
                   redo=(*cursor.redo, target), parent=before.parent)
