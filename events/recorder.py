@@ -391,7 +391,8 @@ class Recorder:
                 return Recorded(done, self.state(game_id, done["seq"], access), replayed=True)
         action = schemas.load(_schema(schemas.ActionSchema), raw, "the action")
         self._check_actor(game, access, action)
-        rules, cursor = self.cursor(game_id)
+        rules = self.rules_for(game)
+        cursor = self._cursor(game, rules, self.last_seq(game_id), None)
         if expected_seq is not None and expected_seq != cursor.seq:
             raise Conflict("stale_sequence",
                            f"the game moved on: its last seq is {cursor.seq}, you expected "
@@ -470,7 +471,7 @@ class Recorder:
         seq = cursor.seq + 1
         env_probe = {"seq": seq, "type": kind, "actor": actor, "data": data}
         folder = Folder(rules, game["mode"],
-                        fallback=lambda s: self.cursor(game["id"], s)[1],
+                        fallback=lambda s: self._cursor(game, rules, cursor.seq, s),
                         event_at=lambda s: self.store.event(game["id"], s))
         folder.resume(cursor)
         try:
