@@ -288,10 +288,10 @@ class Recorder:
         return self.store.list_games(flt)
 
     def last_seq(self, game_id: str) -> int:
-        last = self.store.last_event(game_id)
+        last = self.store.last_seq(game_id)
         if last is None:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
-        return int(last["seq"])
+        return last
 
     def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules, Cursor]:
         """The fold of events 0..at (default: all), resumed from the nearest snapshot."""

@@ -292,6 +292,11 @@ class SQLiteStore(Store):
             "SELECT * FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [game_id])
         return _row_to_envelope(rows[0]) if rows else None
 
+    def last_seq(self, game_id: str) -> int | None:
+        row = self.conn.execute("SELECT max(seq) FROM events WHERE game_id = ?",
+                                (game_id,)).fetchone()
+        return None if row[0] is None else int(row[0])
+
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         rows = self._query(
             "SELECT * FROM events WHERE game_id = ? AND idempotency_key = ?",

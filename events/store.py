@@ -71,6 +71,11 @@ class Store(ABC):
     def last_event(self, game_id: str) -> Envelope | None:
         """The envelope with the highest seq."""
 
+    def last_seq(self, game_id: str) -> int | None:
+        """The highest seq of the game, or None (backends may answer without decoding)."""
+        last = self.last_event(game_id)
+        return None if last is None else int(last["seq"])
+
     @abstractmethod
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         """The event stored with this idempotency key, if any."""
