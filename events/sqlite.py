@@ -9,7 +9,9 @@ transaction, so concurrent writers serialize and a stale one gets a Conflict.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -20,6 +22,17 @@ from .model import ENVELOPE_FIELDS, Envelope
 from .store import GameFilter, Store
 
 migrations = Migrations("chronicle")
+
+#: one writer lock per database file in this process (see SQLiteStore._writing)
+_WRITE_LOCKS: dict[str, threading.RLock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
+
+
+def _write_lock(path: str) -> threading.RLock:
+    if path == ":memory:":
+        return threading.RLock()  # a private database per connection
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(os.path.realpath(path), threading.RLock())
 
 
 @migrations()
@@ -107,6 +120,9 @@ class SQLiteStore(Store):
 
     def __init__(self, path: str) -> None:
         self.url = path
+        # Threads of one process queue here for the write; SQLite's own busy handler
+        # sleeps in growing steps (up to 100 ms) and left the file idle between writers.
+        self._writing = _write_lock(path)
         try:
             conn = sqlite3.connect(path, timeout=30, isolation_level=None,
                                    check_same_thread=False)
@@ -142,6 +158,10 @@ class SQLiteStore(Store):
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def _write(self, sql_and_params: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._writing:
+            self._write_locked(sql_and_params)
+
+    def _write_locked(self, sql_and_params: list[tuple[str, tuple[Any, ...]]]) -> None:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -224,6 +244,10 @@ class SQLiteStore(Store):
                 tuple(values[k] for k in ENVELOPE_FIELDS))
 
     def append(self, envelope: Envelope) -> Envelope:
+        with self._writing:
+            return self._append_locked(envelope)
+
+    def _append_locked(self, envelope: Envelope) -> Envelope:
         game_id, seq = envelope["game_id"], envelope["seq"]
         try:
             self.conn.execute("BEGIN IMMEDIATE")
