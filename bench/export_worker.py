@@ -13,7 +13,16 @@ from .data import open_store
 
 
 def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    """Peak RSS of this process image. getrusage's ru_maxrss is not used: Linux carries it
+    over fork and exec, so a child reports its parent's peak (the bench's own)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(db: str, game_id: str) -> dict[str, float | int]:
