@@ -400,7 +400,11 @@ class Recorder:
         data = self._prepare(game, rules, cursor, action)
         env = self._append(game, rules, cursor, action["type"], action["actor"], data,
                            idempotency_key)
-        self._server_turns(game)
+        if not self._server_turns(game):
+            after = self._latest.at(game_id, env["seq"])
+            if after is not None and self.last_seq(game_id) == env["seq"]:
+                # nothing appended since: the folded cursor is the answer, no re-read
+                return Recorded(env, self._state_doc(game, rules, after, access, after))
         return Recorded(env, self.state(game_id, env["seq"], access))
 
     def _check_actor(self, game: Mapping[str, Any], access: Access,
@@ -495,11 +499,10 @@ class Recorder:
             self.store.put_snapshot(game["id"], after.seq, self._snapshot_key(game, rules),
                                     pickle.dumps(after))
         result = rules.result(after.state)
-        status = "finished" if result else "in_progress"
-        # the summary is a second fsynced transaction: write it only when it changes
-        row = self.store.game(game["id"]) or {}
-        if (row.get("status"), row.get("result")) != (status, result):
-            self.store.set_summary(game["id"], status, result)
+        # the summary is a second fsynced transaction: write it only when this event
+        # changed the result (the row was written from the state it was appended on)
+        if result != rules.result(cursor.state):
+            self.store.set_summary(game["id"], "finished" if result else "in_progress", result)
         return env
 
     def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
