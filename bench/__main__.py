@@ -25,6 +25,8 @@ from . import Config, Row, machine
 
 CASES = ("append", "es_append", "state", "verify", "http", "export", "playout")
 RESULTS = Path(__file__).with_name("RESULTS.md")
+#: everything below this line in RESULTS.md is kept when the table is rewritten
+NOTES_MARK = "<!-- notes: kept when the table above is rewritten -->"
 
 
 def _fmt(value: float | None) -> str:
@@ -111,7 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table(rows, title))
     target = args.results or (None if cfg.quick or args.only else RESULTS)
     if target is not None and not args.no_results:
-        target.write_text(markdown(rows, info, seconds), encoding="utf-8")
+        old = target.read_text("utf-8") if target.exists() else ""
+        notes = NOTES_MARK + old.split(NOTES_MARK, 1)[1] if NOTES_MARK in old else ""
+        target.write_text(markdown(rows, info, seconds) + ("\n" + notes if notes else ""),
+                          encoding="utf-8")
         console.print(f"wrote {target}")
     missed = [r.case for r in rows if r.ok is False]
     return 1 if args.strict and missed else 0
