@@ -96,7 +96,7 @@ def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
 # -- games ------------------------------------------------------------------------------
 @blp.route("/games")
 class Games(MethodView):
-    @blp.arguments(s.GameQuerySchema, location="query", error_status_code=400)
+    @blp.arguments(s.GameQuerySchema(), location="query", error_status_code=400)
     @blp.response(200, s.GameListSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first; filter by game, player name, status and date range."""
@@ -150,7 +150,7 @@ class Game(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(s.EventsQuerySchema, location="query", error_status_code=400)
+    @blp.arguments(s.EventsQuerySchema(), location="query", error_status_code=400)
     @blp.response(200, s.EventListSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
@@ -265,7 +265,7 @@ def _recording(game_id: str) -> Access:
 
 @blp.route("/games/<game_id>/state")
 class State(MethodView):
-    @blp.arguments(s.StateQuerySchema, location="query", error_status_code=400)
+    @blp.arguments(s.StateQuerySchema(), location="query", error_status_code=400)
     @blp.response(200, s.StateSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
@@ -345,7 +345,7 @@ class Reaudit(MethodView):
 # -- editions -----------------------------------------------------------------------------
 @editions_blp.route("/editions")
 class Editions(MethodView):
-    @editions_blp.arguments(s.EditionQuerySchema, location="query", error_status_code=400)
+    @editions_blp.arguments(s.EditionQuerySchema(), location="query", error_status_code=400)
     @editions_blp.response(200, s.EditionListSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Every edition known (the shipped defaults and those registered)."""

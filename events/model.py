@@ -61,23 +61,26 @@ def chain_problems(envelopes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any
     prev, expected_seq, game_id = GENESIS, 0, None
     for env in envelopes:
         seq = env.get("seq")
-        missing = [k for k in ENVELOPE_FIELDS if k not in env]
-        if missing:
+        if any(k not in env for k in ENVELOPE_FIELDS):
+            missing = [k for k in ENVELOPE_FIELDS if k not in env]
             problems.append({"seq": seq, "code": "missing_fields",
                              "message": f"event {seq} lacks {', '.join(missing)}"})
             return problems
         game_id = game_id or env["game_id"]
-        checks = [
-            (seq == expected_seq, "seq_gap", f"expected seq {expected_seq}, found {seq}"),
-            (env["game_id"] == game_id, "wrong_game", f"event {seq} belongs to {env['game_id']}"),
-            (env["prev_hash"] == prev, "broken_chain",
-             f"event {seq}'s prev_hash does not match the hash of event {expected_seq - 1}"),
-            (event_hash(env) == env["hash"], "hash_mismatch",
-             f"event {seq}'s content does not match its hash: it was altered"),
-        ]
-        for ok, code, message in checks:
-            if not ok:
-                problems.append({"seq": seq, "code": code, "message": message})
+        # the messages are built only for a failed check: most logs have none
+        if seq != expected_seq:
+            problems.append({"seq": seq, "code": "seq_gap",
+                             "message": f"expected seq {expected_seq}, found {seq}"})
+        if env["game_id"] != game_id:
+            problems.append({"seq": seq, "code": "wrong_game",
+                             "message": f"event {seq} belongs to {env['game_id']}"})
+        if env["prev_hash"] != prev:
+            problems.append({"seq": seq, "code": "broken_chain", "message":
+                             f"event {seq}'s prev_hash does not match the hash of event "
+                             f"{expected_seq - 1}"})
+        if event_hash(env) != env["hash"]:
+            problems.append({"seq": seq, "code": "hash_mismatch", "message":
+                             f"event {seq}'s content does not match its hash: it was altered"})
         prev = env["hash"]
         expected_seq = (seq if isinstance(seq, int) else expected_seq) + 1
     return problems

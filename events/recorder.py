@@ -18,7 +18,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+from marshmallow import Schema
 
 from projections import (
     DEFAULT_EDITION_NAME,
@@ -44,6 +47,8 @@ RESERVED_TYPES = frozenset({"game_created", "seed_revealed"})
 #: meta types that stay legal after the game has ended
 AFTER_END_TYPES = frozenset({"undo", "redo", "note", "claim_result"})
 RECORDER = "recorder"
+#: reducers bound to an edition, by (game slug, edition sha256): content-addressed, so safe
+_BOUND_RULES: dict[tuple[str, str], GameRules] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,13 @@ class Recorded:
     correction_report: list[dict[str, Any]] | None = None
 
 
+@cache
+def _schema(cls: type[Schema]) -> Schema:
+    """One instance per schema class: building a marshmallow Schema deep-copies its
+    declared fields, which cost more than the load itself; loading is stateless."""
+    return cls()
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -93,26 +105,44 @@ def seed_commitment(seed: str) -> str:
 
 
 class CursorCache:
-    """The latest folded cursor of recently used games; shared by threads, so locked."""
+    """Folded cursors of recently used games; shared by threads, so locked.
 
-    def __init__(self, size: int = 256) -> None:
+    Per game it keeps the latest cursor and a small window of recent ones by seq: a cursor
+    at a seq never changes (the log is append-only), and an undo needs the cursor just
+    before the action it retracts, which is almost always in that window.
+    """
+
+    def __init__(self, size: int = 256, window: int = 16) -> None:
         self._items: OrderedDict[str, Cursor] = OrderedDict()
+        self._recent: dict[str, OrderedDict[int, Cursor]] = {}
         self._lock = threading.Lock()
         self._size = size
+        self._window = window
 
     def get(self, game_id: str) -> Cursor | None:
         with self._lock:
             return self._items.get(game_id)
 
+    def at(self, game_id: str, seq: int) -> Cursor | None:
+        """The cursor at `seq` if it is in the game's recent window."""
+        with self._lock:
+            recent = self._recent.get(game_id)
+            return None if recent is None else recent.get(seq)
+
     def put(self, game_id: str, cursor: Cursor) -> None:
         with self._lock:
+            recent = self._recent.setdefault(game_id, OrderedDict())
+            recent[cursor.seq] = cursor
+            recent.move_to_end(cursor.seq)
+            while len(recent) > self._window:
+                recent.popitem(last=False)
             current = self._items.get(game_id)
-            if current is not None and current.seq > cursor.seq:
-                return
-            self._items[game_id] = cursor
+            if current is None or current.seq <= cursor.seq:
+                self._items[game_id] = cursor
             self._items.move_to_end(game_id)
             while len(self._items) > self._size:
-                self._items.popitem(last=False)
+                gone, _ = self._items.popitem(last=False)
+                self._recent.pop(gone, None)
 
 
 class Recorder:
@@ -159,13 +189,26 @@ class Recorder:
                        "see `chronicle editions` or add one with `chronicle editions add`")
 
     def rules_for(self, game: Mapping[str, Any]) -> GameRules:
-        """The reducer bound to the exact edition the game was recorded with."""
+        """The reducer bound to the exact edition the game was recorded with.
+
+        Editions are stored by the sha256 of their content, so the bound reducer is cached
+        by (game, sha256): parsing and re-hashing the edition on every call cost more than
+        the rest of a state request.
+        """
+        key = (game["game"], game["edition_sha256"])
+        rules = _BOUND_RULES.get(key)
+        if rules is not None:
+            return rules
         row = self.store.edition(game["edition_sha256"])
         if row is None:
             raise NotFound("unknown_edition",
                            f"edition {game['edition_sha256'][:12]} of game {game['id']} is not "
                            "stored; add it with `chronicle editions add`")
-        return get_rules(game["game"], json.loads(row["content"]))
+        rules = get_rules(game["game"], json.loads(row["content"]))
+        if len(_BOUND_RULES) >= 256:
+            _BOUND_RULES.clear()
+        _BOUND_RULES[key] = rules
+        return rules
 
     # -- creating -----------------------------------------------------------------
     def create_game(self, request: Mapping[str, Any], game_id: str | None = None) -> CreatedGame:
@@ -247,26 +290,28 @@ class Recorder:
         return self.store.list_games(flt)
 
     def last_seq(self, game_id: str) -> int:
-        last = self.store.last_event(game_id)
+        last = self.store.last_seq(game_id)
         if last is None:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
-        return int(last["seq"])
+        return last
 
     def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules, Cursor]:
         """The fold of events 0..at (default: all), resumed from the nearest snapshot."""
         game = self.game(game_id)
         rules = self.rules_for(game)
-        last = self.last_seq(game_id)
+        return rules, self._cursor(game, rules, self.last_seq(game_id), at)
+
+    def _cursor(self, game: Mapping[str, Any], rules: GameRules, last: int,
+                at: int | None) -> Cursor:
         target = last if at is None else at
         if not 0 <= target <= last:
-            raise NotFound("no_such_step", f"game {game_id} has steps 0..{last}, not {at}")
-        cached = self._latest.get(game_id)
-        if cached is not None and cached.seq == target:
-            return rules, cached
+            raise NotFound("no_such_step", f"game {game['id']} has steps 0..{last}, not {at}")
+        cached = self._latest.at(game["id"], target)
+        if cached is not None:
+            return cached
         cursor = self._fold_to(game, rules, target)
-        if target == last:
-            self._remember(game_id, cursor)
-        return rules, cursor
+        self._remember(game["id"], cursor)
+        return cursor
 
     def _remember(self, game_id: str, cursor: Cursor) -> None:
         self._latest.put(game_id, cursor)
@@ -280,9 +325,11 @@ class Recorder:
     def _fold_to(self, game: Mapping[str, Any], rules: GameRules, target: int) -> Cursor:
         key = self._snapshot_key(game, rules)
         folder = Folder(rules, game["mode"],
-                        fallback=lambda seq: self._fold_to(game, rules, seq),
+                        fallback=lambda seq: (self._latest.at(game["id"], seq)
+                                              or self._fold_to(game, rules, seq)),
                         event_at=lambda seq: self.store.event(game["id"], seq),
-                        events_upto=self._events_upto(game["id"]))
+                        events_upto=self._events_upto(game["id"]),
+                        keep=SNAPSHOT_EVERY)
         after = -1
         snap = self.store.snapshot(game["id"], target, key)
         if snap is not None:
@@ -302,14 +349,17 @@ class Recorder:
               access: Access | None = None) -> dict[str, Any]:
         """The state document of DESIGN.md: what `access` may see at step `at`."""
         access = access or Access.local()
-        rules, cursor = self.cursor(game_id, at)
         game = self.game(game_id)
-        return self._state_doc(game, rules, cursor, access)
+        rules = self.rules_for(game)
+        last = self.last_seq(game_id)
+        cursor = self._cursor(game, rules, last, at)
+        latest = cursor if cursor.seq == last else self._cursor(game, rules, last, None)
+        return self._state_doc(game, rules, cursor, access, latest)
 
     def _state_doc(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
-                   access: Access) -> dict[str, Any]:
+                   access: Access, latest: Cursor) -> dict[str, Any]:
         result = rules.result(cursor.state)
-        over_now = self._finished(game, rules)
+        over_now = rules.result(latest.state) is not None
         viewer = self.viewer(game, access, over_now)
         return {
             "game_id": game["id"], "game": game["game"], "seq": cursor.seq,
@@ -317,12 +367,8 @@ class Recorder:
             "view": rules.view(cursor.state, viewer), "result": result,
             "to_act": list(rules.to_act(cursor.state)), "mode": game["mode"],
             "players": game["players"], "can_undo": cursor.can_undo,
-            "can_redo": cursor.can_redo, "last_seq": self.last_seq(game["id"]),
+            "can_redo": cursor.can_redo, "last_seq": latest.seq,
         }
-
-    def _finished(self, game: Mapping[str, Any], rules: GameRules) -> bool:
-        _, last = self.cursor(game["id"])
-        return rules.result(last.state) is not None
 
     def legal(self, game_id: str, access: Access | None = None,
               seat: Any = None) -> list[dict[str, Any]]:
@@ -349,9 +395,10 @@ class Recorder:
             done = self.store.event_by_key(game_id, idempotency_key)
             if done is not None:
                 return Recorded(done, self.state(game_id, done["seq"], access), replayed=True)
-        action = schemas.load(schemas.ActionSchema(), raw, "the action")
+        action = schemas.load(_schema(schemas.ActionSchema), raw, "the action")
         self._check_actor(game, access, action)
-        rules, cursor = self.cursor(game_id)
+        rules = self.rules_for(game)
+        cursor = self._cursor(game, rules, self.last_seq(game_id), None)
         if expected_seq is not None and expected_seq != cursor.seq:
             raise Conflict("stale_sequence",
                            f"the game moved on: its last seq is {cursor.seq}, you expected "
@@ -359,12 +406,17 @@ class Recorder:
         data = self._prepare(game, rules, cursor, action)
         env = self._append(game, rules, cursor, action["type"], action["actor"], data,
                            idempotency_key)
-        self._server_turns(game)
+        served = self._server_turns(game)
         report = None
         if env["type"] == "correction":
             from .audit import correction_impact
 
             report = correction_impact(rules, list(self.store.events(game_id, upto=env["seq"])))
+        elif not served:
+            after = self._latest.at(game_id, env["seq"])
+            if after is not None and self.last_seq(game_id) == env["seq"]:
+                # nothing appended since: the folded cursor is the answer, no re-read
+                return Recorded(env, self._state_doc(game, rules, after, access, after))
         return Recorded(env, self.state(game_id, env["seq"], access), correction_report=report)
 
     def _check_actor(self, game: Mapping[str, Any], access: Access,
@@ -414,11 +466,11 @@ class Recorder:
                 given = sorted(k for k in data if data.get(k) != choice.get(k))
                 raise IllegalAction("server_deals", "in digital play the server deals: leave "
                                     f"the chance outcome out of {', '.join(given)}")
-            schemas.load(rules.action_schemas[kind](), data, f"the {kind} data",
+            schemas.load(_schema(rules.action_schemas[kind]), data, f"the {kind} data",
                          partial=chance)
             data = self._fill(rules, cursor, Action.of(kind, action["actor"], choice),
                               self.store.seed(game["id"]) or "")
-        return schemas.check_exact(rules.action_schemas[kind](), data, f"the {kind} data")
+        return schemas.check_exact(_schema(rules.action_schemas[kind]), data, f"the {kind} data")
 
     @staticmethod
     def _check_correction(game: Mapping[str, Any], rules: GameRules,
@@ -432,7 +484,7 @@ class Recorder:
         if inner["type"] not in rules.action_schemas:
             raise IllegalAction("unknown_action", f"{rules.title} has no action "
                                 f"{inner['type']!r}")
-        inner["data"] = schemas.check_exact(rules.action_schemas[inner["type"]](),
+        inner["data"] = schemas.check_exact(_schema(rules.action_schemas[inner["type"]]),
                                             inner["data"], f"the corrected {inner['type']} data")
         target = data.get("target_seq")
         if not isinstance(target, int) or isinstance(target, bool):
@@ -463,7 +515,7 @@ class Recorder:
         seq = cursor.seq + 1
         env_probe = {"seq": seq, "type": kind, "actor": actor, "data": data}
         folder = Folder(rules, game["mode"],
-                        fallback=lambda s: self.cursor(game["id"], s)[1],
+                        fallback=lambda s: self._cursor(game, rules, cursor.seq, s),
                         event_at=lambda s: self.store.event(game["id"], s),
                         events_upto=self._events_upto(game["id"]))
         folder.resume(cursor)
@@ -490,7 +542,8 @@ class Recorder:
         result = rules.result(after.state)
         self.store.note_appended(game["id"], seq, "finished" if result else "in_progress",
                                  result, digest_key(game["game"], rules),
-                                 state_digest(rules, after))
+                                 state_digest(rules, after),
+                                 result_changed=result != rules.result(cursor.state))
         return env
 
     def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:

@@ -61,13 +61,15 @@ class Store(ABC):
         """Cache the game's status and result on its row (derived data, not the record)."""
 
     def note_appended(self, game_id: str, seq: int, status: str,
-                      result: Mapping[str, Any] | None, digest_key: str, digest: str) -> None:
+                      result: Mapping[str, Any] | None, digest_key: str, digest: str,
+                      result_changed: bool = True) -> None:
         """After an append: cache the summary and the state digest of `seq` (read models).
 
         Digests let a re-audit under changed rules name the first event whose outcome
         differs. Backends without a digests table keep only the summary.
         """
-        self.set_summary(game_id, status, result)
+        if result_changed:
+            self.set_summary(game_id, status, result)
 
     def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
         """seq -> state digest recorded under `digest_key` (a rules version)."""
@@ -90,6 +92,11 @@ class Store(ABC):
     @abstractmethod
     def last_event(self, game_id: str) -> Envelope | None:
         """The envelope with the highest seq."""
+
+    def last_seq(self, game_id: str) -> int | None:
+        """The highest seq of the game, or None (backends may answer without decoding)."""
+        last = self.last_event(game_id)
+        return None if last is None else int(last["seq"])
 
     @abstractmethod
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:

@@ -142,7 +142,8 @@ def _undo(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lo
         raise IllegalAction("nothing_to_undo", "there is no action left to undo")
     target = cursor.top
     _declared_target(env, target)
-    check_undo(rules, mode, cursor, env["actor"], action_at(target))
+    if mode == "digital":  # table mode undoes anything: no need to rebuild the action
+        check_undo(rules, mode, cursor, env["actor"], action_at(target))
     before = lookup(target - 1)
     return Cursor(seq=env["seq"], state=before.state, top=before.top,
                   redo=(*cursor.redo, target), parent=before.parent, invalid=before.invalid)
@@ -233,8 +234,13 @@ class Folder:
     def __init__(self, rules: GameRules, mode: str,
                  fallback: Lookup | None = None,
                  event_at: Callable[[int], Envelope] | None = None,
-                 events_upto: History | None = None) -> None:
+                 events_upto: History | None = None,
+                 keep: int | None = None) -> None:
+        """`keep`: with a fallback and event_at, hold only the latest `keep` cursors and
+        envelopes (older ones are looked up through them), so memory does not grow with
+        the length of the fold."""
         self.rules = rules
+        self._keep = keep if fallback is not None and event_at is not None else None
         self.mode = mode
         self._events_upto = events_upto
         self.cursors: dict[int, Cursor] = {}
@@ -281,7 +287,13 @@ class Folder:
         self.envelopes[env["seq"]] = env
         self.cursors[cursor.seq] = cursor
         self.last = cursor
+        if self._keep is not None and len(self.cursors) > 2 * self._keep:
+            self._prune(cursor.seq - self._keep)
         return cursor
+
+    def _prune(self, below: int) -> None:
+        self.cursors = {s: c for s, c in self.cursors.items() if s >= below}
+        self.envelopes = {s: e for s, e in self.envelopes.items() if s >= below}
 
 
 def mode_of(envelopes: list[Envelope]) -> str:
