@@ -1,0 +1,61 @@
+"""The replay viewer in a real browser: every registered game, every fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from projections import GAMES
+
+from .boardcheck import check_board
+from .conftest import ROOT, snap
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = [pytest.param(slug, path, id=f"{slug}-{path.stem}")
+            for slug in sorted(GAMES)
+            for path in sorted((ROOT / "fixtures" / slug).glob("*.jsonl"))]
+
+
+def _open(page, server, game_id: str, query: str = "") -> None:
+    page.goto(f"{server.url}/games/{game_id}/replay{query}")
+
+
+@pytest.mark.parametrize(("slug", "path"), FIXTURES)
+def test_step_through_a_fixture(page, server, slug: str, path: Path) -> None:
+    game_id = server.import_fixture(path)
+    last = server.get(f"/games/{game_id}")["last_seq"]
+    state = {n: server.get(f"/games/{game_id}/state?at={n}") for n in
+             {0, 1, max(0, last - 1), last, last // 2}}
+    _open(page, server, game_id)
+    page.locator("#board[data-renderer]").wait_for()
+    check_board(page, state[last])
+    assert page.locator("#slider").input_value() == str(last)
+    snap(page, f"replay-{slug}-{path.stem}-last")
+    # keys
+    page.keyboard.press("ArrowLeft")
+    check_board(page, state[max(0, last - 1)])
+    page.keyboard.press("Home")
+    check_board(page, state[0])
+    page.keyboard.press("ArrowRight")
+    check_board(page, state[min(1, last)])
+    assert page.locator("#events li.current").get_attribute("data-seq") == str(min(1, last))
+    # the slider
+    page.locator("#slider").evaluate(
+        "(el, n) => { el.value = n; el.dispatchEvent(new Event('input')); }", last // 2)
+    check_board(page, state[last // 2])
+    assert f"at={last // 2}" in page.url
+    # the permalink, opened afresh
+    href = page.locator("#permalink").get_attribute("href")
+    page.goto(f"{server.url}/games/{game_id}/replay?at=0")
+    check_board(page, state[0])
+    page.goto(server.url + href)
+    check_board(page, state[last // 2])
+    assert page.locator("#events li.current").get_attribute("data-seq") == str(last // 2)
+    # the current step's words are the events endpoint's description
+    events = server.get(f"/games/{game_id}/events")
+    note = events["annotations"].get(str(last // 2), {})
+    if note.get("description"):
+        assert note["description"] in page.locator("#current").inner_text()
+    assert page.js_errors == []
