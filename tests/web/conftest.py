@@ -1,18 +1,18 @@
-"""Browser tests: the real app on loopback (a werkzeug server in a thread) and one headless
+"""Browser tests: the real app on loopback (a werkzeug server process) and one headless
 system Chromium per session, driven by Playwright's sync API."""
 
 from __future__ import annotations
 
 import os
-import threading
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
-from werkzeug.serving import make_server
-
-from api import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -32,16 +32,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class Server:
-    """The chronicle app served on 127.0.0.1 in a background thread."""
+    """The chronicle app served on 127.0.0.1 by a werkzeug server in its own process (so
+    the browser, the server and the test do not queue on one GIL)."""
 
     def __init__(self, db: Path) -> None:
-        self.app = create_app({"TESTING": True, "DATABASE": db, "STREAM_SECONDS": 3})
-        self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        env = {**os.environ, "CHRONICLE_DB": str(db), "CHRONICLE_STREAM_SECONDS": "3",
+               "PYTHONPATH": str(ROOT)}
+        code = ("from api import create_app; from werkzeug.serving import run_simple; "
+                f"run_simple('127.0.0.1', {port}, create_app(), threaded=True)")
+        self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=str(ROOT),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.http = requests.Session()
         self.imported: dict[str, str] = {}
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if self.http.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
 
     def import_fixture(self, path: Path) -> str:
         """Import a fixture log once per session; its game id."""
@@ -64,7 +80,8 @@ class Server:
         return self.http.post(self.url + path, json=body, headers=headers)
 
     def close(self) -> None:
-        self.httpd.shutdown()
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

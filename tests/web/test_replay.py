@@ -48,8 +48,6 @@ def test_step_through_a_fixture(page, server, slug: str, path: Path) -> None:
     assert f"at={last // 2}" in page.url
     # the permalink, opened afresh
     href = page.locator("#permalink").get_attribute("href")
-    page.goto(f"{server.url}/games/{game_id}/replay?at=0")
-    check_board(page, state[0])
     page.goto(server.url + href)
     check_board(page, state[last // 2])
     assert page.locator("#events li.current").get_attribute("data-seq") == str(last // 2)
@@ -59,3 +57,25 @@ def test_step_through_a_fixture(page, server, slug: str, path: Path) -> None:
     if note.get("description"):
         assert note["description"] in page.locator("#current").inner_text()
     assert page.js_errors == []
+
+
+def test_the_index_lists_and_filters_games(page, server) -> None:
+    for path in sorted((ROOT / "fixtures" / "adaman").glob("*.jsonl"))[:2]:
+        server.import_fixture(path)
+    page.goto(f"{server.url}/")
+    everything = server.get("/games?limit=500")
+    page.locator("#count").filter(has_text=f"{everything['total']} game(s)").wait_for()
+    page.locator("select[name=status]").select_option("finished")
+    finished = server.get("/games?status=finished&limit=500")
+    page.locator("#count").filter(has_text=f"{finished['total']} game(s)").wait_for()
+    rows = page.locator("#games tbody tr")
+    assert rows.count() == min(50, finished["total"])
+    assert "status=finished" in page.url
+    page.locator("input[name=player]").fill("nobody-plays-here")
+    page.locator("#filters button[type=submit]").click()
+    page.locator("#count").filter(has_text="0 game(s)").wait_for()
+    page.locator("input[name=player]").fill("")
+    page.locator("#filters button[type=submit]").click()
+    page.locator("#games tbody tr .replay-link").first.click()
+    page.locator("#board[data-loaded]").wait_for()
+    assert "/replay" in page.url
