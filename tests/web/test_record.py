@@ -144,7 +144,8 @@ def test_digital_play_shows_the_move_on_the_other_screen(browser, server) -> Non
         seat.locator('[data-type="control"] .record-action').click()
         _wait_seq(seat, start + 1)
         now = server.get(f"/games/{gid}/state")
-        watcher.locator(f'#board[data-loaded="{now["seq"]}"]').wait_for()  # live, unprompted
+        # live, unprompted (the stream reconnects every few seconds: allow a cycle or two)
+        watcher.locator(f'#board[data-loaded="{now["seq"]}"]').wait_for(timeout=20_000)
         check_board(watcher, now)
         # digital undo policy: a control that turned cards up cannot be taken back
         if now["view"]["deck_count"] < server.get(f"/games/{gid}/state?at={start}")["view"][
