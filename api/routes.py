@@ -180,8 +180,10 @@ class Events(MethodView):
         who = access(game_id)
         recorded = recorder().record(game_id, json_body(), expected_seq=if_match(),
                                      idempotency_key=idempotency_key(), access=who)
-        return with_etag({"event": recorded.event, "state": recorded.state},
-                         recorded.state["last_seq"], 201)
+        payload: dict[str, Any] = {"event": recorded.event, "state": recorded.state}
+        if recorded.correction_report is not None:
+            payload["correction"] = recorded.correction_report
+        return with_etag(payload, recorded.state["last_seq"], 201)
 
 
 @blp.route("/games/<game_id>/events/stream")
@@ -302,6 +304,42 @@ class Verify(MethodView):
         """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
         access(game_id)
         return recorder().verify(game_id)
+
+
+@blp.route("/games/<game_id>/compare/<other_id>")
+class Compare(MethodView):
+    @blp.response(200, s.CompareSchema)
+    @blp.alt_response(422, schema=s.ErrorSchema, description="not records of the same game")
+    def get(self, game_id: str, other_id: str) -> dict[str, Any]:
+        """Align two records of the same physical game; the first event where they differ."""
+        from events.audit import compare
+
+        access(game_id)
+        access(other_id)
+        return compare(recorder(), game_id, other_id)
+
+
+@blp.route("/stats")
+class Stats(MethodView):
+    @blp.arguments(s.EditionQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, s.StatsSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Statistics across the archive (filter by game)."""
+        from events.audit import statistics
+
+        return statistics(recorder(), query["game"])
+
+
+@blp.route("/reaudit")
+class Reaudit(MethodView):
+    @blp.arguments(s.EditionQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, s.ReauditSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Replay every stored game under today's reducers and report what changed."""
+        from events.audit import reaudit
+
+        reports = reaudit(recorder(), query["game"])
+        return {"games": reports, "changed": sum(r["changed"] for r in reports)}
 
 
 # -- editions -----------------------------------------------------------------------------

@@ -80,6 +80,26 @@ class StateSchema(Schema):
 class RecordedSchema(Schema):
     event = fields.Nested(EnvelopeSchema, required=True)
     state = fields.Nested(StateSchema, required=True)
+    correction = fields.List(fields.Dict(), metadata={
+        "description": "after a correction: later events now illegal or changed"})
+
+
+class CompareSchema(Schema):
+    agree = fields.Boolean(required=True)
+    index = fields.Integer(allow_none=True)
+    a = fields.Dict(allow_none=True)
+    b = fields.Dict(allow_none=True)
+    message = fields.String(required=True)
+
+
+class StatsSchema(Schema):
+    games = fields.Dict(required=True)
+    total_games = fields.Integer(required=True)
+
+
+class ReauditSchema(Schema):
+    games = fields.List(fields.Dict(), required=True)
+    changed = fields.Integer(required=True)
 
 
 class CreatedSchema(Schema):

@@ -188,10 +188,14 @@ def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: s
         actor_value = _seat(actor) if actor is not None else _default_actor(rec, game_id, type_)
         recorded = rec.record(game_id, {"type": type_, "actor": actor_value, "data": payload},
                               expected_seq=expect_seq)
+    report = recorded.correction_report
     if as_json:
-        _json_out({"event": recorded.event, "state": recorded.state})
+        _json_out({"event": recorded.event, "state": recorded.state,
+                   **({"correction": report} if report is not None else {})})
     else:
         click.echo(f"seq {recorded.event['seq']}: {recorded.event['type']} recorded")
+        if report is not None:
+            render.console().print(render.correction_table(report))
         render.console().print(render.state_panel(recorded.state))
 
 
@@ -458,6 +462,69 @@ def _add_edition(ctx: click.Context, path: str, name: str | None) -> None:
     with service(ctx) as rec:
         row = rec.add_edition(content["slug"], content, name)
     click.echo(f"{row['slug']} edition {row['name']} {row['sha256']}")
+
+
+@main.command()
+@click.argument("game_a")
+@click.argument("game_b")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None:
+    """Compare two records of the same physical game; name the first event where they differ.
+
+    Example: chronicle compare abc123 def456
+    """
+    from events.audit import compare as compare_records
+
+    with service(ctx) as rec:
+        report = compare_records(rec, game_a, game_b)
+    if as_json:
+        _json_out(report)
+    else:
+        render.console().print(render.compare_panel(report))
+    if not report["agree"]:
+        ctx.exit(1)
+
+
+@main.command()
+@click.option("--game", "slug", default=None, help="only games of this slug")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
+    """Replay every stored game under today's reducers; report games whose outcome changed.
+
+    Example: chronicle reaudit --game royals
+    """
+    from events.audit import reaudit as reaudit_all
+
+    with service(ctx) as rec:
+        reports = reaudit_all(rec, slug)
+    if as_json:
+        _json_out({"games": reports, "changed": sum(r["changed"] for r in reports)})
+    else:
+        render.console().print(render.reaudit_table(reports))
+
+
+@main.command()
+@click.option("--game", "slug", default=None, help="only games of this slug")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
+    """Statistics across the archive: games, win rate by seat, scores, lengths, actions.
+
+    Example: chronicle stats --game adaman
+    """
+    from events.audit import statistics
+
+    with service(ctx) as rec:
+        report = statistics(rec, slug)
+    if as_json:
+        _json_out(report)
+    else:
+        render.console().print(render.stats_view(report))
 
 
 @main.command()

@@ -128,3 +128,63 @@ def editions_table(rows: list[dict[str, Any]]) -> Table:
     for row in rows:
         table.add_row(row["slug"], row["name"], row["sha256"])
     return table
+
+
+def correction_table(report: list[dict[str, Any]]) -> Table:
+    table = Table(title="events after the corrected one")
+    for col in ("seq", "now", "what"):
+        table.add_column(col)
+    for row in report:
+        what = row.get("message") or ", ".join(row.get("changed", []))
+        table.add_row(str(row["seq"]), row["status"], what)
+    if not report:
+        table.add_row("—", "unchanged", "no later event changed")
+    return table
+
+
+def compare_panel(report: dict[str, Any]) -> Panel:
+    if report["agree"]:
+        return Panel(Text(report["message"], style="green"), title="compare")
+    table = Table(title=report["message"])
+    table.add_column("record A")
+    table.add_column("record B")
+    side = [json.dumps(report[k], indent=1) if report[k] else "—" for k in ("a", "b")]
+    table.add_row(*side)
+    return Panel(table, title="compare")
+
+
+def reaudit_table(reports: list[dict[str, Any]]) -> Table:
+    changed = sum(r["changed"] for r in reports)
+    table = Table(title=f"re-audit: {len(reports)} game(s), {changed} changed")
+    for col in ("game", "id", "rules", "legal", "result", "first differing seq"):
+        table.add_column(col)
+    for r in reports:
+        table.add_row(r["game"], r["game_id"],
+                      f"{r['pinned_rules_version']} → {r['current_rules_version']}",
+                      "CHANGED" if r["legality_changed"] else "same",
+                      "CHANGED" if r["result_changed"] else "same",
+                      str(r["first_differing_seq"] if r["first_differing_seq"] is not None
+                          else "—"))
+    return table
+
+
+def stats_view(report: dict[str, Any]) -> Group:
+    parts: list[RenderableType] = [Text(f"{report['total_games']} game(s) in the archive")]
+    for game, stats in report["games"].items():
+        table = Table(title=f"{game}: {stats['played']} played, {stats['finished']} finished, "
+                      f"average length {stats['average_length']}")
+        table.add_column("seat")
+        table.add_column("win rate")
+        for seat, rate in stats["win_rate_by_seat"].items():
+            table.add_row(seat, f"{rate:.0%}")
+        parts.append(table)
+        if stats["scores"]:
+            hist = Table(title="scores", box=None)
+            hist.add_column("range")
+            hist.add_column("games")
+            for b in stats["scores"]["histogram"]:
+                hist.add_row(f"{b['from']} to {b['to']}", "█" * b["count"] + f" {b['count']}")
+            parts.append(hist)
+        parts.append(Text("most frequent actions: " + ", ".join(
+            f"{name} ({n})" for name, n in stats["most_frequent_actions"])))
+    return Group(*parts)

@@ -76,6 +76,8 @@ class Recorded:
     event: Envelope
     state: dict[str, Any]
     replayed: bool = False  # an idempotent retry: nothing new was stored
+    #: after a correction: each later event now illegal or whose outcome changed
+    correction_report: list[dict[str, Any]] | None = None
 
 
 def token_hash(token: str) -> str:
@@ -269,6 +271,9 @@ class Recorder:
     def _remember(self, game_id: str, cursor: Cursor) -> None:
         self._latest.put(game_id, cursor)
 
+    def _events_upto(self, game_id: str) -> Any:
+        return lambda upto: list(self.store.events(game_id, upto=upto))
+
     def _snapshot_key(self, game: Mapping[str, Any], rules: GameRules) -> str:
         return f"{game['game']}:{rules.rules_version}:{game['edition_sha256']}"
 
@@ -276,7 +281,8 @@ class Recorder:
         key = self._snapshot_key(game, rules)
         folder = Folder(rules, game["mode"],
                         fallback=lambda seq: self._fold_to(game, rules, seq),
-                        event_at=lambda seq: self.store.event(game["id"], seq))
+                        event_at=lambda seq: self.store.event(game["id"], seq),
+                        events_upto=self._events_upto(game["id"]))
         after = -1
         snap = self.store.snapshot(game["id"], target, key)
         if snap is not None:
@@ -354,7 +360,12 @@ class Recorder:
         env = self._append(game, rules, cursor, action["type"], action["actor"], data,
                            idempotency_key)
         self._server_turns(game)
-        return Recorded(env, self.state(game_id, env["seq"], access))
+        report = None
+        if env["type"] == "correction":
+            from .audit import correction_impact
+
+            report = correction_impact(rules, list(self.store.events(game_id, upto=env["seq"])))
+        return Recorded(env, self.state(game_id, env["seq"], access), correction_report=report)
 
     def _check_actor(self, game: Mapping[str, Any], access: Access,
                      action: Mapping[str, Any]) -> None:
@@ -373,7 +384,7 @@ class Recorder:
         if actor == "server":
             raise AccessDenied("server_only", "only chronicle itself acts as the server")
         if game["mode"] == "digital" and actor == "table" and action["type"] not in (
-                "undo", "redo", "note", "claim_result"):
+                "undo", "redo", "note", "claim_result", "correction"):
             raise IllegalAction("server_deals", "in digital play the server makes the "
                                 "table's moves (deals and layouts) itself")
 
@@ -381,6 +392,13 @@ class Recorder:
                  action: Mapping[str, Any]) -> dict[str, Any]:
         """Check what the log itself forbids and fill chance outcomes; returns the data."""
         kind, data = action["type"], dict(action["data"])
+        if kind == "correction":
+            return self._check_correction(game, rules, action)
+        if kind == "claim_result":
+            if rules.result(cursor.state) is None:
+                raise IllegalAction("game_not_over", "a claimed result is written down when "
+                                    "the game is over; this one is still running")
+            return schemas.load(schemas.ClaimSchema(), data, "the claimed result")
         if kind in META_TYPES:
             return data
         if rules.result(cursor.state) is not None:
@@ -390,16 +408,37 @@ class Recorder:
                                 f"it knows {', '.join(sorted(rules.action_schemas))}")
         chance = rules.chance_fields.get(kind, ())
         if game["mode"] == "digital" and chance:
-            given = [f for f in chance if data.get(f) not in (None, [], {})]
-            if given:
-                raise IllegalAction("server_deals", f"in digital play the server deals: leave "
-                                    f"out {', '.join(given)}")
-            data = {k: v for k, v in data.items() if k not in chance}
+            probe = Action.of(kind, action["actor"], data)
+            choice = rules.strip_chance(probe)
+            if choice != thaw(probe.data):
+                given = sorted(k for k in data if data.get(k) != choice.get(k))
+                raise IllegalAction("server_deals", "in digital play the server deals: leave "
+                                    f"the chance outcome out of {', '.join(given)}")
             schemas.load(rules.action_schemas[kind](), data, f"the {kind} data",
                          partial=chance)
-            data = self._fill(rules, cursor, Action.of(kind, action["actor"], data),
+            data = self._fill(rules, cursor, Action.of(kind, action["actor"], choice),
                               self.store.seed(game["id"]) or "")
-        return schemas.load(rules.action_schemas[kind](), data, f"the {kind} data")
+        return schemas.check_exact(rules.action_schemas[kind](), data, f"the {kind} data")
+
+    @staticmethod
+    def _check_correction(game: Mapping[str, Any], rules: GameRules,
+                          action: Mapping[str, Any]) -> dict[str, Any]:
+        """A correction's replacement action must be well-formed for this game."""
+        if action["actor"] != "table":
+            raise IllegalAction("corrections_by_recorder",
+                                'a correction is the recorder\'s: its actor is "table"')
+        data = dict(action["data"])
+        inner = schemas.load(schemas.ActionSchema(), data.get("action"), "the corrected action")
+        if inner["type"] not in rules.action_schemas:
+            raise IllegalAction("unknown_action", f"{rules.title} has no action "
+                                f"{inner['type']!r}")
+        inner["data"] = schemas.check_exact(rules.action_schemas[inner["type"]](),
+                                            inner["data"], f"the corrected {inner['type']} data")
+        target = data.get("target_seq")
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise InvalidEvent("malformed", "a correction needs an integer target_seq",
+                               fields={"target_seq": ["an integer seq is required"]})
+        return {"target_seq": target, "action": inner}
 
     @staticmethod
     def _fill(rules: GameRules, cursor: Cursor, action: Action, seed: str) -> dict[str, Any]:
@@ -425,7 +464,8 @@ class Recorder:
         env_probe = {"seq": seq, "type": kind, "actor": actor, "data": data}
         folder = Folder(rules, game["mode"],
                         fallback=lambda s: self.cursor(game["id"], s)[1],
-                        event_at=lambda s: self.store.event(game["id"], s))
+                        event_at=lambda s: self.store.event(game["id"], s),
+                        events_upto=self._events_upto(game["id"]))
         folder.resume(cursor)
         try:
             after = folder.feed(env_probe)
@@ -448,7 +488,9 @@ class Recorder:
             self.store.put_snapshot(game["id"], after.seq, self._snapshot_key(game, rules),
                                     pickle.dumps(after))
         result = rules.result(after.state)
-        self.store.set_summary(game["id"], "finished" if result else "in_progress", result)
+        self.store.note_appended(game["id"], seq, "finished" if result else "in_progress",
+                                 result, digest_key(game["game"], rules),
+                                 state_digest(rules, after))
         return env
 
     def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
@@ -512,13 +554,18 @@ class Recorder:
         game = self.game(game_id)
         rules, last = self.cursor(game_id)
         viewer = self.viewer(game, access, rules.result(last.state) is not None)
-        effective = set(effective_stack(self.store.events(game_id)))
+        all_events = list(self.store.events(game_id))
+        effective = set(effective_stack(all_events))
+        corrected = {e["data"].get("target_seq"): e["seq"] for e in all_events
+                     if e["type"] == "correction" and e["seq"] in effective}
+        invalid = {seq: message for seq, _, message in last.invalid}
         envs = list(self.store.events(game_id, after=after, limit=limit))
         folder: Folder | None = None
         if viewer != ALL and envs and envs[0]["seq"] > 0:
             folder = Folder(rules, game["mode"],
                             fallback=lambda s: self.cursor(game_id, s)[1],
-                            event_at=lambda s: self.store.event(game_id, s))
+                            event_at=lambda s: self.store.event(game_id, s),
+                            events_upto=self._events_upto(game_id))
             folder.resume(self.cursor(game_id, envs[0]["seq"] - 1)[1])
         notes: dict[int, dict[str, Any]] = {}
         out: list[Envelope] = []
@@ -529,12 +576,22 @@ class Recorder:
                 action = to_action(env)
                 note["description"] = rules.describe(action)
                 note["undone"] = env["seq"] not in effective
+                if env["seq"] in corrected:
+                    note["corrected_by"] = corrected[env["seq"]]
+                if env["seq"] in invalid:
+                    note["invalid"] = invalid[env["seq"]]
                 hidden = None if folder is None or folder.last is None else rules.redact(
                     action, viewer, folder.last.state)
                 if hidden is not None:
                     shown = {k: v for k, v in env.items() if k != "salt"}
                     shown["data"] = hidden
                     note["redacted"] = True
+            elif env["type"] == "correction":
+                fix = env["data"].get("action") or {}
+                note["undone"] = env["seq"] not in effective
+                note["description"] = f"corrected seq {env['data'].get('target_seq')}: " + \
+                    rules.describe(Action.of(fix.get("type", "?"), fix.get("actor"),
+                                             fix.get("data") or {}))
             elif env["type"] == "seed_revealed" and viewer != ALL:
                 shown = {k: v for k, v in env.items() if k != "salt"}
                 shown["data"] = {}
@@ -655,17 +712,42 @@ class Recorder:
                 problems.append({"seq": env["seq"], "code": err.code,
                                  "message": f"illegal at seq {env['seq']}: {err.message}"})
                 return None, checked, problems
+            except Exception as err:  # a malformed record must not crash an audit
+                problems.append({"seq": env["seq"], "code": "unreadable_event",
+                                 "message": f"seq {env['seq']} cannot be applied: "
+                                 f"{type(err).__name__}"})
+                return None, checked, problems
             checked += 1
             if digital and seed is not None and before is not None:
                 problem = _deal_problem(rules, before, env, str(seed))
                 if problem:
                     problems.append(problem)
+        final_cursor = folder.last
+        if final_cursor is not None:
+            from .audit import claim_problems
+
+            problems += [{"seq": seq, "code": "invalidated_by_correction",
+                          "message": f"seq {seq} is illegal after the corrections ({code}): "
+                          f"{message}"} for seq, code, message in final_cursor.invalid]
+            problems += claim_problems(envelopes, rules.result(final_cursor.state))
         if digital and seed is None and folder.last is not None and \
                 rules.result(folder.last.state) is not None:
             problems.append({"seq": None, "code": "seed_not_revealed",
                              "message": "a finished digital game must reveal its seed"})
         final = folder.last
         return (rules.result(final.state) if final else None), checked, problems
+
+
+def digest_key(slug: str, rules: GameRules) -> str:
+    """Digests are comparable only under one reducer version."""
+    return f"{slug}:{rules.rules_version}"
+
+
+def state_digest(rules: GameRules, cursor: Cursor) -> str:
+    """sha256 of the full view and result after an event: what the rules made of it."""
+    text = json.dumps([rules.view(cursor.state, ALL), rules.result(cursor.state),
+                       [list(i) for i in cursor.invalid]], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _deal_problem(rules: GameRules, before: Cursor, env: Envelope,
@@ -675,7 +757,7 @@ def _deal_problem(rules: GameRules, before: Cursor, env: Envelope,
     if not chance or env["type"] in META_TYPES:
         return None
     data = env["data"]
-    probe = Action.of(env["type"], env["actor"], {**data, **{f: [] for f in chance}})
+    probe = Action.of(env["type"], env["actor"], rules.strip_chance(to_action(env)))
     try:
         expected = rules.fill_chance(before.state, probe, Dealer(seed, env["seq"]))
     except IllegalAction:

@@ -73,3 +73,47 @@ def load(schema: Schema, payload: Any, what: str,
         raise InvalidEvent("malformed", f"{what} is malformed: {summary}",
                            fields=messages) from None
     return loaded
+
+
+class ClaimSchema(Schema):
+    """The result written down at the table: totals per seat, optional categories and text."""
+
+    scores = fields.List(fields.Raw(allow_none=True), required=True,
+                         validate=validate.Length(max=MAX_SEAT))
+    per_seat = fields.List(fields.Dict(keys=fields.String()), load_default=None,
+                           allow_none=True)
+    winners = fields.List(fields.Integer(), load_default=None, allow_none=True)
+    text = fields.String(load_default=None, allow_none=True,
+                         validate=validate.Length(max=2000))
+
+
+def check_exact(schema: Schema, payload: Any, what: str,
+                partial: tuple[str, ...] | bool = False) -> dict[str, Any]:
+    """Validate `payload` and return it unchanged: what is stored is exactly what was sent.
+
+    A value the schema would have to coerce (the string "3" for an integer) is refused,
+    so the log never holds data the reducer would read differently than it was written.
+    """
+    loaded = schema.dump(load(schema, payload, what, partial))
+    coerced = {key: ["must be given exactly as its type (no conversion)"]
+               for key, value in payload.items()
+               if key in loaded and not _same(loaded[key], value)}
+    dropped = {key: ["is not accepted here"] for key in payload if key not in loaded}
+    problems = {**coerced, **dropped}
+    if problems:
+        raise InvalidEvent("malformed", f"{what} is malformed: "
+                           + "; ".join(f"{k}: {v[0]}" for k, v in sorted(problems.items())),
+                           fields=problems)
+    return dict(payload)
+
+
+def _same(loaded: Any, raw: Any) -> bool:
+    if isinstance(raw, bool) or isinstance(loaded, bool):
+        return type(raw) is type(loaded) and raw == loaded
+    if isinstance(raw, list | tuple) and isinstance(loaded, list | tuple):
+        return len(raw) == len(loaded) and all(_same(a, b) for a, b in zip(loaded, raw,
+                                                                             strict=True))
+    if isinstance(raw, Mapping) and isinstance(loaded, Mapping):
+        return all(k in loaded and _same(loaded[k], v) for k, v in raw.items())
+    return (bool(loaded == raw) and type(loaded) is type(raw)) or (
+        isinstance(raw, int) and isinstance(loaded, float) and loaded == raw)

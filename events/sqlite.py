@@ -88,6 +88,21 @@ def m001_initial(db: Database) -> None:
     )
 
 
+@migrations()
+def m002_digests(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE digests (
+            game_id TEXT NOT NULL,
+            key TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            digest TEXT NOT NULL,
+            PRIMARY KEY (game_id, key, seq)
+        ) STRICT;
+        """
+    )
+
+
 def _row_to_envelope(row: Mapping[str, Any]) -> Envelope:
     env = dict(row)
     env["actor"] = json.loads(env["actor"])
@@ -205,6 +220,31 @@ class SQLiteStore(Store):
                       "WHERE id = ?",
                       (status, json.dumps(result) if result is not None else None, audit,
                        game_id))])
+
+    def note_appended(self, game_id: str, seq: int, status: str,
+                      result: Mapping[str, Any] | None, digest_key: str, digest: str) -> None:
+        try:
+            self._write([
+                ("UPDATE games SET status = ?, result = ? WHERE id = ?",
+                 (status, json.dumps(result) if result is not None else None, game_id)),
+                ("INSERT OR REPLACE INTO digests (game_id, key, seq, digest) VALUES (?, ?, ?, ?)",
+                 (game_id, digest_key, seq, digest)),
+            ])
+        except StorageError:
+            pass  # read models only: the event itself is stored
+
+    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
+        rows = self.conn.execute("SELECT seq, digest FROM digests WHERE game_id = ? AND key = ?",
+                                 (game_id, digest_key))
+        return {int(seq): digest for seq, digest in rows}
+
+    def put_digests(self, game_id: str, digest_key: str, digests: Mapping[int, str]) -> None:
+        try:
+            self._write([("INSERT OR REPLACE INTO digests (game_id, key, seq, digest) "
+                          "VALUES (?, ?, ?, ?)", (game_id, digest_key, seq, digest))
+                         for seq, digest in digests.items()])
+        except StorageError:
+            pass
 
     # -- events --------------------------------------------------------------
     @staticmethod

@@ -57,6 +57,23 @@ class Store(ABC):
                     audit: str | None = None) -> None:
         """Cache the game's status and result on its row (derived data, not the record)."""
 
+    def note_appended(self, game_id: str, seq: int, status: str,
+                      result: Mapping[str, Any] | None, digest_key: str, digest: str) -> None:
+        """After an append: cache the summary and the state digest of `seq` (read models).
+
+        Digests let a re-audit under changed rules name the first event whose outcome
+        differs. Backends without a digests table keep only the summary.
+        """
+        self.set_summary(game_id, status, result)
+
+    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
+        """seq -> state digest recorded under `digest_key` (a rules version)."""
+        return {}
+
+    def put_digests(self, game_id: str, digest_key: str, digests: Mapping[int, str]) -> None:
+        """Store many digests at once (import, verify); backends without digests skip it."""
+        return None
+
     # -- events --------------------------------------------------------------
     @abstractmethod
     def append(self, envelope: Envelope) -> Envelope:

@@ -29,8 +29,11 @@ __all__ = [
 
 def _registry() -> dict[str, type[GameRules]]:
     from .adaman import Adaman
+    from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
+    from .palais_royal import PalaisRoyal
+    from .royals import Royals
 
-    classes: list[type[GameRules]] = [Adaman]
+    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor, PalaisRoyal, Royals]
     return {cls.slug: cls for cls in classes}
 
 

@@ -17,7 +17,12 @@ from typing import Any
 from .rules import Action, GameRules, IllegalAction, State
 
 #: log-level event types handled here; game modules never see them
-META_TYPES = frozenset({"game_created", "undo", "redo", "seed_revealed", "note", "claim_result"})
+META_TYPES = frozenset({"game_created", "undo", "redo", "seed_revealed", "note", "claim_result",
+                        "correction"})
+#: log-level types that take a place on the undo stack like an action
+STACKED_META = frozenset({"correction"})
+
+Invalid = tuple[int, str, str]  # (seq, code, message) of an event the rules now refuse
 
 Envelope = Mapping[str, Any]
 
@@ -31,6 +36,7 @@ class Cursor:
     top: int | None  # seq of the most recent effective action
     redo: tuple[int, ...] = ()  # undone action seqs, most recent last
     parent: int | None = None  # `top` of the cursor this action was applied on
+    invalid: tuple[Invalid, ...] = ()  # events a correction made illegal, skipped in the fold
 
     @property
     def can_undo(self) -> bool:
@@ -92,8 +98,11 @@ def check_undo(rules: GameRules, mode: str, cursor: Cursor, actor: Any,
         )
 
 
+History = Callable[[int], list[Envelope]]
+
+
 def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
-         action_at: Callable[[int], Action]) -> Cursor:
+         action_at: Callable[[int], Action], history: History | None = None) -> Cursor:
     """The cursor after event `env`, which must be seq cursor.seq + 1."""
     seq = env["seq"]
     if seq != cursor.seq + 1:
@@ -104,6 +113,10 @@ def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Loo
             return _undo(rules, mode, cursor, env, lookup, action_at)
         if kind == "redo":
             return _redo(cursor, env, lookup)
+        if kind == "correction":
+            if history is None:
+                raise IllegalAction("correction_unsupported", "this fold cannot see the history")
+            return _correct(rules, mode, cursor, env, history)
         if kind in META_TYPES:
             if kind == "game_created":
                 raise IllegalAction("duplicate_game_created", "game_created may only be seq 0")
@@ -111,7 +124,8 @@ def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Loo
         state = rules.apply(cursor.state, to_action(env))
     except IllegalAction as err:
         raise _with_seq(err, env) from None
-    return Cursor(seq=seq, state=state, top=seq, redo=(), parent=cursor.top)
+    return Cursor(seq=seq, state=state, top=seq, redo=(), parent=cursor.top,
+                  invalid=cursor.invalid)
 
 
 def _declared_target(env: Envelope, expected: int) -> None:
@@ -131,7 +145,7 @@ def _undo(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lo
     check_undo(rules, mode, cursor, env["actor"], action_at(target))
     before = lookup(target - 1)
     return Cursor(seq=env["seq"], state=before.state, top=before.top,
-                  redo=(*cursor.redo, target), parent=before.parent)
+                  redo=(*cursor.redo, target), parent=before.parent, invalid=before.invalid)
 
 
 def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
@@ -141,7 +155,76 @@ def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
     _declared_target(env, target)
     after = lookup(target)
     return Cursor(seq=env["seq"], state=after.state, top=target, redo=cursor.redo[:-1],
-                  parent=after.parent)
+                  parent=after.parent, invalid=after.invalid)
+
+
+def _correct(rules: GameRules, mode: str, cursor: Cursor, env: Envelope,
+             history: History) -> Cursor:
+    """A correction replaces the action of an earlier event and re-judges all that follows.
+
+    The original stays in the log; the effective history uses the corrected action, and
+    every later event is re-applied: those the rules now refuse are skipped and listed in
+    `Cursor.invalid` until they are corrected in turn.
+    """
+    if mode == "digital":
+        raise IllegalAction("corrections_table_only",
+                            "corrections fix a record typed at a table; digital play has none")
+    target, replacement = _correction_of(env)
+    envs = history(env["seq"] - 1)
+    effective = effective_stack(envs)
+    if target not in effective or envs[target]["type"] in META_TYPES:
+        raise IllegalAction("not_correctable", f"seq {target} is not an action in effect "
+                            "(undone, a log event, or not recorded yet)", target_seq=target)
+    corrections = {**_corrections_in(envs, effective), target: replacement}
+    state, invalid = refold(rules, envs, effective, corrections)
+    for seq, code, message in invalid:
+        if seq == target:
+            raise IllegalAction(code, f"the corrected action is itself illegal at seq {seq}: "
+                                f"{message}", target_seq=target)
+    return Cursor(seq=env["seq"], state=state, top=env["seq"], redo=(), parent=cursor.top,
+                  invalid=tuple(invalid))
+
+
+def _correction_of(env: Envelope) -> tuple[int, Action]:
+    data = env.get("data") or {}
+    target, action = data.get("target_seq"), data.get("action")
+    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        raise IllegalAction("bad_correction", "a correction needs target_seq, the seq of the "
+                            "event it corrects")
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str) or \
+            not isinstance(action.get("data", {}), Mapping) or "actor" not in action:
+        raise IllegalAction("bad_correction", 'a correction needs "action": {"type", "actor", '
+                            '"data"}')
+    if action["type"] in META_TYPES:
+        raise IllegalAction("bad_correction", f"a correction replaces a game action, not "
+                            f"{action['type']!r}")
+    return target, Action.of(action["type"], action["actor"], action.get("data") or {}, target)
+
+
+def _corrections_in(envs: list[Envelope], effective: list[int]) -> dict[int, Action]:
+    """Target seq -> corrected action, for every correction in effect (later ones win)."""
+    out: dict[int, Action] = {}
+    for seq in effective:
+        if envs[seq]["type"] == "correction":
+            target, action = _correction_of(envs[seq])
+            out[target] = action
+    return out
+
+
+def refold(rules: GameRules, envs: list[Envelope], effective: list[int],
+           corrections: Mapping[int, Action]) -> tuple[State, list[Invalid]]:
+    """Fold the effective actions with corrections in place, skipping what is now illegal."""
+    state = rules.initial_state(envs[0]["data"])
+    invalid: list[Invalid] = []
+    for seq in effective:
+        if envs[seq]["type"] == "correction":
+            continue
+        action = corrections.get(seq) or to_action(envs[seq])
+        try:
+            state = rules.apply(state, action)
+        except IllegalAction as err:
+            invalid.append((seq, err.code, err.message))
+    return state, invalid
 
 
 class Folder:
@@ -149,9 +232,11 @@ class Folder:
 
     def __init__(self, rules: GameRules, mode: str,
                  fallback: Lookup | None = None,
-                 event_at: Callable[[int], Envelope] | None = None) -> None:
+                 event_at: Callable[[int], Envelope] | None = None,
+                 events_upto: History | None = None) -> None:
         self.rules = rules
         self.mode = mode
+        self._events_upto = events_upto
         self.cursors: dict[int, Cursor] = {}
         self.envelopes: dict[int, Envelope] = {}
         self._fallback = fallback
@@ -173,6 +258,16 @@ class Folder:
             raise KeyError(seq)
         return to_action(env)
 
+    def history(self, upto: int) -> list[Envelope]:
+        """Envelopes 0..upto, from what this fold has seen or from the log."""
+        if all(seq in self.envelopes for seq in range(upto + 1)):
+            return [self.envelopes[seq] for seq in range(upto + 1)]
+        if self._events_upto is not None:
+            return self._events_upto(upto)
+        if self._event_at is None:
+            raise KeyError(upto)
+        return [self._event_at(seq) for seq in range(upto + 1)]
+
     def resume(self, cursor: Cursor) -> None:
         self.cursors[cursor.seq] = cursor
         self.last = cursor
@@ -181,7 +276,8 @@ class Folder:
         if self.last is None:
             cursor = start(self.rules, env)
         else:
-            cursor = step(self.rules, self.mode, self.last, env, self.lookup, self.action_at)
+            cursor = step(self.rules, self.mode, self.last, env, self.lookup, self.action_at,
+                          self.history)
         self.envelopes[env["seq"]] = env
         self.cursors[cursor.seq] = cursor
         self.last = cursor
@@ -238,7 +334,7 @@ def effective_stack(envelopes: Iterable[Envelope]) -> list[int]:
             undone.append(applied.pop())
         elif kind == "redo" and undone:
             applied.append(undone.pop())
-        elif kind not in META_TYPES:
+        elif kind not in META_TYPES or kind in STACKED_META:
             applied.append(env["seq"])
             undone.clear()
     return applied

@@ -298,6 +298,17 @@ class GameRules:
         """Digital mode: the action's data with its chance fields filled by `dealer`."""
         return dict(thaw(action.data))
 
+    def strip_chance(self, action: Action) -> dict[str, Any]:
+        """The action's data without its chance outcomes: what a player chooses.
+
+        By default the chance fields are dropped. A game whose chance field also carries a
+        choice (a draw naming its source, with the card known only for a face-up source)
+        overrides this to drop only the hidden outcome. In digital play a client must send
+        exactly this much; the server fills the rest with `fill_chance`.
+        """
+        chance = self.chance_fields.get(action.type, ())
+        return {k: thaw(v) for k, v in action.data.items() if k not in chance}
+
     def auto_action(self, state: State) -> dict[str, Any] | None:
         """A "table" chance action the rules call for now (a setup deal), or None.
 

@@ -50,6 +50,18 @@ def runner(db_path: Path):
     return invoke
 
 
+@pytest.fixture
+def app(db_path):
+    from api import create_app
+
+    return create_app({"TESTING": True, "DATABASE": db_path, "STREAM_SECONDS": 0.5})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
 def fixture_files(slug: str | None = None) -> list[Path]:
     pattern = f"{slug}/*.jsonl" if slug else "*/*.jsonl"
     return sorted(FIXTURES.glob(pattern))

@@ -161,9 +161,10 @@ const CH = (() => {
   // a scalar of the view, marked with its path so tests (and curious users) can check it
   function val(ctx, path, opts = {}) {
     const v = getPath(ctx.view, path);
-    const text = v === null || v === undefined ? "—" : String(v);
-    return h(opts.tag || "b", {class: ctx.cls(opts.class || "val", path), "data-path": path, "data-scalar": true},
-      text);
+    if (v === undefined) return h(opts.tag || "b", {class: "nil"}, "—");  // not in this view
+    const text = v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
+    return h(opts.tag || "b", {class: ctx.cls(opts.class || "val", path), "data-path": path,
+      "data-scalar": typeof v === "object" && v !== null ? null : true}, text);
   }
 
   // a list of the view as chips (ids labelled from the catalog), marked with its path

@@ -46,6 +46,7 @@
   function label(v, ctx) {
     if (Array.isArray(v)) return v.length ? v.map((x) => label(x, ctx)).join(" + ") : "nothing";
     if (typeof v === "string") return ctx.label(v);
+    if (v === null) return "none";
     if (v && typeof v === "object") return JSON.stringify(v);
     return String(v);
   }
@@ -69,20 +70,21 @@
     if (new Set(acts.map((a) => JSON.stringify(a.actor))).size > 1) keys.push("actor");
     for (const a of acts) for (const k of Object.keys(a.data || {})) if (!keys.includes(k) && !chance.includes(k)) keys.push(k);
     const get = (a, k) => (k === "actor" ? a.actor : (a.data || {})[k]);
+    const enc = (v) => JSON.stringify(v === undefined ? null : v);  // an absent field is "none"
     // the coarsest choice first (a target before the cards that pay for it)
-    const spread = (k) => new Set(acts.map((a) => JSON.stringify(get(a, k)))).size;
+    const spread = (k) => new Set(acts.map((a) => enc(get(a, k)))).size;
     keys.sort((x, y) => (x === "actor" ? -1 : y === "actor" ? 1 : spread(x) - spread(y)));
     const sel = {};
     const picked = Object.fromEntries(chance.map((f) => [f, []]));
     const box = h("div", {class: "action-group", "data-type": type});
 
     const matching = (upto) => acts.filter((a) => keys.slice(0, upto).every(
-      (k) => !(k in sel) || JSON.stringify(get(a, k)) === sel[k]));
+      (k) => !(k in sel) || enc(get(a, k)) === sel[k]));
 
     function draw() {
       const parts = [h("h3", {}, type.replace(/_/g, " "))];
       keys.forEach((k, i) => {
-        const options = [...new Set(matching(i).map((a) => JSON.stringify(get(a, k))))];
+        const options = [...new Set(matching(i).map((a) => enc(get(a, k))))];
         if (sel[k] !== undefined && !options.includes(sel[k])) delete sel[k];
         if (options.length === 1) sel[k] = options[0];
         parts.push(h("div", {class: "note"}, k === "actor" ? "who" : k.replace(/_/g, " ")),

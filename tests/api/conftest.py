@@ -4,18 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from api import create_app
-
-
-@pytest.fixture
-def app(db_path):
-    return create_app({"TESTING": True, "DATABASE": db_path, "STREAM_SECONDS": 0.5})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}

@@ -220,3 +220,55 @@ def test_a_multi_player_game_by_tapping(browser, server, slug: str) -> None:
         check_board(page, server.get(f"/games/{gid}/state", created["recorder_token"]))
     finally:
         ctx.close()
+
+
+TAP_JS = """() => {
+  // one tap of a patient player: the first group's record button if it is ready, else the
+  // first choice not yet made in that group
+  const group = document.querySelector('#actions .action-group');
+  if (!group) return 'none';
+  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
+  if (ready) { ready.click(); return 'record'; }
+  for (const row of group.querySelectorAll('.choices[data-key]')) {
+    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
+  }
+  return 'stuck';
+}"""
+
+
+@pytest.mark.parametrize("slug", ["in_the_shadow_of_the_emperor"])
+def test_a_complete_multi_player_game_by_tapping(browser, server, slug: str) -> None:
+    """A whole digital game, every move tapped on the recorder's screen; then its replay."""
+    if slug not in GAMES:
+        pytest.skip(f"{slug} is not registered on this branch")
+    seats = min(GAMES[slug].player_counts)
+    created = server.post("/games", {"game": slug, "players": [f"P{i}" for i in range(seats)],
+                                     "mode": "digital", "seed": "tap"}).json()
+    gid = created["id"]
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = _page(ctx)
+        page.goto(f"{server.url}/games/{gid}/record?token={created['recorder_token']}")
+        for _ in range(3000):
+            seq = server.get(f"/games/{gid}")["last_seq"]
+            _wait_seq(page, seq)
+            if server.get(f"/games/{gid}")["status"] == "finished":
+                break
+            tapped = page.evaluate(TAP_JS)
+            assert tapped in ("record", "choose"), tapped
+            if tapped == "record":
+                page.wait_for_function(
+                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
+                    "!document.getElementById('error').hidden")
+                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+        final = server.get(f"/games/{gid}/state")
+        assert final["status"] == "finished"
+        page.goto(f"{server.url}/games/{gid}/replay")
+        page.locator('#audit-body [data-final-score="0"]').wait_for()
+        for seat, score in enumerate(final["result"]["scores"]):
+            assert page.locator(f'#audit-body [data-final-score="{seat}"]').inner_text() == \
+                str(score)
+        check_board(page, final)
+        snap(page, f"complete-{slug}")
+    finally:
+        ctx.close()

@@ -13,9 +13,12 @@ from .conftest import ROOT, snap
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = [pytest.param(slug, path, id=f"{slug}-{path.stem}")
+# every game's first fixture by default; all the others with `pytest -m slow` (each costs a
+# few seconds of browser time on a small machine)
+FIXTURES = [pytest.param(slug, path, id=f"{slug}-{path.stem}",
+                         marks=() if i == 0 else (pytest.mark.slow,))
             for slug in sorted(GAMES)
-            for path in sorted((ROOT / "fixtures" / slug).glob("*.jsonl"))]
+            for i, path in enumerate(sorted((ROOT / "fixtures" / slug).glob("*.jsonl")))]
 
 
 def _open(page, server, game_id: str, query: str = "") -> None:

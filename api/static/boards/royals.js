@@ -28,7 +28,7 @@
           p.slice(city.length + 1).replace(/_/g, " "), ": ",
           typeof portraits[p] === "number" ? h("span", {class: `pawn s${portraits[p]}`, title: ctx.players[portraits[p]]}) : null,
           val(ctx, `portraits.${p}`, {tag: "span"}))),
-        Array.isArray(cathedrals[city]) ? h("div", {class: "cathedral"}, "⛪ ",
+        Array.isArray(cathedrals[city]) ? h("div", {class: "cathedral"}, "cathedral ",
           cathedrals[city].map((n, s) => n ? h("span", {}, h("span", {class: `pawn s${s}`}), "×",
             val(ctx, `cathedrals.${city}.${s}`, {tag: "span"}), " ") : null)) : null)))));
   }

@@ -1,0 +1,129 @@
+"""Royals: the enumerated legal actions (spec §5), a finite representative subset (ruling R12).
+
+Draws: every combination of display cards and deck draws (chance fields left out). Claims
+and usurps: one payment per portrait, matching cards first, then the most plentiful other
+cards as 3-for-1 (2-for-1) wilds. End of turn: one discard choice (the most plentiful cards).
+This is enough for random legal play to finish every game: each turn draws, and every turn
+ends.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from .model import Portrait, Seat, State, intrigue_pair
+
+if TYPE_CHECKING:
+    from .game import Royals
+
+
+def draw_options(rules: Royals, state: State) -> list[dict[str, Any]]:
+    """Every draw_cards shape allowed now, display choices spelled out."""
+    out = []
+    deck_cards = len(state.deck) + len(state.discard)
+    display = sorted(state.display)
+    for country, intrigue in sorted(rules.allowed_draw_shapes(state)):
+        seen = set()
+        for size in range(min(country, len(display)) + 1):
+            for chosen in combinations(display, size):
+                if chosen in seen or country - size > deck_cards:
+                    continue
+                seen.add(chosen)
+                draws = [{"kind": "country", "source": "display", "card": c} for c in chosen]
+                draws += [{"kind": "country", "source": "deck"}] * (country - size)
+                draws += [{"kind": "intrigue"}] * intrigue
+                out.append({"type": "draw_cards", "actor": state.current,
+                            "data": {"draws": draws}})
+    return out
+
+
+def _most_plentiful(hand: Counter[str], count: int) -> list[str] | None:
+    """`count` cards from the largest piles first (ties: by id), or None if too few."""
+    flat = _piles_first(hand)
+    return flat[:count] if count <= len(flat) else None
+
+
+def _piles_first(hand: Counter[str] | dict[str, int]) -> list[str]:
+    """The cards of `hand`, largest piles first (ties: by id): the order wilds are paid in."""
+    out: list[str] = []
+    for card, held in sorted(hand.items(), key=lambda item: (-item[1], item[0])):
+        out += [card] * held
+    return out
+
+
+class _Payer:
+    """One exact payment per (country, cost): matching cards first, then wild groups."""
+
+    def __init__(self, rules: Royals, hand: Counter[str], intrigues: Counter[str]) -> None:
+        self.rules, self.hand, self.intrigues = rules, hand, intrigues
+        self.memo: dict[tuple[str, int], list[str] | None] = {}
+        self.others = {k: _piles_first({c: n for c, n in hand.items() if c != k})
+                       for k in rules.board.countries}
+
+    def country(self, portrait: Portrait) -> list[str] | None:
+        matching = min(self.hand[portrait.country], portrait.cost)
+        wild = self.rules.board.country_wild * (portrait.cost - matching)
+        others = self.others[portrait.country]
+        if wild > len(others):
+            return None
+        return [portrait.country] * matching + others[:wild]
+
+    def intrigue(self, portrait: Portrait) -> list[str] | None:
+        need = self.rules.board.intrigue_needed(portrait.title)
+        key = (portrait.country, need)
+        if key not in self.memo:
+            self.memo[key] = self._intrigue(portrait.country, need)
+        paid = self.memo[key]
+        return None if paid is None else list(paid)
+
+    def _intrigue(self, country: str, need: int) -> list[str] | None:
+        if not self.intrigues:
+            return None
+        showing = sorted(c for c in self.intrigues.elements()
+                         if country in intrigue_pair(c))[:need]
+        rest = Counter(self.intrigues)
+        rest.subtract(showing)
+        wild = _most_plentiful(+rest, self.rules.board.intrigue_wild * (need - len(showing)))
+        return None if wild is None else showing + wild
+
+
+def play_options(rules: Royals, state: State) -> list[dict[str, Any]]:
+    """One claim or usurp per portrait the seat can pay for."""
+    seat = state.current
+    if rules.cubes_available(state, seat) < rules.board.cubes_per_claim:
+        return []
+    payer = _Payer(rules, Counter(state.hands[seat].counts()),
+                   Counter(state.intrigues[seat].counts()))
+    out = []
+    for index, portrait in enumerate(rules.board.portraits):
+        holder = state.board[index]
+        if holder == seat:
+            continue
+        cards = payer.country(portrait)
+        if cards is None:
+            continue
+        data: dict[str, Any] = {"portrait": portrait.id, "country_cards": cards}
+        if holder is not None:
+            paid = payer.intrigue(portrait)
+            if paid is None:
+                continue
+            data["intrigue_cards"] = [intrigue_pair(c) for c in paid]
+        kind = "claim_noble" if holder is None else "usurp_noble"
+        out.append({"type": kind, "actor": seat, "data": data})
+    return out
+
+
+def end_turn_option(rules: Royals, state: State) -> dict[str, Any]:
+    """end_turn with the hand-limit discards taken from the most plentiful cards."""
+    seat: Seat = state.current
+    hand = Counter(state.hands[seat].counts())
+    intrigues = Counter(state.intrigues[seat].counts())
+    country = _most_plentiful(hand, max(0, len(state.hands[seat])
+                                        - rules.board.hand_limit_country)) or []
+    intrigue = _most_plentiful(intrigues, max(0, len(state.intrigues[seat])
+                                              - rules.board.hand_limit_intrigue)) or []
+    return {"type": "end_turn", "actor": seat,
+            "data": {"discard_country": country,
+                     "discard_intrigue": [intrigue_pair(c) for c in intrigue]}}
