@@ -1,12 +1,77 @@
-"""The web pages: the games index and the replay viewer (static HTML + a little JS)."""
+"""The web pages: the games index, the replay viewer and the table recorder.
+
+Pages are static HTML shells with a little hand-written JS (no build step, nothing fetched
+from outside): they read everything through the JSON API, sending a seat or recorder token
+from `?token=` as `Authorization: Bearer`. Board renderers are one file per game in
+`static/boards/<slug>.js`, with a generic fallback. `/games-catalog` lists the games with
+what the new-game form needs (data from projections, nothing decided here).
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect
+from typing import Any
 
-web = Blueprint("web", __name__, static_folder="static", template_folder="templates")
+from flask import Blueprint, Response, render_template
+
+from projections import GAMES, default_edition
+
+web = Blueprint("web", __name__, static_folder="static", static_url_path="/static/web",
+                template_folder="templates")
 
 
 @web.get("/")
-def index():  # type: ignore[no-untyped-def]
-    return redirect("/docs")
+def index() -> str:
+    """The games index, with filters by game, player and status."""
+    return render_template("index.html", games=sorted(GAMES))
+
+
+@web.get("/games/new")
+def new_game() -> str:
+    """The new-game form: game, players in seat order, mode and options."""
+    return render_template("new.html")
+
+
+@web.get("/games/<game_id>/replay")
+def replay(game_id: str) -> str:
+    """The step-through replay viewer of one game (`?at=N`, `?token=...`)."""
+    return render_template("replay.html", game_id=game_id)
+
+
+@web.get("/games/<game_id>/record")
+def record(game_id: str) -> str:
+    """The recording (table) or play (digital) screen of one game (`?token=...`)."""
+    return render_template("record.html", game_id=game_id)
+
+
+@web.get("/games-catalog")
+def catalog() -> Response:
+    """Every registered game: slug, title, player counts, options, actions, card labels."""
+    from flask import jsonify
+
+    return jsonify({"games": [_entry(slug) for slug in sorted(GAMES)]})
+
+
+def _entry(slug: str) -> dict[str, Any]:
+    cls = GAMES[slug]
+    return {
+        "slug": slug, "title": cls.title, "player_counts": list(cls.player_counts),
+        "default_options": dict(cls.default_options),
+        "actions": sorted(cls.action_schemas),
+        "chance_fields": {k: list(v) for k, v in cls.chance_fields.items()},
+        "cards": _cards(default_edition(slug)),
+    }
+
+
+_LABEL_KEYS = ("name", "rank", "suits", "personality", "country", "title")
+
+
+def _cards(edition: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Labels for component ids: every top-level list of objects with an id and a name."""
+    out: dict[str, dict[str, Any]] = {}
+    for value in edition.values():
+        if not isinstance(value, list):
+            continue
+        for item in value:
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and "name" in item:
+                out[item["id"]] = {k: item[k] for k in _LABEL_KEYS if k in item}
+    return out

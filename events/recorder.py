@@ -693,6 +693,7 @@ class Recorder:
                "status": "finished" if final is not None else "in_progress",
                "result": json.dumps(final) if final is not None else None}
         self.store.import_game(row, envelopes, tokens)
+        self.cursor(game_id)  # one fold now leaves snapshots every K events behind
         return CreatedGame(game_id, recorder_token, seat_tokens, [])
 
     def _edition_content(self, created: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,101 @@
+// The new-game form: the game, player names in seat order, table or digital, options.
+"use strict";
+(() => {
+  const {h, api} = CH;
+  const $ = (id) => document.getElementById(id);
+  let games = {};
+
+  function playerRow(name) {
+    const li = h("li", {},
+      h("input", {name: "player", value: name, required: true, "aria-label": "player name", autocomplete: "off"}),
+      h("button", {type: "button", title: "earlier seat", onclick: () => li.previousElementSibling && li.previousElementSibling.before(li)}, "↑"),
+      h("button", {type: "button", title: "later seat", onclick: () => li.nextElementSibling && li.nextElementSibling.after(li)}, "↓"),
+      h("button", {type: "button", title: "remove", onclick: () => li.remove()}, "✕"));
+    return li;
+  }
+
+  function optionField(key, value, path) {
+    const name = path ? `${path}.${key}` : key;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      return h("fieldset", {}, h("legend", {}, key.replace(/_/g, " ")),
+        Object.entries(value).map(([k, v]) => optionField(k, v, name)));
+    }
+    if (typeof value === "boolean") {
+      return h("div", {}, h("label", {}, h("input", {type: "checkbox", "data-option": name, "data-kind": "bool", checked: value}), " ", key.replace(/_/g, " ")));
+    }
+    const kind = typeof value === "number" ? "number" : value === null ? "json" : "string";
+    return h("div", {}, h("label", {}, key.replace(/_/g, " "), " ",
+      h("input", {type: kind === "number" ? "number" : "text", "data-option": name, "data-kind": kind,
+        value: value === null ? "" : String(value), placeholder: value === null ? "none" : null})));
+  }
+
+  function readOptions() {
+    const out = {};
+    for (const el of document.querySelectorAll("[data-option]")) {
+      let v;
+      if (el.dataset.kind === "bool") v = el.checked;
+      else if (el.dataset.kind === "number") v = el.value === "" ? null : Number(el.value);
+      else if (el.dataset.kind === "json") {
+        if (el.value.trim() === "") v = null;
+        else { try { v = JSON.parse(el.value); } catch (e) { v = el.value; } }
+      } else v = el.value;
+      const keys = el.dataset.option.split(".");
+      let o = out;
+      for (const k of keys.slice(0, -1)) o = (o[k] ||= {});
+      o[keys[keys.length - 1]] = v;
+    }
+    return out;
+  }
+
+  function pickGame() {
+    const g = games[$("game").value];
+    if (!g) return;
+    $("counts").textContent = `${g.player_counts.join(", ")} players`;
+    const want = Math.min(...g.player_counts);
+    const rows = $("players");
+    while (rows.children.length < want) rows.append(playerRow(""));
+    while (rows.children.length > Math.max(...g.player_counts)) rows.lastElementChild.remove();
+    const opts = Object.entries(g.default_options || {});
+    $("options").replaceChildren(...(opts.length ? opts.map(([k, v]) => optionField(k, v, "")) : [h("p", {class: "note"}, "none")]));
+  }
+
+  function link(label, path, cls) {
+    const url = location.origin + path;
+    return h("li", {class: cls}, h("b", {}, label), h("br"), h("a", {href: path}, url));
+  }
+
+  async function create(e) {
+    e.preventDefault();
+    $("error").hidden = true;
+    const players = [...document.querySelectorAll("input[name=player]")].map((i) => i.value.trim());
+    const body = {game: $("game").value, players, mode: new FormData($("newgame")).get("mode"), options: readOptions()};
+    try {
+      const made = await api("/games", {method: "POST", body, anonymous: true});
+      const tok = (t) => `?token=${encodeURIComponent(t)}`;
+      const digital = body.mode === "digital";
+      $("links").replaceChildren(
+        link(digital ? "Recorder (watches; may undo for a seat)" : "Recorder — record the table's moves here",
+          `/games/${made.id}/record${tok(made.recorder_token)}`, "recorder-link"),
+        ...made.seat_tokens.map((t, i) => link(`Seat ${i}: ${players[i]}${digital ? " — play here" : " — this player's view"}`,
+          `/games/${made.id}/record${tok(t)}&seat=${i}`, "seat-link")),
+        link("Replay (public)", `/games/${made.id}/replay`, "replay-link"));
+      $("created").hidden = false;
+      $("created").dataset.gameId = made.id;
+      $("newgame").hidden = true;
+    } catch (err) {
+      $("error").hidden = false; $("error").textContent = err.message;
+    }
+  }
+
+  async function init() {
+    games = await CH.catalog();
+    $("game").replaceChildren(...Object.values(games).map((g) => h("option", {value: g.slug}, g.title)));
+    const wanted = CH.params.get("game");
+    if (wanted && games[wanted]) $("game").value = wanted;
+    $("game").onchange = pickGame;
+    $("add-player").onclick = () => $("players").append(playerRow(""));
+    $("newgame").onsubmit = create;
+    pickGame();
+  }
+  init().catch((err) => { $("error").hidden = false; $("error").textContent = err.message; });
+})();

@@ -1,0 +1,146 @@
+"""Browser tests: the real app on loopback (a werkzeug server process) and one headless
+system Chromium per session, driven by Playwright's sync API."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if os.path.exists(CHROMIUM):
+        return
+    skip = pytest.mark.skip(reason=f"browser tests need the system Chromium at {CHROMIUM} "
+                            "(./test installs it through scripts/system-deps.sh)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+class Server:
+    """The chronicle app served on 127.0.0.1 by a werkzeug server in its own process (so
+    the browser, the server and the test do not queue on one GIL)."""
+
+    def __init__(self, db: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        env = {**os.environ, "CHRONICLE_DB": str(db), "CHRONICLE_STREAM_SECONDS": "3",
+               "PYTHONPATH": str(ROOT)}
+        code = ("from api import create_app; from werkzeug.serving import run_simple; "
+                f"run_simple('127.0.0.1', {port}, create_app(), threaded=True)")
+        self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=str(ROOT),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.http = requests.Session()
+        self.imported: dict[str, str] = {}
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if self.http.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+
+    def import_fixture(self, path: Path) -> str:
+        """Import a fixture log once per session; its game id."""
+        key = str(path)
+        if key not in self.imported:
+            r = self.http.post(f"{self.url}/games/import", data=path.read_bytes(),
+                               headers={"Content-Type": "application/x-ndjson"})
+            assert r.status_code == 201, r.text
+            self.imported[key] = r.json()["id"]
+        return self.imported[key]
+
+    def get(self, path: str, token: str | None = None) -> dict:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.http.get(self.url + path, headers=headers)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def post(self, path: str, body: dict, token: str | None = None) -> requests.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self.http.post(self.url + path, json=body, headers=headers)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web") / "web.db")
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no system Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def snap(page, name: str) -> None:
+    """Save a screenshot as a test artefact (artifacts/, gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:120]
+    page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
+
+
+def _watch(pg):
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    return pg
+
+
+def new_context(browser, **kwargs):
+    ctx = browser.new_context(**{"viewport": {"width": 1024, "height": 900}, **kwargs})
+    ctx.set_default_timeout(10_000)
+    return ctx
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser context, for tests that need their own (tokens, two devices)."""
+    ctx = new_context(browser)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def shared_context(browser):
+    """One context for a whole module: new contexts cost most of a second here."""
+    ctx = new_context(browser)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(shared_context):
+    pg = _watch(shared_context.new_page())
+    yield pg
+    pg.close()

@@ -1,0 +1,274 @@
+"""Recording at the table and digital play, by clicking, in a tablet-sized browser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from projections import GAMES, get_rules
+
+from .boardcheck import check_board
+from .conftest import new_context, snap
+
+pytestmark = pytest.mark.browser
+
+EXAMPLES = {g["id"]: g for g in get_rules("adaman").edition["examples"]["games"]}
+TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True}
+
+
+@pytest.fixture
+def tablet(browser):
+    ctx = new_context(browser, **TABLET)
+    yield ctx
+    ctx.close()
+
+
+def _page(ctx):
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    return pg
+
+
+def _new_game(page, server, players: list[str], mode: str) -> tuple[str, dict[str, str]]:
+    """Create a game through the new-game form; (id, links by role)."""
+    page.goto(f"{server.url}/games/new")
+    page.locator("#game").select_option("adaman")
+    names = page.locator("input[name=player]")
+    for i, name in enumerate(players):
+        names.nth(i).fill(name)
+    page.locator(f"input[name=mode][value={mode}]").check()
+    page.locator("#create").click()
+    page.locator("#created").wait_for()
+    gid = page.locator("#created").get_attribute("data-game-id")
+    links = {"recorder": page.locator(".recorder-link a").get_attribute("href"),
+             "replay": page.locator(".replay-link a").get_attribute("href")}
+    for i in range(len(players)):
+        links[f"seat{i}"] = page.locator(".seat-link a").nth(i).get_attribute("href")
+        assert page.locator(".seat-link a").nth(i).inner_text().startswith(server.url)
+    return gid, links
+
+
+def _wait_seq(page, seq: int) -> None:
+    page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached")
+
+
+def _pick(page, kind: str, cards: list[str]) -> None:
+    for card in cards:
+        page.locator(f'[data-type="{kind}"] [data-pick="drawn"] button[data-card="{card}"]').click()
+
+
+def _choose(page, kind: str, key: str, value) -> None:
+    """Tap the choice whose value equals `value` (lists compare as sets: order is the row's)."""
+    buttons = page.locator(f'[data-type="{kind}"] [data-key="{key}"] button')
+    for i in range(buttons.count()):
+        got = json.loads(buttons.nth(i).get_attribute("data-value"))
+        if got == value or (isinstance(value, list) and sorted(got) == sorted(value)):
+            buttons.nth(i).click()
+            return
+    raise AssertionError(f"no {key} choice {value!r}")
+
+
+def _record_control(page, event: dict) -> None:
+    _choose(page, "control", "target", event["data"]["target"])
+    _choose(page, "control", "spend", event["data"]["spend"])
+    _pick(page, "control", event["data"]["drawn"])
+    page.locator('[data-type="control"] .record-action').click()
+
+
+def test_record_a_complete_adaman_game_by_tapping(tablet, server) -> None:
+    page = _page(tablet)
+    gid, links = _new_game(page, server, ["Ann"], "table")
+    page.goto(server.url + links["recorder"])
+    _wait_seq(page, 0)
+    events = EXAMPLES["win_with_cards_left"]["events"]
+    drawn = events[0]["data"]["drawn"]
+    # a refused move: the layout needs all 13 cards; the rule's message, nothing stored
+    _pick(page, "setup", drawn[:-1])
+    page.locator('[data-type="setup"] .record-action').click()
+    page.locator("#error").wait_for()
+    assert "needs more cards" in page.locator("#error").inner_text()
+    assert server.get(f"/games/{gid}")["last_seq"] == 0
+    _pick(page, "setup", drawn[-1:])
+    page.locator('[data-type="setup"] .record-action').click()
+    seq = 1
+    _wait_seq(page, seq)
+    assert page.locator("#error").is_hidden()
+    for n, event in enumerate(events[1:], 1):
+        _record_control(page, event)
+        seq += 1
+        _wait_seq(page, seq)
+        if n == 3:  # a typo at the table: undo it and enter it again
+            page.locator("#undo").click()
+            seq += 1
+            _wait_seq(page, seq)
+            check_board(page, server.get(f"/games/{gid}/state", None))
+            if n == 3:
+                page.reload()  # a reload mid-game loses nothing: all state is in the log
+                _wait_seq(page, seq)
+            _record_control(page, event)
+            seq += 1
+            _wait_seq(page, seq)
+    final = server.get(f"/games/{gid}/state")
+    assert final["result"]["scores"] == [79]
+    assert page.locator('[data-final-score="0"]').inner_text() == "79"
+    snap(page, "record-adaman-finished")
+    page.goto(server.url + links["replay"])
+    page.locator('#audit-body [data-final-score="0"]').wait_for()
+    assert page.locator('#audit-body [data-final-score="0"]').inner_text() == "79"
+    assert "chain intact" in page.locator("#verify").inner_text()
+    check_board(page, server.get(f"/games/{gid}/state"))
+    assert page.locator("#events li.undone").count() == 1
+    snap(page, "record-adaman-replay")
+    assert page.js_errors == []
+
+
+def test_digital_play_shows_the_move_on_the_other_screen(browser, server) -> None:
+    seat_ctx, watch_ctx = new_context(browser, **TABLET), new_context(browser)
+    try:
+        seat, watcher = _page(seat_ctx), _page(watch_ctx)
+        made = server.post("/games", {"game": "adaman", "players": ["Ann"],
+                                      "mode": "digital"}).json()
+        gid = made["id"]
+        seat.goto(f"{server.url}/games/{gid}/record?token={made['seat_tokens'][0]}&seat=0")
+        watcher.goto(f"{server.url}/games/{gid}/replay")
+        start = server.get(f"/games/{gid}")["last_seq"]  # the server dealt the layout
+        _wait_seq(seat, start)
+        watcher.locator(f'#board[data-loaded="{start}"]').wait_for()
+        assert seat.locator('[data-pick="drawn"]').count() == 0, "the server deals, not the seat"
+        # the seat's first legal control: the first target and the first spend offered
+        seat.locator('[data-type="control"] [data-key="target"] button').first.click()
+        seat.locator('[data-type="control"] [data-key="spend"] button').first.click()
+        seat.locator('[data-type="control"] .record-action').click()
+        _wait_seq(seat, start + 1)
+        now = server.get(f"/games/{gid}/state")
+        # live, unprompted (the stream reconnects every few seconds: allow a cycle or two)
+        watcher.locator(f'#board[data-loaded="{now["seq"]}"]').wait_for(timeout=20_000)
+        check_board(watcher, now)
+        # digital undo policy: a control that turned cards up cannot be taken back
+        if now["view"]["deck_count"] < server.get(f"/games/{gid}/state?at={start}")["view"][
+                "deck_count"]:
+            seat.locator("#undo").click()
+            seat.locator("#error").wait_for()
+            assert "cannot be undone" in seat.locator("#error").inner_text()
+            assert server.get(f"/games/{gid}")["last_seq"] == now["last_seq"]
+        snap(seat, "digital-seat")
+        snap(watcher, "digital-watcher")
+        assert seat.js_errors == [] and watcher.js_errors == []
+    finally:
+        seat_ctx.close()
+        watch_ctx.close()
+
+
+def test_two_devices_a_stale_one_gets_a_conflict_not_a_double_entry(browser, server) -> None:
+    created = server.post("/games", {"game": "adaman", "players": ["Ann"],
+                                     "mode": "table"}).json()
+    gid, token = created["id"], created["recorder_token"]
+    events = EXAMPLES["win_with_cards_left"]["events"]
+    assert server.post(f"/games/{gid}/events", events[0], token).status_code == 201
+    one, two = new_context(browser, **TABLET), new_context(browser, **TABLET)
+    try:
+        a, b = _page(one), _page(two)
+        for pg in (a, b):
+            pg.goto(f"{server.url}/games/{gid}/record?token={token}")
+            _wait_seq(pg, 1)
+        b.locator("#live").uncheck()  # device b looks away: it stays on seq 1
+        _record_control(a, events[1])
+        _wait_seq(a, 2)
+        _record_control(b, events[1])
+        b.locator('#error[data-code="conflict"]').wait_for()
+        assert "someone else recorded a move first" in b.locator("#error").inner_text()
+        _wait_seq(b, 2)  # and b now shows the game as it stands
+        log = server.get(f"/games/{gid}/events")["events"]
+        assert [e["type"] for e in log] == ["game_created", "setup", "control"]
+        check_board(b, server.get(f"/games/{gid}/state"))
+        snap(b, "conflict-device-b")
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_multi_player_game_by_tapping(browser, server, slug: str) -> None:
+    """Digital play of a multi-seat game, every move a tap on the first legal action."""
+    cls = GAMES[slug]
+    seats = min(cls.player_counts)
+    if seats < 2:
+        pytest.skip(f"{slug} is played alone; no multi-player game is registered on this branch")
+    created = server.post("/games", {"game": slug, "players": [f"P{i}" for i in range(seats)],
+                                     "mode": "digital", "seed": "tap"}).json()
+    gid = created["id"]
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = _page(ctx)
+        page.goto(f"{server.url}/games/{gid}/record?token={created['recorder_token']}")
+        for _ in range(12):
+            state = server.get(f"/games/{gid}/state")
+            _wait_seq(page, state["last_seq"])
+            if state["status"] == "finished":
+                break
+            button = page.locator(".record-action:not([disabled])").first
+            if button.count() == 0:
+                page.locator(".choices button").first.click()
+                continue
+            button.click()
+            page.wait_for_function(f"document.getElementById('record').dataset.seq !== "
+                                   f"'{state['last_seq']}' || !document.getElementById('error')"
+                                   ".hidden")
+        check_board(page, server.get(f"/games/{gid}/state", created["recorder_token"]))
+    finally:
+        ctx.close()
+
+
+TAP_JS = """() => {
+  // one tap of a patient player: the first group's record button if it is ready, else the
+  // first choice not yet made in that group
+  const group = document.querySelector('#actions .action-group');
+  if (!group) return 'none';
+  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
+  if (ready) { ready.click(); return 'record'; }
+  for (const row of group.querySelectorAll('.choices[data-key]')) {
+    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
+  }
+  return 'stuck';
+}"""
+
+
+@pytest.mark.parametrize("slug", ["in_the_shadow_of_the_emperor"])
+def test_a_complete_multi_player_game_by_tapping(browser, server, slug: str) -> None:
+    """A whole digital game, every move tapped on the recorder's screen; then its replay."""
+    if slug not in GAMES:
+        pytest.skip(f"{slug} is not registered on this branch")
+    seats = min(GAMES[slug].player_counts)
+    created = server.post("/games", {"game": slug, "players": [f"P{i}" for i in range(seats)],
+                                     "mode": "digital", "seed": "tap"}).json()
+    gid = created["id"]
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = _page(ctx)
+        page.goto(f"{server.url}/games/{gid}/record?token={created['recorder_token']}")
+        for _ in range(3000):
+            seq = server.get(f"/games/{gid}")["last_seq"]
+            _wait_seq(page, seq)
+            if server.get(f"/games/{gid}")["status"] == "finished":
+                break
+            tapped = page.evaluate(TAP_JS)
+            assert tapped in ("record", "choose"), tapped
+            if tapped == "record":
+                page.wait_for_function(
+                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
+                    "!document.getElementById('error').hidden")
+                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+        final = server.get(f"/games/{gid}/state")
+        assert final["status"] == "finished"
+        page.goto(f"{server.url}/games/{gid}/replay")
+        page.locator('#audit-body [data-final-score="0"]').wait_for()
+        for seat, score in enumerate(final["result"]["scores"]):
+            assert page.locator(f'#audit-body [data-final-score="{seat}"]').inner_text() == \
+                str(score)
+        check_board(page, final)
+        snap(page, f"complete-{slug}")
+    finally:
+        ctx.close()

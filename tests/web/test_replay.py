@@ -1,0 +1,84 @@
+"""The replay viewer in a real browser: every registered game, every fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from projections import GAMES
+
+from .boardcheck import check_board
+from .conftest import ROOT, snap
+
+pytestmark = pytest.mark.browser
+
+# every game's first fixture by default; all the others with `pytest -m slow` (each costs a
+# few seconds of browser time on a small machine)
+FIXTURES = [pytest.param(slug, path, id=f"{slug}-{path.stem}",
+                         marks=() if i == 0 else (pytest.mark.slow,))
+            for slug in sorted(GAMES)
+            for i, path in enumerate(sorted((ROOT / "fixtures" / slug).glob("*.jsonl")))]
+
+
+def _open(page, server, game_id: str, query: str = "") -> None:
+    page.goto(f"{server.url}/games/{game_id}/replay{query}")
+
+
+@pytest.mark.parametrize(("slug", "path"), FIXTURES)
+def test_step_through_a_fixture(page, server, slug: str, path: Path) -> None:
+    game_id = server.import_fixture(path)
+    last = server.get(f"/games/{game_id}")["last_seq"]
+    state = {n: server.get(f"/games/{game_id}/state?at={n}") for n in
+             {0, 1, max(0, last - 1), last, last // 2}}
+    _open(page, server, game_id)
+    page.locator("#board[data-renderer]").wait_for()
+    check_board(page, state[last])
+    assert page.locator("#slider").input_value() == str(last)
+    snap(page, f"replay-{slug}-{path.stem}-last")
+    # keys
+    page.keyboard.press("ArrowLeft")
+    check_board(page, state[max(0, last - 1)])
+    page.keyboard.press("Home")
+    check_board(page, state[0])
+    page.keyboard.press("ArrowRight")
+    check_board(page, state[min(1, last)])
+    assert page.locator("#events li.current").get_attribute("data-seq") == str(min(1, last))
+    # the slider
+    page.locator("#slider").evaluate(
+        "(el, n) => { el.value = n; el.dispatchEvent(new Event('input')); }", last // 2)
+    check_board(page, state[last // 2])
+    assert f"at={last // 2}" in page.url
+    # the permalink, opened afresh
+    href = page.locator("#permalink").get_attribute("href")
+    page.goto(server.url + href)
+    check_board(page, state[last // 2])
+    assert page.locator("#events li.current").get_attribute("data-seq") == str(last // 2)
+    # the current step's words are the events endpoint's description
+    events = server.get(f"/games/{game_id}/events")
+    note = events["annotations"].get(str(last // 2), {})
+    if note.get("description"):
+        assert note["description"] in page.locator("#current").inner_text()
+    assert page.js_errors == []
+
+
+def test_the_index_lists_and_filters_games(page, server) -> None:
+    for path in sorted((ROOT / "fixtures" / "adaman").glob("*.jsonl"))[:2]:
+        server.import_fixture(path)
+    page.goto(f"{server.url}/")
+    everything = server.get("/games?limit=500")
+    page.locator("#count").filter(has_text=f"{everything['total']} game(s)").wait_for()
+    page.locator("select[name=status]").select_option("finished")
+    finished = server.get("/games?status=finished&limit=500")
+    page.locator("#count").filter(has_text=f"{finished['total']} game(s)").wait_for()
+    rows = page.locator("#games tbody tr")
+    assert rows.count() == min(50, finished["total"])
+    assert "status=finished" in page.url
+    page.locator("input[name=player]").fill("nobody-plays-here")
+    page.locator("#filters button[type=submit]").click()
+    page.locator("#count").filter(has_text="0 game(s)").wait_for()
+    page.locator("input[name=player]").fill("")
+    page.locator("#filters button[type=submit]").click()
+    page.locator("#games tbody tr .replay-link").first.click()
+    page.locator("#board[data-loaded]").wait_for()
+    assert "/replay" in page.url
