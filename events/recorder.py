@@ -32,8 +32,16 @@ from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_a
 from projections.rules import ALL, Action, Dealer, GameRules, IllegalAction, Viewer, thaw
 
 from . import schemas
-from .errors import AccessDenied, ChronicleError, Conflict, InvalidEvent, NotFound, Unauthorized
-from .model import GENESIS, Envelope, chain_problems, now_iso, seal
+from .errors import (
+    AccessDenied,
+    ChronicleError,
+    Conflict,
+    InvalidEvent,
+    NotFound,
+    StorageError,
+    Unauthorized,
+)
+from .model import GENESIS, Envelope, chain_problems, event_hash, now_iso, seal
 from .store import GameFilter, Store
 
 log = logging.getLogger("chronicle.recorder")
@@ -168,6 +176,7 @@ class Recorder:
     # -- creating -----------------------------------------------------------------
     def create_game(self, request: Mapping[str, Any], game_id: str | None = None) -> CreatedGame:
         """Create a game: event 0, tokens, and in digital mode the seed and the first deal."""
+        schemas.check_json_text(request, "the new-game request")
         req = schemas.load(schemas.NewGameSchema(), request, "the new-game request")
         cls = game_class(req["game"])
         players = req["players"]
@@ -285,12 +294,27 @@ class Recorder:
                 after = snap[0]
             except Exception:  # a stale or foreign snapshot is only a cache miss
                 after = -1
+        prev_hash: str | None = None
         for env in self.store.events(game["id"], after=after, upto=target):
-            cursor = folder.feed(env)
+            if event_hash(env) != env["hash"] or prev_hash not in (None, env["prev_hash"]):
+                self._mark_failed(game, env["seq"], "its hash does not match its content")
+            prev_hash = env["hash"]
+            try:
+                cursor = folder.feed(env)
+            except Exception as err:  # a stored event that no longer folds: the log was altered
+                self._mark_failed(game, env["seq"], "it no longer folds")
+                raise StorageError("log_corrupt", f"game {game['id']}'s stored event "
+                                   f"{env['seq']} cannot be replayed, so the log fails its "
+                                   "audit (run verify for the report)",
+                                   first_bad_seq=env["seq"]) from err
             if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
                 self.store.put_snapshot(game["id"], cursor.seq, key, pickle.dumps(cursor))
         assert folder.last is not None
         return folder.last
+
+    def _mark_failed(self, game: Mapping[str, Any], seq: int, why: str) -> None:
+        log.warning("game %s fails its audit at seq %s: %s", game["id"], seq, why)
+        self._set_summary(game["id"], game["status"], game["result"], audit="failed")
 
     def state(self, game_id: str, at: int | None = None,
               access: Access | None = None) -> dict[str, Any]:
@@ -312,6 +336,7 @@ class Recorder:
             "to_act": list(rules.to_act(cursor.state)), "mode": game["mode"],
             "players": game["players"], "can_undo": cursor.can_undo,
             "can_redo": cursor.can_redo, "last_seq": self.last_seq(game["id"]),
+            "audit": self.game(game["id"]).get("audit"),
         }
 
     def _finished(self, game: Mapping[str, Any], rules: GameRules) -> bool:
@@ -343,13 +368,17 @@ class Recorder:
             done = self.store.event_by_key(game_id, idempotency_key)
             if done is not None:
                 return Recorded(done, self.state(game_id, done["seq"], access), replayed=True)
+        schemas.check_json_text(raw, "the action")
         action = schemas.load(schemas.ActionSchema(), raw, "the action")
         self._check_actor(game, access, action)
+        # a server that died between two of its own appends catches up before anyone acts
+        self._server_turns(game)
         rules, cursor = self.cursor(game_id)
         if expected_seq is not None and expected_seq != cursor.seq:
             raise Conflict("stale_sequence",
                            f"the game moved on: its last seq is {cursor.seq}, you expected "
                            f"{expected_seq}; reload and try again", last_seq=cursor.seq)
+        self._check_seat_meta(game_id, access, action["type"], cursor)
         data = self._prepare(game, rules, cursor, action)
         env = self._append(game, rules, cursor, action["type"], action["actor"], data,
                            idempotency_key)
@@ -371,11 +400,22 @@ class Recorder:
             raise AccessDenied("not_your_seat",
                                f"this token is seat {access.seat}'s; it cannot act as {actor!r}")
         if actor == "server":
-            raise AccessDenied("server_only", "only chronicle itself acts as the server")
+            raise IllegalAction("server_only", "only chronicle itself acts as the server")
         if game["mode"] == "digital" and actor == "table" and action["type"] not in (
                 "undo", "redo", "note", "claim_result"):
             raise IllegalAction("server_deals", "in digital play the server makes the "
                                 "table's moves (deals and layouts) itself")
+
+    def _check_seat_meta(self, game_id: str, access: Access, kind: str, cursor: Cursor) -> None:
+        """A seat token undoes or redoes only its own actions, in table mode too."""
+        if access.role != "seat" or kind not in ("undo", "redo"):
+            return
+        target = cursor.top if kind == "undo" else (cursor.redo[-1] if cursor.redo else None)
+        env = self.store.event(game_id, target) if target is not None else None
+        if env is not None and env["actor"] != access.seat:
+            raise AccessDenied("not_your_seat", f"seq {target} is {env['actor']!r}'s action; "
+                               f"seat {access.seat}'s token cannot {kind} it",
+                               target_seq=target)
 
     def _prepare(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
                  action: Mapping[str, Any]) -> dict[str, Any]:
@@ -448,8 +488,16 @@ class Recorder:
             self.store.put_snapshot(game["id"], after.seq, self._snapshot_key(game, rules),
                                     pickle.dumps(after))
         result = rules.result(after.state)
-        self.store.set_summary(game["id"], "finished" if result else "in_progress", result)
+        self._set_summary(game["id"], "finished" if result else "in_progress", result)
         return env
+
+    def _set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
+                     audit: str | None = None) -> None:
+        """Cache derived facts on the game row; a failure here loses nothing of the log."""
+        try:
+            self.store.set_summary(game_id, status, result, audit=audit)
+        except ChronicleError as err:  # the event is stored; the next write refreshes this
+            log.warning("game %s: summary not updated (%s)", game_id, err.code)
 
     def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
         """Digital mode: the table's chance events as soon as due; the seed at the end."""
@@ -600,10 +648,10 @@ class Recorder:
     # -- verifying ---------------------------------------------------------------------
     def verify(self, game_id: str) -> dict[str, Any]:
         """Verify a stored game: chain, every event through the reducer, deals, result."""
-        report = self.verify_envelopes(list(self.store.events(game_id)))
         game = self.game(game_id)
-        self.store.set_summary(game_id, game["status"], game["result"],
-                               audit="ok" if report["ok"] else "failed")
+        report = self.verify_envelopes(list(self.store.events(game_id)))
+        self._set_summary(game_id, game["status"], game["result"],
+                          audit="ok" if report["ok"] else "failed")
         return report
 
     def verify_envelopes(self, envelopes: list[Envelope]) -> dict[str, Any]:
@@ -615,8 +663,11 @@ class Recorder:
             try:
                 result, checked, more = self._audit_fold(envelopes)
                 problems += more
-            except ChronicleError as err:
+            except (ChronicleError, IllegalAction) as err:
                 problems.append({"seq": 0, "code": err.code, "message": err.message})
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                problems.append({"seq": 0, "code": "malformed_log",
+                                 "message": "the log's events are not the documented shape"})
         elif envelopes:
             problems.append({"seq": envelopes[0].get("seq"), "code": "no_game_created",
                              "message": "a log must start with game_created"})
@@ -653,6 +704,11 @@ class Recorder:
             except IllegalAction as err:
                 problems.append({"seq": env["seq"], "code": err.code,
                                  "message": f"illegal at seq {env['seq']}: {err.message}"})
+                return None, checked, problems
+            except Exception:  # altered data the reducer cannot even read
+                problems.append({"seq": env["seq"], "code": "unreadable_event",
+                                 "message": f"event {env['seq']}'s data is not the shape "
+                                 f"of a {env.get('type')!r} action"})
                 return None, checked, problems
             checked += 1
             if digital and seed is not None and before is not None:
