@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from projections import (
@@ -149,7 +150,7 @@ class Recorder:
         return self.store.editions(slug)
 
     def _ensure_default_edition(self, slug: str) -> dict[str, Any]:
-        text, sha = canonical_edition(default_edition(slug))
+        text, sha = _default_identity(slug)
         if self.store.edition(sha) is None:
             self.store.put_edition(slug, DEFAULT_EDITION_NAME, sha, text)
         return {"name": DEFAULT_EDITION_NAME, "sha256": sha}
@@ -171,7 +172,11 @@ class Recorder:
             raise NotFound("unknown_edition",
                            f"edition {game['edition_sha256'][:12]} of game {game['id']} is not "
                            "stored; add it with `chronicle editions add`")
-        return get_rules(game["game"], json.loads(row["content"]))
+        key = (str(game["game"]), str(game["edition_sha256"]))
+        rules = _BOUND.get(key)
+        if rules is None:  # an edition is content-addressed: its sha256 names one reducer
+            rules = _BOUND[key] = get_rules(game["game"], json.loads(row["content"]))
+        return rules
 
     # -- creating -----------------------------------------------------------------
     def create_game(self, request: Mapping[str, Any], game_id: str | None = None) -> CreatedGame:
@@ -616,7 +621,7 @@ class Recorder:
                                 f"{first['message']})", report=report)
         created = envelopes[0]["data"]
         game_id = envelopes[0]["game_id"]
-        rules = get_rules(created["game"], self._edition_content(created))
+        rules = self._rules_of(created)
         final = rules.result(_fold_all(rules, envelopes).state)
         recorder_token = secrets.token_urlsafe(24)
         seat_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
@@ -632,6 +637,15 @@ class Recorder:
                "result": json.dumps(final) if final is not None else None}
         self.store.import_game(row, envelopes, tokens)
         return CreatedGame(game_id, recorder_token, seat_tokens, [])
+
+    def _rules_of(self, created: Mapping[str, Any]) -> GameRules:
+        """The reducer a game_created names (its game and edition), cached by edition hash."""
+        key = (str(created["game"]), str(created["edition"]["sha256"]))
+        if key not in _BOUND:
+            _BOUND[key] = get_rules(created["game"], self._edition_content(created))
+        else:
+            self._edition_content(created)  # still refuse an edition this store lacks
+        return _BOUND[key]
 
     def _edition_content(self, created: Mapping[str, Any]) -> dict[str, Any]:
         slug = created["game"]
@@ -683,7 +697,7 @@ class Recorder:
                     ) -> tuple[dict[str, Any] | None, int, list[dict[str, Any]]]:
         created = envelopes[0]["data"]
         game_class(created.get("game", ""))
-        rules = get_rules(created["game"], self._edition_content(created))
+        rules = self._rules_of(created)
         problems: list[dict[str, Any]] = []
         seed = next((e["data"].get("seed") for e in envelopes if e["type"] == "seed_revealed"),
                     None)
@@ -776,6 +790,15 @@ def _counts(counts: tuple[int, ...]) -> str:
     if list(counts) == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]} to {counts[-1]}"
     return ", ".join(map(str, counts))
+
+
+_BOUND: dict[tuple[str, str], GameRules] = {}
+
+
+@cache
+def _default_identity(slug: str) -> tuple[str, str]:
+    """(canonical text, sha256) of the shipped edition, computed once per process."""
+    return canonical_edition(default_edition(slug))
 
 
 def _all_slugs() -> list[str]:
