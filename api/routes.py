@@ -23,6 +23,12 @@ blp = Blueprint("games", __name__, description="Games, their event logs, states 
 editions_blp = Blueprint("editions", __name__, description="Editions: component data")
 
 MAX_DEPTH = 64
+#: one server-sent event (OpenAPI 3.0: the schema of a text/event-stream is each event's)
+SSE_EVENT = {"type": "object", "properties": {
+    "id": {"type": "string", "description": "the event's seq"},
+    "event": {"type": "string", "enum": ["chronicle"]},
+    "data": {"type": "string", "description": 'JSON: {"event": <envelope>, "annotation": {}}'},
+    "retry": {"type": "integer"}}}
 
 
 # -- request helpers ------------------------------------------------------------------
@@ -187,7 +193,7 @@ class Events(MethodView):
 @blp.route("/games/<game_id>/events/stream")
 class Stream(MethodView):
     @blp.doc(responses={"200": {"description": "text/event-stream of envelopes",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+                                "content": {"text/event-stream": {"schema": SSE_EVENT}}}})
     def get(self, game_id: str) -> Response:
         """Server-sent events: every new event as `event: chronicle`, then the stream closes.
 
@@ -340,6 +346,19 @@ def register(app: Flask, api: Api) -> None:
     @app.get("/docs/assets/<path:name>")
     def swagger_assets(name: str) -> Response:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, name)
+
+    @app.after_request
+    def audit_header(response: Response) -> Response:
+        """Every game-scoped response says whether that game passed its last audit."""
+        game_id = (request.view_args or {}).get("game_id")
+        if game_id:
+            try:
+                row = recorder().store.game(str(game_id))
+            except Exception:  # the header is advisory; the response itself stands
+                row = None
+            if row is not None and row.get("audit"):
+                response.headers["X-Chronicle-Audit"] = row["audit"]
+        return response
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

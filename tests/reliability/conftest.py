@@ -145,3 +145,8 @@ def table_game(rec: Recorder) -> CreatedGame:
     drawn = rules.fill_chance(cursor.state, Action.of("setup", "table", {}), Dealer("t", 1))
     rec.record(gid, {"type": "setup", "actor": "table", "data": drawn})
     return created
+
+
+def fixture_games() -> list[Path]:
+    """One recorded game per registered game and mode (finished, digital, with undo)."""
+    return sorted((ROOT / "fixtures").glob("*/*.jsonl"))
