@@ -82,7 +82,7 @@ def if_match() -> int | None:
     if header is None or header.strip() == "*":
         return None
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit() or len(text) > 18:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise InvalidEvent("malformed", "If-Match must be the ETag of the state: a seq "
                            'number in quotes, e.g. "12"')
     return int(text)

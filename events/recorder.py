@@ -776,8 +776,12 @@ def parse_jsonl(lines: Iterable[str]) -> list[Envelope]:
             env = json.loads(line)
         except json.JSONDecodeError as err:
             raise InvalidEvent("malformed", f"line {number} is not JSON: {err.msg}") from None
+        except (ValueError, RecursionError):  # a 5000-digit number, nesting past the stack
+            raise InvalidEvent("malformed", f"line {number} is not JSON chronicle can read "
+                               "(a number too long or nesting too deep)") from None
         if not isinstance(env, dict):
             raise InvalidEvent("malformed", f"line {number} is not a JSON object")
+        schemas.check_json_text(env, f"line {number}")
         out.append(env)
     if not out:
         raise InvalidEvent("malformed", "the file holds no events")
