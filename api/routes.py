@@ -203,7 +203,7 @@ class Stream(MethodView):
         who = access(game_id)
         after = _last_event_id()
         rec = recorder()
-        rec.last_seq(game_id)
+        rec.cursor(game_id)  # refuse now (unknown game, corrupt log), not mid-stream
         app = current_app._get_current_object()  # type: ignore[attr-defined]
         return Response(stream_with_context(_stream(app, game_id, after, who)),
                         mimetype="text/event-stream",

@@ -602,13 +602,11 @@ class Recorder:
         """The log as JSON Lines (streamed for the full view; redacted for a seat)."""
         access = access or Access.local()
         game = self.game(game_id)
+        # everything that can refuse runs now, before a caller starts streaming the lines
         rules, last = self.cursor(game_id)
         if self.viewer(game, access, rules.result(last.state) is not None) == ALL:
-            for env in self.store.events(game_id):
-                yield json.dumps(env, ensure_ascii=False) + "\n"
-            return
-        for env in self.history(game_id, access=access)[0]:
-            yield json.dumps(env, ensure_ascii=False) + "\n"
+            return _lines(self.store.events(game_id))
+        return _lines(self.history(game_id, access=access)[0])
 
     def import_lines(self, lines: Iterable[str]) -> CreatedGame:
         """Store an exported game after verifying it; refuses anything that does not verify."""
@@ -756,6 +754,11 @@ def _deal_problem(rules: GameRules, before: Cursor, env: Envelope,
                     "message": f"seq {env['seq']}: {name} is {data.get(name)!r} but the "
                     f"revealed seed deals {expected.get(name)!r}"}
     return None
+
+
+def _lines(envelopes: Iterable[Envelope]) -> Iterator[str]:
+    for env in envelopes:
+        yield json.dumps(env, ensure_ascii=False) + "\n"
 
 
 def _fold_all(rules: GameRules, envelopes: list[Envelope]) -> Cursor:
