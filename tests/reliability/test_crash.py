@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from events import Recorder
+from events import Access, Recorder
 from events.model import ENVELOPE_FIELDS, event_hash
 from events.sqlite import SQLiteStore
 
@@ -110,3 +110,19 @@ def test_sigkill_of_chronicle_serve_loses_no_acknowledged_append(tmp_path):
         count("crash (HTTP): acknowledged appends found", len(acked))
     assert total_acked > KILLS
 
+
+
+def test_a_digital_game_whose_server_died_before_its_deal_catches_up(rec, monkeypatch):
+    """The server appends the table's chance events itself; if it dies between event 0 and
+    the deal, the next record (by anyone) deals first, so the game never hangs."""
+    with monkeypatch.context() as patched:
+        patched.setattr(Recorder, "_server_turns", lambda self, game: [])
+        created = rec.create_game({"game": "adaman", "players": ["Ann"], "mode": "digital",
+                                   "seed": "catch-up"})
+    assert rec.last_seq(created.id) == 0, "the crash: no deal was written"
+    done = rec.record(created.id, {"type": "note", "actor": 0, "data": {"text": "hello?"}},
+                      access=Access("seat", 0))
+    assert [e["type"] for e in rec.store.events(created.id)] == ["game_created", "setup", "note"]
+    assert done.event["seq"] == 2
+    assert rec.verify(created.id)["ok"]
+    count("crash: digital games resumed after a death between server appends")
