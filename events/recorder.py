@@ -9,7 +9,6 @@ the log, resuming from snapshots so "state at step n" costs O(K).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import pickle
@@ -88,7 +87,8 @@ class Recorded:
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """The only form a token is stored or looked up in (RELIABILITY.md, "Secrets")."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_game_id() -> str:
@@ -812,10 +812,6 @@ def _all_slugs() -> list[str]:
     from projections import GAMES
 
     return list(GAMES)
-
-
-def constant_time_equal(a: str, b: str) -> bool:
-    return hmac.compare_digest(a.encode(), b.encode())
 
 
 __all__ = ["Access", "CreatedGame", "Recorded", "Recorder", "now_iso", "parse_jsonl"]
