@@ -126,3 +126,30 @@ def test_a_digital_game_whose_server_died_before_its_deal_catches_up(rec, monkey
     assert done.event["seq"] == 2
     assert rec.verify(created.id)["ok"]
     count("crash: digital games resumed after a death between server appends")
+
+
+def test_a_cold_fold_of_an_undo_heavy_log_is_fast(store, db_path):
+    """What the kill loop found: a new process folding a log full of undo and redo reached
+    back past snapshots once per undo, recursively (minutes for 1400 events)."""
+    import random as rnd
+
+    from .writer import _dealt, choose
+
+    rec = Recorder(store)
+    game_id = table_game(rec).id
+    rng = rnd.Random(7)
+    for n in range(400):
+        state = rec.state(game_id)
+        action = choose(state, rec.legal(game_id), rng, n)
+        try:
+            if action["type"] in ("undo", "redo"):
+                getattr(rec, action["type"])(game_id)
+            else:
+                rec.record(game_id, _dealt(rec, game_id, action, n))
+        except Exception as err:
+            assert getattr(err, "code", None), err
+    cold = Recorder(SQLiteStore(str(db_path)))
+    started = time.monotonic()
+    cold.state(game_id)
+    cold.legal(game_id)
+    assert time.monotonic() - started < 5
