@@ -70,9 +70,11 @@ def test_sigkill_of_a_recorder_writer_loses_no_acknowledged_append(tmp_path):
     last, total_acked = 1, 0
     for kill in range(KILLS):
         proc = writer("recorder", str(db), game_id, str(kill))
-        first = _wait_ready(proc)
-        time.sleep(rng.uniform(0.0, LONGEST_RUN))
-        kill_group(proc)
+        try:
+            first = _wait_ready(proc)
+            time.sleep(rng.uniform(0.0, LONGEST_RUN))
+        finally:
+            kill_group(proc)
         acked = acks("".join(first) + proc.stdout.read())
         if kill > 0 and acked:
             assert acked[0][0] > last - 1, "the next writer resumed after the last event"
@@ -97,11 +99,12 @@ def test_sigkill_of_chronicle_serve_loses_no_acknowledged_append(tmp_path):
     for kill in range(KILLS):
         server = Server(db, tmp_path / "server.log")
         proc = writer("http", server.url, game_id, token, str(kill))
-        first = _wait_ready(proc)
-        time.sleep(rng.uniform(0.0, LONGEST_RUN))
-        # the server dies first (mid-request, mid-write), then its client
-        server.kill()
-        kill_group(proc)
+        try:
+            first = _wait_ready(proc)
+            time.sleep(rng.uniform(0.0, LONGEST_RUN))
+        finally:  # the server dies first (mid-request, mid-write), then its client
+            server.kill()
+            kill_group(proc)
         acked = acks("".join(first) + proc.stdout.read())
         last = _check_after_kill(db, game_id, acked, last)
         total_acked += len(acked)
