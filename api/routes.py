@@ -23,6 +23,12 @@ blp = Blueprint("games", __name__, description="Games, their event logs, states 
 editions_blp = Blueprint("editions", __name__, description="Editions: component data")
 
 MAX_DEPTH = 64
+#: one server-sent event (OpenAPI 3.0: the schema of a text/event-stream is each event's)
+SSE_EVENT = {"type": "object", "properties": {
+    "id": {"type": "string", "description": "the event's seq"},
+    "event": {"type": "string", "enum": ["chronicle"]},
+    "data": {"type": "string", "description": 'JSON: {"event": <envelope>, "annotation": {}}'},
+    "retry": {"type": "integer"}}}
 
 
 # -- request helpers ------------------------------------------------------------------
@@ -76,7 +82,7 @@ def if_match() -> int | None:
     if header is None or header.strip() == "*":
         return None
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit() or len(text) > 18:
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise InvalidEvent("malformed", "If-Match must be the ETag of the state: a seq "
                            'number in quotes, e.g. "12"')
     return int(text)
@@ -189,7 +195,7 @@ class Events(MethodView):
 @blp.route("/games/<game_id>/events/stream")
 class Stream(MethodView):
     @blp.doc(responses={"200": {"description": "text/event-stream of envelopes",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+                                "content": {"text/event-stream": {"schema": SSE_EVENT}}}})
     def get(self, game_id: str) -> Response:
         """Server-sent events: every new event as `event: chronicle`, then the stream closes.
 
@@ -199,7 +205,7 @@ class Stream(MethodView):
         who = access(game_id)
         after = _last_event_id()
         rec = recorder()
-        rec.last_seq(game_id)
+        rec.cursor(game_id)  # refuse now (unknown game, corrupt log), not mid-stream
         app = current_app._get_current_object()  # type: ignore[attr-defined]
         return Response(stream_with_context(_stream(app, game_id, after, who)),
                         mimetype="text/event-stream",
@@ -378,6 +384,19 @@ def register(app: Flask, api: Api) -> None:
     @app.get("/docs/assets/<path:name>")
     def swagger_assets(name: str) -> Response:
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, name)
+
+    @app.after_request
+    def audit_header(response: Response) -> Response:
+        """Every game-scoped response says whether that game passed its last audit."""
+        game_id = (request.view_args or {}).get("game_id")
+        if game_id:
+            try:
+                row = recorder().store.game(str(game_id))
+            except Exception:  # the header is advisory; the response itself stands
+                row = None
+            if row is not None and row.get("audit"):
+                response.headers["X-Chronicle-Audit"] = row["audit"]
+        return response
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

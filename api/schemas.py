@@ -75,6 +75,8 @@ class StateSchema(Schema):
     can_undo = fields.Boolean()
     can_redo = fields.Boolean()
     last_seq = fields.Integer()
+    audit = fields.String(allow_none=True, metadata={
+        "description": '"ok" or "failed" after the last verify (null: never verified)'})
 
 
 class RecordedSchema(Schema):

@@ -25,6 +25,9 @@ from events.recorder import parse_jsonl
 from . import render
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: gunicorn's access log without the query string or the referer: either may carry a token
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms'
+
 err_console = Console(stderr=True)
 
 
@@ -162,7 +165,7 @@ def _option(text: str) -> tuple[str, Any]:
         raise click.BadParameter(f"{text!r} is not KEY=VALUE", param_hint="--option")
     try:
         return key, json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return key, value
 
 
@@ -215,6 +218,9 @@ def _read_data(data: str | None) -> Any:
     except json.JSONDecodeError as err:
         raise click.BadParameter(f"not JSON: {err.msg} (at character {err.pos})",
                                  param_hint="--data") from None
+    except (ValueError, RecursionError):  # a 5000-digit number, nesting past the stack
+        raise click.BadParameter("not JSON chronicle can read (a number too long or nesting "
+                                 "too deep)", param_hint="--data") from None
 
 
 @main.command()
@@ -593,5 +599,6 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
     else:
         args = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
                 "--worker-class", "gthread", "--threads", "8", "--bind", f"{host}:{port}",
-                "--access-logfile", "-", "--graceful-timeout", "5", "api:create_app()"]
+                "--access-logfile", "-", "--access-logformat", ACCESS_LOG_FORMAT,
+                "--graceful-timeout", "5", "api:create_app()"]
     os.execvpe(args[0], args, env)

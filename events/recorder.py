@@ -9,7 +9,6 @@ the log, resuming from snapshots so "state at step n" costs O(K).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import pickle
@@ -35,8 +34,16 @@ from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_a
 from projections.rules import ALL, Action, Dealer, GameRules, IllegalAction, Viewer, thaw
 
 from . import schemas
-from .errors import AccessDenied, ChronicleError, Conflict, InvalidEvent, NotFound, Unauthorized
-from .model import GENESIS, Envelope, chain_problems, now_iso, seal
+from .errors import (
+    AccessDenied,
+    ChronicleError,
+    Conflict,
+    InvalidEvent,
+    NotFound,
+    StorageError,
+    Unauthorized,
+)
+from .model import GENESIS, Envelope, chain_problems, event_hash, now_iso, seal
 from .store import GameFilter, Store
 
 log = logging.getLogger("chronicle.recorder")
@@ -93,7 +100,8 @@ def _schema(cls: type[Schema]) -> Schema:
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """The only form a token is stored or looked up in (RELIABILITY.md, "Secrets")."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_game_id() -> str:
@@ -173,7 +181,7 @@ class Recorder:
         return self.store.editions(slug)
 
     def _ensure_default_edition(self, slug: str) -> dict[str, Any]:
-        text, sha = canonical_edition(default_edition(slug))
+        text, sha = _default_identity(slug)
         if self.store.edition(sha) is None:
             self.store.put_edition(slug, DEFAULT_EDITION_NAME, sha, text)
         return {"name": DEFAULT_EDITION_NAME, "sha256": sha}
@@ -213,6 +221,7 @@ class Recorder:
     # -- creating -----------------------------------------------------------------
     def create_game(self, request: Mapping[str, Any], game_id: str | None = None) -> CreatedGame:
         """Create a game: event 0, tokens, and in digital mode the seed and the first deal."""
+        schemas.check_json_text(request, "the new-game request")
         req = schemas.load(schemas.NewGameSchema(), request, "the new-game request")
         cls = game_class(req["game"])
         players = req["players"]
@@ -322,11 +331,18 @@ class Recorder:
     def _snapshot_key(self, game: Mapping[str, Any], rules: GameRules) -> str:
         return f"{game['game']}:{rules.rules_version}:{game['edition_sha256']}"
 
-    def _fold_to(self, game: Mapping[str, Any], rules: GameRules, target: int) -> Cursor:
+    def _fold_to(self, game: Mapping[str, Any], rules: GameRules, target: int,
+                 memo: dict[int, Cursor] | None = None) -> Cursor:
+        # memo: every cursor any nested fold computed, so an undo reaching back before the
+        # snapshot folds that step once, not once per undo (a cold fold of an undo-heavy
+        # log was exponential: minutes for 1400 events)
+        memo = {} if memo is None else memo
+        if target in memo:
+            return memo[target]
         key = self._snapshot_key(game, rules)
         folder = Folder(rules, game["mode"],
                         fallback=lambda seq: (self._latest.at(game["id"], seq)
-                                              or self._fold_to(game, rules, seq)),
+                                              or self._fold_to(game, rules, seq, memo)),
                         event_at=lambda seq: self.store.event(game["id"], seq),
                         events_upto=self._events_upto(game["id"]),
                         keep=SNAPSHOT_EVERY)
@@ -338,12 +354,29 @@ class Recorder:
                 after = snap[0]
             except Exception:  # a stale or foreign snapshot is only a cache miss
                 after = -1
+        prev_hash: str | None = None
         for env in self.store.events(game["id"], after=after, upto=target):
-            cursor = folder.feed(env)
+            if event_hash(env) != env["hash"] or prev_hash not in (None, env["prev_hash"]):
+                self._mark_failed(game, env["seq"], "its hash does not match its content")
+            prev_hash = env["hash"]
+            try:
+                cursor = folder.feed(env)
+            except Exception as err:  # a stored event that no longer folds: the log was altered
+                self._mark_failed(game, env["seq"], "it no longer folds")
+                raise StorageError("log_corrupt", f"game {game['id']}'s stored event "
+                                   f"{env['seq']} cannot be replayed, so the log fails its "
+                                   "audit (run verify for the report)",
+                                   first_bad_seq=env["seq"]) from err
+            memo[cursor.seq] = cursor
             if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
                 self.store.put_snapshot(game["id"], cursor.seq, key, pickle.dumps(cursor))
         assert folder.last is not None
+        memo[folder.last.seq] = folder.last
         return folder.last
+
+    def _mark_failed(self, game: Mapping[str, Any], seq: int, why: str) -> None:
+        log.warning("game %s fails its audit at seq %s: %s", game["id"], seq, why)
+        self._set_summary(game["id"], game["status"], game["result"], audit="failed")
 
     def state(self, game_id: str, at: int | None = None,
               access: Access | None = None) -> dict[str, Any]:
@@ -368,6 +401,7 @@ class Recorder:
             "to_act": list(rules.to_act(cursor.state)), "mode": game["mode"],
             "players": game["players"], "can_undo": cursor.can_undo,
             "can_redo": cursor.can_redo, "last_seq": latest.seq,
+            "audit": self.game(game["id"]).get("audit"),
         }
 
     def legal(self, game_id: str, access: Access | None = None,
@@ -395,14 +429,18 @@ class Recorder:
             done = self.store.event_by_key(game_id, idempotency_key)
             if done is not None:
                 return Recorded(done, self.state(game_id, done["seq"], access), replayed=True)
+        schemas.check_json_text(raw, "the action")
         action = schemas.load(_schema(schemas.ActionSchema), raw, "the action")
         self._check_actor(game, access, action)
+        # a server that died between two of its own appends catches up before anyone acts
+        self._server_turns(game)
         rules = self.rules_for(game)
         cursor = self._cursor(game, rules, self.last_seq(game_id), None)
         if expected_seq is not None and expected_seq != cursor.seq:
             raise Conflict("stale_sequence",
                            f"the game moved on: its last seq is {cursor.seq}, you expected "
                            f"{expected_seq}; reload and try again", last_seq=cursor.seq)
+        self._check_seat_meta(game_id, access, action["type"], cursor)
         data = self._prepare(game, rules, cursor, action)
         env = self._append(game, rules, cursor, action["type"], action["actor"], data,
                            idempotency_key)
@@ -434,11 +472,22 @@ class Recorder:
             raise AccessDenied("not_your_seat",
                                f"this token is seat {access.seat}'s; it cannot act as {actor!r}")
         if actor == "server":
-            raise AccessDenied("server_only", "only chronicle itself acts as the server")
+            raise IllegalAction("server_only", "only chronicle itself acts as the server")
         if game["mode"] == "digital" and actor == "table" and action["type"] not in (
                 "undo", "redo", "note", "claim_result", "correction"):
             raise IllegalAction("server_deals", "in digital play the server makes the "
                                 "table's moves (deals and layouts) itself")
+
+    def _check_seat_meta(self, game_id: str, access: Access, kind: str, cursor: Cursor) -> None:
+        """A seat token undoes or redoes only its own actions, in table mode too."""
+        if access.role != "seat" or kind not in ("undo", "redo"):
+            return
+        target = cursor.top if kind == "undo" else (cursor.redo[-1] if cursor.redo else None)
+        env = self.store.event(game_id, target) if target is not None else None
+        if env is not None and env["actor"] != access.seat:
+            raise AccessDenied("not_your_seat", f"seq {target} is {env['actor']!r}'s action; "
+                               f"seat {access.seat}'s token cannot {kind} it",
+                               target_seq=target)
 
     def _prepare(self, game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
                  action: Mapping[str, Any]) -> dict[str, Any]:
@@ -540,11 +589,22 @@ class Recorder:
             self.store.put_snapshot(game["id"], after.seq, self._snapshot_key(game, rules),
                                     pickle.dumps(after))
         result = rules.result(after.state)
-        self.store.note_appended(game["id"], seq, "finished" if result else "in_progress",
-                                 result, digest_key(game["game"], rules),
-                                 state_digest(rules, after),
-                                 result_changed=result != rules.result(cursor.state))
+        try:
+            self.store.note_appended(game["id"], seq, "finished" if result else "in_progress",
+                                     result, digest_key(game["game"], rules),
+                                     state_digest(rules, after),
+                                     result_changed=result != rules.result(cursor.state))
+        except ChronicleError as err:  # read models: the event itself is stored
+            log.warning("game %s: summary not updated (%s)", game["id"], err.code)
         return env
+
+    def _set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
+                     audit: str | None = None) -> None:
+        """Cache derived facts on the game row; a failure here loses nothing of the log."""
+        try:
+            self.store.set_summary(game_id, status, result, audit=audit)
+        except ChronicleError as err:  # the event is stored; the next write refreshes this
+            log.warning("game %s: summary not updated (%s)", game_id, err.code)
 
     def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
         """Digital mode: the table's chance events as soon as due; the seed at the end."""
@@ -659,13 +719,11 @@ class Recorder:
         """The log as JSON Lines (streamed for the full view; redacted for a seat)."""
         access = access or Access.local()
         game = self.game(game_id)
+        # everything that can refuse runs now, before a caller starts streaming the lines
         rules, last = self.cursor(game_id)
         if self.viewer(game, access, rules.result(last.state) is not None) == ALL:
-            for env in self.store.events(game_id):
-                yield json.dumps(env, ensure_ascii=False) + "\n"
-            return
-        for env in self.history(game_id, access=access)[0]:
-            yield json.dumps(env, ensure_ascii=False) + "\n"
+            return _lines(self.store.events(game_id))
+        return _lines(self.history(game_id, access=access)[0])
 
     def import_lines(self, lines: Iterable[str]) -> CreatedGame:
         """Store an exported game after verifying it; refuses anything that does not verify."""
@@ -678,7 +736,7 @@ class Recorder:
                                 f"{first['message']})", report=report)
         created = envelopes[0]["data"]
         game_id = envelopes[0]["game_id"]
-        rules = get_rules(created["game"], self._edition_content(created))
+        rules = self._rules_of(created)
         final = rules.result(_fold_all(rules, envelopes).state)
         recorder_token = secrets.token_urlsafe(24)
         seat_tokens = [secrets.token_urlsafe(24) for _ in created["players"]]
@@ -696,6 +754,15 @@ class Recorder:
         self.cursor(game_id)  # one fold now leaves snapshots every K events behind
         return CreatedGame(game_id, recorder_token, seat_tokens, [])
 
+    def _rules_of(self, created: Mapping[str, Any]) -> GameRules:
+        """The reducer a game_created names (its game and edition), cached by edition hash."""
+        key = (str(created["game"]), str(created["edition"]["sha256"]))
+        if key not in _BOUND_RULES:
+            _BOUND_RULES[key] = get_rules(created["game"], self._edition_content(created))
+        else:
+            self._edition_content(created)  # still refuse an edition this store lacks
+        return _BOUND_RULES[key]
+
     def _edition_content(self, created: Mapping[str, Any]) -> dict[str, Any]:
         slug = created["game"]
         self._ensure_default_edition(slug)
@@ -711,10 +778,10 @@ class Recorder:
     # -- verifying ---------------------------------------------------------------------
     def verify(self, game_id: str) -> dict[str, Any]:
         """Verify a stored game: chain, every event through the reducer, deals, result."""
-        report = self.verify_envelopes(list(self.store.events(game_id)))
         game = self.game(game_id)
-        self.store.set_summary(game_id, game["status"], game["result"],
-                               audit="ok" if report["ok"] else "failed")
+        report = self.verify_envelopes(list(self.store.events(game_id)))
+        self._set_summary(game_id, game["status"], game["result"],
+                          audit="ok" if report["ok"] else "failed")
         return report
 
     def verify_envelopes(self, envelopes: list[Envelope]) -> dict[str, Any]:
@@ -726,8 +793,11 @@ class Recorder:
             try:
                 result, checked, more = self._audit_fold(envelopes)
                 problems += more
-            except ChronicleError as err:
+            except (ChronicleError, IllegalAction) as err:
                 problems.append({"seq": 0, "code": err.code, "message": err.message})
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                problems.append({"seq": 0, "code": "malformed_log",
+                                 "message": "the log's events are not the documented shape"})
         elif envelopes:
             problems.append({"seq": envelopes[0].get("seq"), "code": "no_game_created",
                              "message": "a log must start with game_created"})
@@ -743,7 +813,7 @@ class Recorder:
                     ) -> tuple[dict[str, Any] | None, int, list[dict[str, Any]]]:
         created = envelopes[0]["data"]
         game_class(created.get("game", ""))
-        rules = get_rules(created["game"], self._edition_content(created))
+        rules = self._rules_of(created)
         problems: list[dict[str, Any]] = []
         seed = next((e["data"].get("seed") for e in envelopes if e["type"] == "seed_revealed"),
                     None)
@@ -765,10 +835,10 @@ class Recorder:
                 problems.append({"seq": env["seq"], "code": err.code,
                                  "message": f"illegal at seq {env['seq']}: {err.message}"})
                 return None, checked, problems
-            except Exception as err:  # a malformed record must not crash an audit
+            except Exception:  # altered data the reducer cannot even read
                 problems.append({"seq": env["seq"], "code": "unreadable_event",
-                                 "message": f"seq {env['seq']} cannot be applied: "
-                                 f"{type(err).__name__}"})
+                                 "message": f"event {env['seq']}'s data is not the shape "
+                                 f"of a {env.get('type')!r} action"})
                 return None, checked, problems
             checked += 1
             if digital and seed is not None and before is not None:
@@ -824,6 +894,11 @@ def _deal_problem(rules: GameRules, before: Cursor, env: Envelope,
     return None
 
 
+def _lines(envelopes: Iterable[Envelope]) -> Iterator[str]:
+    for env in envelopes:
+        yield json.dumps(env, ensure_ascii=False) + "\n"
+
+
 def _fold_all(rules: GameRules, envelopes: list[Envelope]) -> Cursor:
     folder = Folder(rules, envelopes[0]["data"].get("mode", "table"))
     for env in envelopes:
@@ -842,8 +917,12 @@ def parse_jsonl(lines: Iterable[str]) -> list[Envelope]:
             env = json.loads(line)
         except json.JSONDecodeError as err:
             raise InvalidEvent("malformed", f"line {number} is not JSON: {err.msg}") from None
+        except (ValueError, RecursionError):  # a 5000-digit number, nesting past the stack
+            raise InvalidEvent("malformed", f"line {number} is not JSON chronicle can read "
+                               "(a number too long or nesting too deep)") from None
         if not isinstance(env, dict):
             raise InvalidEvent("malformed", f"line {number} is not a JSON object")
+        schemas.check_json_text(env, f"line {number}")
         out.append(env)
     if not out:
         raise InvalidEvent("malformed", "the file holds no events")
@@ -858,14 +937,16 @@ def _counts(counts: tuple[int, ...]) -> str:
     return ", ".join(map(str, counts))
 
 
+@cache
+def _default_identity(slug: str) -> tuple[str, str]:
+    """(canonical text, sha256) of the shipped edition, computed once per process."""
+    return canonical_edition(default_edition(slug))
+
+
 def _all_slugs() -> list[str]:
     from projections import GAMES
 
     return list(GAMES)
-
-
-def constant_time_equal(a: str, b: str) -> bool:
-    return hmac.compare_digest(a.encode(), b.encode())
 
 
 __all__ = ["Access", "CreatedGame", "Recorded", "Recorder", "now_iso", "parse_jsonl"]

@@ -15,6 +15,53 @@ from .errors import InvalidEvent
 
 SNAKE = validate.Regexp(r"^[a-z][a-z0-9_]{0,63}$", error="must be a snake_case action type")
 MAX_SEAT = 64
+MAX_DEPTH = 64
+MAX_INT = 2**63
+
+
+def check_json_text(value: Any, what: str) -> None:
+    """Refuse what JSON cannot carry faithfully: lone surrogates, NaN and infinities,
+    integers beyond 64 bits, non-string keys, nesting deeper than MAX_DEPTH.
+
+    Raises InvalidEvent naming the path.
+    """
+    problem = _json_problem(value, what, 0)
+    if problem is not None:
+        raise InvalidEvent("malformed", problem, fields={})
+
+
+def _json_problem(value: Any, path: str, depth: int) -> str | None:
+    if depth > MAX_DEPTH:
+        return f"{path} is nested deeper than {MAX_DEPTH} levels"
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{path} has a key that is not a string"
+            found = _scalar_problem(key, f"{path} key") or _json_problem(
+                item, f"{path}.{key}" if len(key) < 40 else f"{path}.<key>", depth + 1)
+            if found:
+                return found
+        return None
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _json_problem(item, f"{path}[{index}]", depth + 1)
+            if found:
+                return found
+        return None
+    return _scalar_problem(value, path)
+
+
+def _scalar_problem(value: Any, path: str) -> str | None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return f"{path} holds text that is not valid Unicode (a lone surrogate)"
+    elif isinstance(value, float) and (value != value or abs(value) == float("inf")):
+        return f"{path} holds NaN or an infinity, which JSON cannot represent"
+    elif isinstance(value, int) and not -MAX_INT <= value < MAX_INT:
+        return f"{path} holds an integer beyond 64 bits, which JSON readers cannot keep exact"
+    return None
 
 
 class ActorField(fields.Field):

@@ -139,8 +139,9 @@ class SQLiteStore(Store):
         # sleeps in growing steps (up to 100 ms) and left the file idle between writers.
         self._writing = _write_lock(path)
         try:
+            # a file: URI opens with its parameters, e.g. file:chronicle.db?mode=ro
             conn = sqlite3.connect(path, timeout=30, isolation_level=None,
-                                   check_same_thread=False)
+                                   check_same_thread=False, uri=path.startswith("file:"))
             conn.execute("PRAGMA busy_timeout = 30000")
             self.db = Database(conn)
             if path != ":memory:":
@@ -299,7 +300,8 @@ class SQLiteStore(Store):
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise StorageError("storage_busy", f"the database is unavailable: {err}") from None
+            raise StorageError("storage_unavailable", f"the database cannot take a write "
+                               f"({err}); nothing was stored") from None
         try:
             last = self.conn.execute("SELECT max(seq) FROM events WHERE game_id = ?",
                                      (game_id,)).fetchone()[0]
