@@ -510,15 +510,21 @@ class Recorder:
         chance = rules.chance_fields.get(kind, ())
         if game["mode"] == "digital" and chance:
             probe = Action.of(kind, action["actor"], data)
-            choice = rules.strip_chance(probe)
+            try:
+                choice = rules.strip_chance(probe)
+            except Exception:  # data too malformed to even separate: the schema says why
+                schemas.load(_schema(rules.action_schemas[kind]), data, f"the {kind} data")
+                raise InvalidEvent("malformed", f"the {kind} data is malformed") from None
             if choice != thaw(probe.data):
                 given = sorted(k for k in data if data.get(k) != choice.get(k))
                 raise IllegalAction("server_deals", "in digital play the server deals: leave "
                                     f"the chance outcome out of {', '.join(given)}")
             schemas.load(_schema(rules.action_schemas[kind]), data, f"the {kind} data",
                          partial=chance)
-            data = self._fill(rules, cursor, Action.of(kind, action["actor"], choice),
-                              self.store.seed(game["id"]) or "")
+            seed = self.store.seed(game["id"])
+            if seed is None:
+                raise _no_seed(game["id"])
+            data = self._fill(rules, cursor, Action.of(kind, action["actor"], choice), seed)
         return schemas.check_exact(_schema(rules.action_schemas[kind]), data, f"the {kind} data")
 
     @staticmethod
@@ -612,17 +618,21 @@ class Recorder:
             return []
         written: list[Envelope] = []
         rules = self.rules_for(game)
-        seed = self.store.seed(game["id"]) or ""
+        seed = self.store.seed(game["id"])
         for _ in range(1000):
             _, cursor = self.cursor(game["id"])
             if rules.result(cursor.state) is not None:
-                if not self._seed_revealed(game["id"]):
+                # a digital game imported unfinished arrives without its secret seed: there
+                # is nothing true to reveal (verify then says the seed was never revealed)
+                if seed is not None and not self._seed_revealed(game["id"]):
                     written.append(self._append(game, rules, cursor, "seed_revealed", "server",
                                                 {"seed": seed}, None))
                 break
             auto = rules.auto_action(cursor.state)
             if auto is None:
                 break
+            if seed is None:
+                raise _no_seed(game["id"])
             probe = Action.of(auto["type"], auto["actor"], auto.get("data") or {})
             data = self._fill(rules, cursor, probe, seed)
             written.append(self._append(game, rules, cursor, auto["type"], auto["actor"], data,
@@ -859,6 +869,12 @@ class Recorder:
                              "message": "a finished digital game must reveal its seed"})
         final = folder.last
         return (rules.result(final.state) if final else None), checked, problems
+
+
+def _no_seed(game_id: str) -> IllegalAction:
+    return IllegalAction("no_seed", f"digital game {game_id} was imported without its secret "
+                         "seed, so the server cannot deal for it; record the rest as a table "
+                         "game instead")
 
 
 def digest_key(slug: str, rules: GameRules) -> str:

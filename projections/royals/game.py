@@ -164,10 +164,13 @@ class Royals(GameRules):
         """A draw keeps its kinds and sources (and a display card, which is a choice); the
         cards from the deck and the intrigue pile are the chance outcome."""
         data = super().strip_chance(action)
-        if action.type == "draw_cards":
+        draws = action.data.get("draws", ())
+        if action.type == "draw_cards" and isinstance(draws, tuple | list) and all(
+                isinstance(d, Mapping) for d in draws):
             data["draws"] = [{k: v for k, v in _thaw(d).items()
-                              if k != "card" or d.get("source") == "display"}
-                             for d in action.data.get("draws", ())]
+                              if k != "card" or d.get("source") == "display"} for d in draws]
+        elif action.type == "draw_cards" and "draws" in action.data:
+            data["draws"] = _thaw(draws)  # malformed: left for the schema to refuse
         return data
 
     def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
