@@ -215,3 +215,40 @@ def test_api_compare_and_stats(client):
     assert client.get(f"/games/{a}/compare/{b}").json["agree"] is True
     assert client.get("/stats").json["total_games"] == 2
     assert client.get("/reaudit").json["changed"] == 0
+
+
+# -- the same capabilities on a second game's recorded fixture (Royals, 2 players) ----------
+def test_royals_two_records_of_one_table_name_the_first_event_where_they_differ(rec):
+    a = _table_copy(rec, "royals", "2_players")
+    b = _table_copy(rec, "royals", "2_players", upto=40)
+    report = compare(rec, a, b)
+    assert report["agree"] is False
+    assert report["b"] is None and report["a"]["seq"] == 40
+    assert compare(rec, a, _table_copy(rec, "royals", "2_players"))["agree"] is True
+
+
+def test_royals_a_claimed_score_that_disagrees_is_reported_by_seat(rec):
+    game_id = _import(rec, "royals", "2_players")
+    result = rec.state(game_id)["result"]
+    wrong = [result["scores"][0], result["scores"][1] + 5]
+    rec.record(game_id, {"type": "claim_result", "actor": "table",
+                         "data": {"scores": wrong, "text": "seat 1 added a title twice"}})
+    problems = rec.verify(game_id)["problems"]
+    assert problems[0]["code"] == "claimed_result_differs"
+    assert problems[0]["differences"] == [{"seat": 1, "category": "total",
+                                           "claimed": wrong[1],
+                                           "computed": result["scores"][1]}]
+
+
+def test_royals_a_correction_is_re_judged_and_reaudit_and_stats_cover_it(rec):
+    game_id = _table_copy(rec, "royals", "2_players", upto=30)
+    events = list(rec.store.events(game_id))
+    end_turn = next(e for e in events[5:] if e["type"] == "end_turn")
+    recorded = rec.record(game_id, {"type": "correction", "actor": "table", "data": {
+        "target_seq": end_turn["seq"],
+        "action": {"type": end_turn["type"], "actor": end_turn["actor"],
+                   "data": end_turn["data"]}}})
+    assert recorded.correction_report == [], "the same action again changes nothing"
+    assert rec.verify(game_id)["ok"]
+    assert not reaudit(rec, "royals")[0]["changed"]
+    assert statistics(rec, "royals")["games"]["royals"]["played"] == 1
