@@ -198,20 +198,8 @@ class SQLiteStore(Store):
     # -- games ---------------------------------------------------------------
     def create_game(self, game: Mapping[str, Any], created: Envelope,
                     tokens: Mapping[str, str], seed: str | None) -> None:
-        row = dict(game)
-        row["players"] = json.dumps(row["players"], ensure_ascii=False)
-        cols = ", ".join(row)
-        ops = [(f"INSERT INTO games ({cols}) VALUES ({', '.join('?' * len(row))})",
-                tuple(row.values())), self._insert_event(created)]
-        ops += [("INSERT INTO tokens (token_hash, game_id, role) VALUES (?, ?, ?)",
-                 (h, game["id"], role)) for h, role in tokens.items()]
-        if seed is not None:
-            ops.append(("INSERT INTO seeds (game_id, seed) VALUES (?, ?)", (game["id"], seed)))
-        try:
-            self._write(ops)
-        except sqlite3.IntegrityError:
-            raise Conflict("game_exists", f"a game with id {game['id']!r} is already stored",
-                           game_id=game["id"]) from None
+        # a new game is an imported game of one event: one write path for both
+        self.import_game(game, [created], tokens, seed)
 
     def game(self, game_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT * FROM games WHERE id = ?", [game_id])
