@@ -31,7 +31,7 @@ from projections import (
     get_rules,
 )
 from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
-from projections.rules import ALL, Action, Dealer, GameRules, IllegalAction, Viewer, thaw
+from projections.rules import ALL, Action, Dealer, GameRules, IllegalAction, State, Viewer, thaw
 
 from . import schemas
 from .errors import (
@@ -441,6 +441,7 @@ class Recorder:
                            f"the game moved on: its last seq is {cursor.seq}, you expected "
                            f"{expected_seq}; reload and try again", last_seq=cursor.seq)
         self._check_seat_meta(game_id, access, action["type"], cursor)
+        self._check_table_choice(game, rules, cursor, action)
         data = self._prepare(game, rules, cursor, action)
         env = self._append(game, rules, cursor, action["type"], action["actor"], data,
                            idempotency_key)
@@ -473,10 +474,21 @@ class Recorder:
                                f"this token is seat {access.seat}'s; it cannot act as {actor!r}")
         if actor == "server":
             raise IllegalAction("server_only", "only chronicle itself acts as the server")
-        if game["mode"] == "digital" and actor == "table" and action["type"] not in (
-                "undo", "redo", "note", "claim_result", "correction"):
+
+    @staticmethod
+    def _check_table_choice(game: Mapping[str, Any], rules: GameRules, cursor: Cursor,
+                            action: Mapping[str, Any]) -> None:
+        """In digital play the table's only own moves are its choices (DESIGN.md, "Digital
+        play": Thrones' start_game picks the houses); its deals and forced steps are the
+        server's, which has already made any that is due."""
+        if game["mode"] != "digital" or action["actor"] != "table" or \
+                action["type"] in META_TYPES:
+            return
+        if server_move(rules, cursor.state) is not None or \
+                "table" not in rules.to_act(cursor.state):
             raise IllegalAction("server_deals", "in digital play the server makes the "
-                                "table's moves (deals and layouts) itself")
+                                "table's moves (deals, layouts, forced steps) itself; the "
+                                "recorder makes only the table's choices")
 
     def _check_seat_meta(self, game_id: str, access: Access, kind: str, cursor: Cursor) -> None:
         """A seat token undoes or redoes only its own actions, in table mode too."""
@@ -628,7 +640,7 @@ class Recorder:
                     written.append(self._append(game, rules, cursor, "seed_revealed", "server",
                                                 {"seed": seed}, None))
                 break
-            auto = rules.auto_action(cursor.state)
+            auto = server_move(rules, cursor.state)
             if auto is None:
                 break
             if seed is None:
@@ -880,6 +892,24 @@ def _no_seed(game_id: str) -> IllegalAction:
 def digest_key(slug: str, rules: GameRules) -> str:
     """Digests are comparable only under one reducer version."""
     return f"{slug}:{rules.rules_version}"
+
+
+def server_move(rules: GameRules, state: State) -> dict[str, Any] | None:
+    """The table move the server makes itself in digital play, or None.
+
+    A chance event the rules call for (`auto_action`), or the table's only legal move when
+    the table alone is to act: a step nobody chooses (Thrones' `resolve_dominance` and
+    `end_round`) must not wait for a recorder while the seats play on their phones. A table
+    move with more than one option (Thrones' `start_game`: the houses) is the recorder's
+    choice; the server still fills its chance fields.
+    """
+    auto = rules.auto_action(state)
+    if auto is not None:
+        return auto
+    if tuple(rules.to_act(state)) != ("table",):
+        return None
+    options = rules.legal_actions(state, "table")
+    return dict(options[0]) if len(options) == 1 else None
 
 
 def state_digest(rules: GameRules, cursor: Cursor) -> str:

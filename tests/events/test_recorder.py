@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from freezegun import freeze_time
@@ -224,3 +225,88 @@ def test_any_single_event_tamper_is_detected(rec, seed, tamper_at):
     envs[seq]["data"] = {**envs[seq]["data"], "x": 1}
     report = rec.verify_envelopes(envs)
     assert not report["ok"] and report["first_bad_seq"] == seq
+
+
+# -- digital play of the multi-seat games: each seat by its own token -----------------------
+
+def _seat_play(rec: Recorder, slug: str, players: int, seed: str = "seats",
+               max_moves: int = 4000) -> tuple[str, list[tuple]]:
+    """A digital game played to its end, each move by whoever the state says is to act,
+    through that actor's own access; (id, every (to_act, actor) asked)."""
+    created = rec.create_game({"game": slug, "players": [f"P{i}" for i in range(players)],
+                               "mode": "digital", "seed": seed})
+    asked, rng = [], random.Random(seed)
+    for _ in range(max_moves):
+        state = rec.state(created.id, access=Access("recorder"))
+        if state["status"] == "finished":
+            return created.id, asked
+        actor = state["to_act"][0]
+        access = Access("recorder") if actor == "table" else Access("seat", actor)
+        move = rng.choice([a for a in rec.legal(created.id, access=access)
+                           if a["actor"] == actor and a["type"] != "concede"])
+        asked.append((tuple(state["to_act"]), move["actor"], move["type"]))
+        rec.record(created.id, move, access=access)
+    raise AssertionError(f"{slug} did not finish in {max_moves} moves")
+
+
+@pytest.mark.parametrize("slug, players", [("royals", 2), ("palais_royal", 2),
+                                           ("in_the_shadow_of_the_emperor", 3),
+                                           ("thrones", 2), ("thrones", 3)])
+def test_a_digital_game_runs_to_its_end_on_the_seats_tokens_alone(rec, slug, players):
+    """The seats never wait for a recorder, except for a choice only the table can make."""
+    game_id, asked = _seat_play(rec, slug, players)
+    table_moves = [move for _, actor, move in asked if actor == "table"]
+    assert table_moves == (["start_game"] if slug == "thrones" else [])
+    assert rec.verify(game_id)["ok"]
+    assert rec.history(game_id)[0][-1]["type"] == "seed_revealed"
+
+
+def test_in_digital_thrones_the_recorder_picks_the_houses_and_the_server_deals(rec):
+    created = rec.create_game({"game": "thrones", "players": ["Ann", "Bo"],
+                               "mode": "digital", "seed": "houses"})
+    start = {"type": "start_game", "actor": "table", "data": {"players": [
+        {"seat": 0, "name": "Ann", "house": "Targaryen"},
+        {"seat": 1, "name": "Bo", "house": "Stark"}]}}
+    with pytest.raises(Exception) as err:  # a seat cannot speak for the table
+        rec.record(created.id, start, access=Access("seat", 0))
+    assert err.value.code == "not_your_seat"
+    dealt = {**start, "data": {**start["data"], "setup_first": 0,
+                               "setup_hands": {"0": [], "1": []}}}
+    with pytest.raises(IllegalAction) as err:  # nor may the recorder deal the hands
+        rec.record(created.id, dealt, access=Access("recorder"))
+    assert err.value.code == "server_deals"
+    assert rec.last_seq(created.id) == 0
+    done = rec.record(created.id, start, access=Access("recorder"))
+    hands = done.event["data"]["setup_hands"]
+    assert sorted(hands) == ["0", "1"] and all(len(h) == 7 for h in hands.values())
+    assert all(card.startswith(f"p{seat}-") for seat, h in hands.items() for card in h)
+    assert rec.state(created.id)["to_act"] != ["table"]
+
+
+def test_in_digital_thrones_nobody_waits_on_the_forced_dominance_steps(rec):
+    """resolve_dominance and end_round are the table's only moves: the server makes them
+    (events.recorder.server_move), and a recorder who tries gets the digital rule."""
+    game_id, asked = _seat_play(rec, "thrones", 2, seed="dominance")
+    kinds = [e["type"] for e in rec.history(game_id)[0]]
+    assert "resolve_dominance" in kinds and "end_round" in kinds
+    assert all(actor != "table" for _, actor, move in asked if move != "start_game")
+    created = rec.create_game({"game": "thrones", "players": ["Ann", "Bo"],
+                               "mode": "digital", "seed": "x"})
+    rec.record(created.id, rec.legal(created.id)[0], access=Access("recorder"))
+    before = rec.last_seq(created.id)
+    with pytest.raises(IllegalAction) as err:
+        rec.record(created.id, {"type": "resolve_dominance", "actor": "table", "data": {}},
+                   access=Access("recorder"))
+    assert err.value.code == "server_deals" and "forced steps" in err.value.message
+    assert rec.last_seq(created.id) == before
+
+
+def test_in_digital_adaman_the_recorder_cannot_lay_out_the_cards_itself(rec):
+    created = rec.create_game({"game": "adaman", "players": ["Ann"], "mode": "digital",
+                               "seed": "s5"})
+    before = rec.last_seq(created.id)
+    with pytest.raises(IllegalAction) as err:
+        rec.record(created.id, {"type": "setup", "actor": "table", "data": {}},
+                   access=Access("recorder"))
+    assert err.value.code == "server_deals"
+    assert rec.last_seq(created.id) == before
