@@ -67,6 +67,15 @@ const CH = (() => {
   const boards = {};
   const loading = {};
   function registerBoard(slug, render) { boards[slug] = render; }
+  // a game whose pieces carry instance ids (Thrones' "p1-063-2": seat 1's second copy of card
+  // 63) names them through its own labeller; every other id is looked up as it stands
+  const labellers = {};
+  function registerLabels(slug, fn) { labellers[slug] = fn; }
+  function cardName(slug, cards, id) {
+    if (cards && cards[id] && cards[id].name) return cards[id].name;
+    const named = labellers[slug] ? labellers[slug](String(id), cards || {}) : null;
+    return named || String(id);
+  }
   function loadBoard(slug) {
     if (!loading[slug]) {
       loading[slug] = new Promise((resolve) => {
@@ -100,7 +109,7 @@ const CH = (() => {
       doc, view: doc.view, prev: prevDoc ? prevDoc.view : null, players, cards,
       changed: (path) => changedSet.has(path),
       cls: (base, path) => base + (changedSet.has(path) ? " changed" : ""),
-      label: (id) => (cards[id] && cards[id].name) || String(id),
+      label: (id) => cardName(doc.game, cards, id),
       seatName: (s) => (typeof s === "number" && players[s] !== undefined)
         ? `${players[s]} (seat ${s})` : String(s),
       isNew: (listPath, id) => {  // an item that was not in the same list one step before
@@ -251,6 +260,6 @@ const CH = (() => {
   }
 
   return {h, api, ApiError, allEvents, catalog, registerBoard, loadBoard, renderBoard,
-    generic, describe, actorName, val, chips, seats, stat, breakdownTable, withToken, follow, token, params, getPath};
+    generic, describe, registerLabels, cardName, actorName, val, chips, seats, stat, breakdownTable, withToken, follow, token, params, getPath};
 })();
 window.CH = CH;

@@ -64,7 +64,7 @@
   }
 
   function actionGroup(type, acts) {
-    const ctx = {label: (id) => (cat && cat.cards && cat.cards[id] && cat.cards[id].name) || String(id)};
+    const ctx = {label: (id) => CH.cardName(game.game, cat && cat.cards, id)};
     const chance = game.mode === "table" ? ((cat && cat.chance_fields && cat.chance_fields[type]) || []) : [];
     const keys = [];
     if (new Set(acts.map((a) => JSON.stringify(a.actor))).size > 1) keys.push("actor");

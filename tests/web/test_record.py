@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -204,6 +205,7 @@ def test_a_multi_player_game_by_tapping(browser, server, slug: str) -> None:
     try:
         page = _page(ctx)
         page.goto(f"{server.url}/games/{gid}/record?token={created['recorder_token']}")
+        created_seq = server.get(f"/games/{gid}")["last_seq"]
         for _ in range(12):
             state = server.get(f"/games/{gid}/state")
             _wait_seq(page, state["last_seq"])
@@ -217,6 +219,8 @@ def test_a_multi_player_game_by_tapping(browser, server, slug: str) -> None:
             page.wait_for_function(f"document.getElementById('record').dataset.seq !== "
                                    f"'{state['last_seq']}' || !document.getElementById('error')"
                                    ".hidden")
+            assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+        assert server.get(f"/games/{gid}")["last_seq"] > created_seq, "the taps recorded moves"
         check_board(page, server.get(f"/games/{gid}/state", created["recorder_token"]))
     finally:
         ctx.close()
@@ -272,3 +276,97 @@ def test_a_complete_multi_player_game_by_tapping(browser, server, slug: str) -> 
         snap(page, f"complete-{slug}")
     finally:
         ctx.close()
+
+
+SEAT_TAP_JS = """() => {
+  // a player's tap on their own screen: like TAP_JS, but never the group that gives up
+  const groups = [...document.querySelectorAll('#actions .action-group')]
+    .filter((g) => !['concede', 'abandon'].includes(g.dataset.type));
+  if (!groups.length) return 'none';
+  const group = groups[0];
+  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
+  if (ready) { ready.click(); return 'record'; }
+  for (const row of group.querySelectorAll('.choices[data-key]')) {
+    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
+  }
+  return 'stuck';
+}"""
+
+
+def _hand(slug: str, view: dict, seat: int) -> list[str]:
+    """The cards of `seat`'s hand as its own screen may show them (ids or suits)."""
+    if slug == "thrones":
+        return list(view["players"][seat]["hand"])
+    return sorted(view["hands"][seat]["country"])
+
+
+def _check_own_hand_only(slug: str, page, seat: int, own: dict, others: dict[int, dict]) -> None:
+    """`page` is `seat`'s screen; `own` its state document, `others` each other seat's."""
+    check_board(page, own)
+    assert page.locator(f'#board [data-seat="{seat}"] .hand').count() == 1, "its own hand"
+    for other, doc in others.items():
+        assert page.locator(f'#board [data-seat="{other}"] .hand').count() == 0, \
+            f"seat {seat} sees seat {other}'s hand"
+        if slug == "thrones":  # every card has its own id: none of the other hand is on screen
+            names = page.locator(f'#board [data-seat="{seat}"] .hand .chip').all_inner_texts()
+            assert len(names) == len(_hand(slug, own["view"], seat))
+            assert not any(re.fullmatch(r"p\d+-\d{3}(-\d+)?", n) for n in names), names
+            html = page.content()
+            leaked = [card for card in _hand(slug, doc["view"], other) if card in html]
+            assert not leaked, f"seat {seat}'s screen shows seat {other}'s {leaked}"
+
+
+@pytest.mark.parametrize("slug", ["royals", "thrones"])
+def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
+    """Two phones on one digital game: each acts on its own turn from its own screen, sees
+    its own hand and never the other's, and sees the other's moves arrive unprompted."""
+    created = server.post("/games", {"game": slug, "players": ["Ann", "Bo"],
+                                     "mode": "digital", "seed": "phones"}).json()
+    gid, tokens = created["id"], created["seat_tokens"]
+    if slug == "thrones":  # the houses are the table's choice: the host picks them
+        start = server.get(f"/games/{gid}/legal-actions", created["recorder_token"])["actions"][0]
+        assert server.post(f"/games/{gid}/events", start,
+                           created["recorder_token"]).status_code == 201
+    contexts = [new_context(browser, **TABLET) for _ in tokens]
+    try:
+        pages = [_page(ctx) for ctx in contexts]
+        for seat, page in enumerate(pages):
+            page.goto(f"{server.url}/games/{gid}/record?token={tokens[seat]}&seat={seat}")
+        moves, seen_live = [0, 0], [0, 0]
+        for _ in range(200):
+            docs = {s: server.get(f"/games/{gid}/state", tokens[s]) for s in (0, 1)}
+            seq, to_act = docs[0]["last_seq"], docs[0]["to_act"]
+            for seat, page in enumerate(pages):  # every screen shows the game as it stands
+                _wait_seq(page, seq)
+                _check_own_hand_only(slug, page, seat, docs[seat], {1 - seat: docs[1 - seat]})
+                if seat not in to_act:  # not its turn: nothing to tap
+                    assert page.locator("#actions .record-action").count() == 0
+                    assert "Nothing for you to do now" in page.locator("#actions").inner_text()
+            if docs[0]["status"] == "finished" or (min(moves) >= 4 and min(seen_live) >= 3):
+                break
+            actor = to_act[0]
+            page = pages[actor]
+            while (tapped := page.evaluate(SEAT_TAP_JS)) == "choose":
+                pass
+            assert tapped == "record", tapped
+            page.wait_for_function(f"document.getElementById('record').dataset.seq !== '{seq}' "
+                                   "|| !document.getElementById('error').hidden")
+            assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+            moves[actor] += 1
+            now = server.get(f"/games/{gid}")["last_seq"]
+            for seat in (0, 1):
+                if seat == actor:
+                    continue
+                # the move reaches the other phone by the stream alone (no tap, no reload);
+                # the stream reconnects every few seconds, so allow a cycle or two
+                pages[seat].locator(f'#record[data-seq="{now}"]').wait_for(
+                    state="attached", timeout=20_000)
+                assert "Updated:" in pages[seat].locator("#flash").inner_text()
+                seen_live[seat] += 1
+        assert min(moves) >= 4 and min(seen_live) >= 3, (moves, seen_live)
+        for seat, page in enumerate(pages):
+            snap(page, f"digital-{slug}-seat{seat}")
+            assert page.js_errors == []
+    finally:
+        for ctx in contexts:
+            ctx.close()

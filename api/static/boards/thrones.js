@@ -14,6 +14,13 @@
     h("span", {class: "suits"}, c.knelt ? "knelt" : "standing", c.power ? ` · power ${c.power}` : "")) : null);
   }
 
+  // instance ids name a seat's copy of a card of the edition: "p1-063-2" is core_063's name
+  CH.registerLabels("thrones", (id, cards) => {
+    const m = /^p\d+-(\d{3})(?:-\d+)?$/.exec(id);
+    const card = m && cards[`core_${m[1]}`];
+    return card && card.name ? card.name : null;
+  });
+
   CH.registerBoard("thrones", (view, ctx) => {
     if (!Array.isArray(view.players)) return null;
     const n = view.players.length;
