@@ -284,8 +284,14 @@ class State(MethodView):
 class Legal(MethodView):
     @blp.response(200, s.LegalSchema)
     def get(self, game_id: str) -> dict[str, Any]:
-        """Legal actions now (a seat token: only its own; spectators: none)."""
-        return {"actions": recorder().legal(game_id, access(game_id))}
+        """Legal actions now (a seat token: only its own; spectators: none).
+
+        In table mode the recorder also gets `chance_slots`: by the index of an action, the
+        chance outcomes it needs and what each may still be, so a tablet offers the cards
+        to tap instead of a field to type ids in.
+        """
+        actions, slots = recorder().legal_with_slots(game_id, access(game_id))
+        return {"actions": actions, "chance_slots": slots}
 
 
 @blp.route("/games/<game_id>/export")

@@ -159,8 +159,20 @@ class StateQuerySchema(Schema):
     at = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**62))
 
 
+class ChanceSlotSchema(Schema):
+    field = fields.String(required=True)
+    path = fields.List(fields.Raw(), required=True)
+    options = fields.List(fields.Raw(), required=True)
+    many = fields.Boolean(required=True)
+    count = fields.Integer(allow_none=True, required=True)
+    label = fields.String(required=True)
+
+
 class LegalSchema(Schema):
     actions = fields.List(fields.Nested(ActionSchema), required=True)
+    chance_slots = fields.Dict(keys=fields.String(), values=fields.List(
+        fields.Nested(ChanceSlotSchema)), metadata={
+        "description": "table mode, recorder: by action index, the chance outcomes to pick"})
 
 
 class ProblemSchema(Schema):

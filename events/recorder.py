@@ -419,6 +419,25 @@ class Recorder:
         return [{"type": a["type"], "actor": a["actor"], "data": thaw(a["data"])}
                 for a in actions]
 
+    def legal_with_slots(self, game_id: str, access: Access | None = None
+                         ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        """The legal actions, and for a table-mode recorder the chance outcomes each still
+        needs (`GameRules.chance_slots`, by the action's index), to be picked at the table."""
+        access = access or Access.local()
+        actions = self.legal(game_id, access)
+        game = self.game(game_id)
+        if game["mode"] != "table" or not access.may_record:
+            return actions, {}
+        rules, cursor = self.cursor(game_id)
+        slots = {}
+        for i, action in enumerate(actions):
+            if rules.chance_fields.get(action["type"]):
+                found = rules.chance_slots(cursor.state, Action.of(
+                    action["type"], action["actor"], action["data"]))
+                if found:
+                    slots[str(i)] = [thaw(slot) for slot in found]
+        return actions, slots
+
     # -- recording -----------------------------------------------------------------
     def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,
                idempotency_key: str | None = None, access: Access | None = None) -> Recorded:

@@ -224,6 +224,23 @@ class Adaman(GameRules):
             data["drawn"] = [] if self._is_won(moved) else order[: self._deal_length(moved, order)]
         return data
 
+    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
+        # how many cards a deal turns up depends on what turns up (§5), so no count; a
+        # winning control turns up nothing
+        count = None
+        if action.type == "control":
+            try:
+                moved = self._after_payment(state, action.data["target"], action.data["spend"])
+            except (IllegalAction, KeyError, TypeError):
+                return []
+            count = 0 if self._is_won(moved) else None
+        elif action.type != "setup":
+            return []
+        label = "the layout, in the order dealt" if action.type == "setup" \
+            else "cards turned up, in order"
+        return [{"field": "drawn", "path": [], "options": sorted(state.deck), "many": True,
+                 "count": count, "label": label}]
+
     def auto_action(self, state: State) -> dict[str, Any] | None:
         if state.status == "awaiting_setup":
             return {"type": "setup", "actor": "table", "data": {}}

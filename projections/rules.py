@@ -309,6 +309,24 @@ class GameRules:
         chance = self.chance_fields.get(action.type, ())
         return {k: thaw(v) for k, v in action.data.items() if k not in chance}
 
+    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
+        """Table mode: the chance outcomes `action` still needs, each to be picked at the
+        table from what is still available (a tablet recorder taps them, nobody types ids).
+
+        `action` is a legal action as `legal_actions` lists it, without its outcomes. Each
+        slot is `{"field", "path", "options", "many", "count", "label"}`:
+        - `field` a chance field of the action, `path` the keys inside its value where the
+          outcome goes (`[]`: the field itself; `["1"]`: seat 1's entry of a per-seat
+          mapping; `[0, "card"]`: the card of the first draw);
+        - `options` every value still possible there (the cards still unseen, the seats...);
+        - `many`: an ordered list of distinct options (cards in the order turned up) rather
+          than one value; `count` how many when the rules know it (None: the rules check);
+        - `label` a few words for the person at the table ("cards Bo drew").
+        The rules still check whatever is recorded; slots only spare the typing. The default,
+        no slots, leaves the chance fields to be typed.
+        """
+        return []
+
     def auto_action(self, state: State) -> dict[str, Any] | None:
         """A "table" chance action the rules call for now (a setup deal), or None.
 
