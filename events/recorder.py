@@ -434,7 +434,7 @@ class Recorder:
             if rules.chance_fields.get(action["type"]):
                 found = rules.chance_slots(cursor.state, Action.of(
                     action["type"], action["actor"], action["data"]))
-                if found:
+                if found is not None:  # [] too: nothing to enter, nothing to type
                     slots[str(i)] = [thaw(slot) for slot in found]
         return actions, slots
 

@@ -189,6 +189,14 @@ class InTheShadowOfTheEmperor(EmperorBoard):
             data["emperor"] = dealer.below(state.n)
         return data
 
+    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
+        """Table mode: a setup still without its Emperor offers every seat (§4, §11); the
+        reducer accepts exactly a seat index 0..n-1. Nothing else has a chance outcome."""
+        if action.type != "setup" or action.data.get("emperor") is not None:
+            return []
+        return [{"field": "emperor", "path": [], "options": list(range(state.n)),
+                 "many": False, "count": None, "label": "seat that starts as Emperor"}]
+
     def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
         """Spec §8: another seat's sealed ballot shows as "hidden" until the reveal."""
         if action.type != "cast_vote" or seat == "all" or seat == action.actor:

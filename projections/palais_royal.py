@@ -264,6 +264,54 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
             data["cards"] = cards
         return data
 
+    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
+        """Table mode: the setup is picked position by position (each court position, each
+        garden space, then the start player; `set_aside` is left out, the reducer derives it
+        from the garden, rulings #11); a draw is the cards in the order turned up."""
+        if action.type == "setup":
+            return self._setup_slots(state)
+        if action.type == "draw_privilege_cards":
+            return self._draw_slots(state, action.data.get("count"))
+        return []
+
+    def _setup_slots(self, state: State) -> list[dict[str, Any]]:
+        # one pool per field: the 9 court tiles, the 42 nobles, the seats (no value is in
+        # two of them, so the client's shared subtraction never mixes them)
+        tiles, nobles = sorted(self.tile_ids), sorted(self.nobles)
+        cols = self.grid_cols  # the layout is row-major (spec §2.1)
+        slots = [_slot("court_layout", [i], tiles,
+                       f"court tile in row {i // cols + 1}, column {i % cols + 1}")
+                 for i in range(len(self.tile_ids))]
+        slots += [_slot("garden", [s["id"]], nobles,
+                        f"noble on garden row {int(s['row']) + 1}, column {int(s['col']) + 1}")
+                  for s in self.edition["garden"]["spaces"]]
+        slots.append(_slot("start_player", [], list(range(state.player_count)),
+                           "start player (seat number)"))
+        return slots
+
+    def _draw_slots(self, state: State, count: Any) -> list[dict[str, Any]]:
+        """Spec §5.8: the cards come off the draw pile; when it runs out the discard pile
+        becomes the draw pile, so a draw across the reshuffle takes all of the pile first.
+
+        Within the pile (or within the discard) a single ordered pick; across the reshuffle
+        one slot per card, pile cards first. The client subtracts picks across all slots,
+        and a card type may lie in both piles, so the discard-part slots offer the pile's
+        cards too: once the pile's slots are filled, exactly the discard pile is left."""
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            return []
+        deck, discard = sorted(state.deck), sorted(state.discard)
+        wanted = min(count, len(deck) + len(discard))
+        if wanted <= len(deck) or not deck:
+            return [_slot("cards", [], deck if deck else discard,
+                          "privilege cards drawn, in the order turned up", many=True,
+                          count=wanted)]
+        both = sorted(deck + discard)
+        return [_slot("cards", [i], deck if i < len(deck) else both,
+                      f"privilege card {i + 1} of {wanted}, " + (
+                          "from the draw pile" if i < len(deck)
+                          else "from the reshuffled discard pile"))
+                for i in range(wanted)]
+
     def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
         # spec §8: drawn and kept privilege cards are the drawer's secret (rulings #13);
         # the setup's set_aside is the complement of the public garden (rulings #11)
@@ -805,3 +853,10 @@ def _plain(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _as_int(value: Any) -> int:
     return value if isinstance(value, int) else 0
+
+
+def _slot(field: str, path: list[Any], options: list[Any], label: str, *, many: bool = False,
+          count: int | None = None) -> dict[str, Any]:
+    """One table-mode chance slot (`GameRules.chance_slots`); `options` is copied."""
+    return {"field": field, "path": path, "options": list(options), "many": many,
+            "count": count, "label": label}

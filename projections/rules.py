@@ -309,7 +309,7 @@ class GameRules:
         chance = self.chance_fields.get(action.type, ())
         return {k: thaw(v) for k, v in action.data.items() if k not in chance}
 
-    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
+    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]] | None:
         """Table mode: the chance outcomes `action` still needs, each to be picked at the
         table from what is still available (a tablet recorder taps them, nobody types ids).
 
@@ -318,14 +318,19 @@ class GameRules:
         - `field` a chance field of the action, `path` the keys inside its value where the
           outcome goes (`[]`: the field itself; `["1"]`: seat 1's entry of a per-seat
           mapping; `[0, "card"]`: the card of the first draw);
-        - `options` every value still possible there (the cards still unseen, the seats...);
-        - `many`: an ordered list of distinct options (cards in the order turned up) rather
-          than one value; `count` how many when the rules know it (None: the rules check);
+        - `options` every value still possible there (the cards still unseen, the seats...),
+          as a multiset: a value listed k times is k copies; a pick in any slot of the action
+          uses one up, so slots that draw from one pile share it. Where a pile runs out
+          mid-draw, the earlier slots offer the pile and the later ones pile + discards: the
+          slots are exact when filled in order;
+        - `many`: an ordered list of picks (cards in the order turned up) rather than one
+          value; `count` how many when the rules know it (None: the rules check);
         - `label` a few words for the person at the table ("cards Bo drew").
-        The rules still check whatever is recorded; slots only spare the typing. The default,
-        no slots, leaves the chance fields to be typed.
+        The rules still check whatever is recorded; slots only spare the typing. `[]` means
+        the action needs no outcome now; the default, None, that this game offers no slots,
+        so a client lets the recorder type the outcomes.
         """
-        return []
+        return None
 
     def auto_action(self, state: State) -> dict[str, Any] | None:
         """A "table" chance action the rules call for now (a setup deal), or None.

@@ -24,6 +24,8 @@
       api(`/games/${gameId}/state`, {withEtag: true}), api(`/games/${gameId}/legal-actions`)]);
     if (doc && data.seq !== doc.seq) prevDoc = doc;
     doc = data; etag = tag || `"${data.last_seq}"`; legal = acts.actions || [];
+    const slots = acts.chance_slots || {};
+    legal.forEach((a, i) => { a.slots = slots[String(i)] || null; });
     render();
   }
 
@@ -47,7 +49,9 @@
     if (Array.isArray(v)) return v.length ? v.map((x) => label(x, ctx)).join(" + ") : "nothing";
     if (typeof v === "string") return ctx.label(v);
     if (v === null) return "none";
-    if (v && typeof v === "object") return JSON.stringify(v);
+    if (v && typeof v === "object") {  // a draw {kind, source, card}: its words, in order
+      return Object.entries(v).map(([k, x]) => (k === "source" ? `from ${label(x, ctx)}` : label(x, ctx))).join(" ");
+    }
     return String(v);
   }
 
@@ -65,17 +69,18 @@
 
   function actionGroup(type, acts) {
     const ctx = {label: (id) => CH.cardName(game.game, cat && cat.cards, id)};
+    // chance fields a table recorder enters: picked from the rules' slots, else typed
     const chance = game.mode === "table" ? ((cat && cat.chance_fields && cat.chance_fields[type]) || []) : [];
     const keys = [];
     if (new Set(acts.map((a) => JSON.stringify(a.actor))).size > 1) keys.push("actor");
-    for (const a of acts) for (const k of Object.keys(a.data || {})) if (!keys.includes(k) && !chance.includes(k)) keys.push(k);
+    for (const a of acts) for (const k of Object.keys(a.data || {})) if (!keys.includes(k)) keys.push(k);
     const get = (a, k) => (k === "actor" ? a.actor : (a.data || {})[k]);
     const enc = (v) => JSON.stringify(v === undefined ? null : v);  // an absent field is "none"
     // the coarsest choice first (a target before the cards that pay for it)
     const spread = (k) => new Set(acts.map((a) => enc(get(a, k)))).size;
     keys.sort((x, y) => (x === "actor" ? -1 : y === "actor" ? 1 : spread(x) - spread(y)));
     const sel = {};
-    const picked = Object.fromEntries(chance.map((f) => [f, []]));
+    let picks = {}, typed = {}, pickedFor = null;  // chance outcomes, for the action chosen
     const box = h("div", {class: "action-group", "data-type": type});
 
     const matching = (upto) => acts.filter((a) => keys.slice(0, upto).every(
@@ -93,36 +98,98 @@
             onclick: () => { sel[k] = o; draw(); }},  // later choices stay while they still fit
           k === "actor" ? CH.actorName(JSON.parse(o), game.players) : label(JSON.parse(o), ctx)))));
       });
-      for (const f of chance) parts.push(...chancePicker(f, picked, ctx, draw));
       const left = matching(keys.length);
-      const ready = left.length === 1 && keys.every((k) => k in sel);
-      parts.push(h("button", {type: "button", class: "primary record-action", disabled: !ready || busy,
+      const chosen = left.length === 1 && keys.every((k) => k in sel) ? left[0] : null;
+      if (chosen && enc(chosen) !== pickedFor) {  // another action: its own outcomes
+        pickedFor = enc(chosen); typed = {};
+        picks = Object.fromEntries((chosen.slots || []).map((sl) => [slotKey(sl), sl.many ? [] : undefined]));
+      }
+      const slots = chosen ? (chosen.slots || []) : [];
+      // a game that offers no slots (null): its outcomes are typed
+      const typedFields = chosen && chosen.slots === null ? chance.filter((f) => !(f in (chosen.data || {}))) : [];
+      for (const sl of slots) parts.push(...slotPicker(sl, slots, ctx, draw));
+      for (const f of typedFields) parts.push(...typedPicker(f, draw));
+      const complete = slots.every((sl) => slotComplete(sl));
+      const ready = Boolean(chosen) && complete;
+      parts.push(h("button", {type: "button", class: "primary record-action", disabled: !chosen || busy,
         "data-ready": ready ? "yes" : null,
-        onclick: () => { const data = Object.assign({}, left[0].data, picked);
-          submit(`/games/${gameId}/events`, {type, actor: left[0].actor, data}); }},
-      ready ? `Record ${type.replace(/_/g, " ")}` : `Choose ${keys.filter((k) => !(k in sel)).join(", ")}`));
+        onclick: () => submit(`/games/${gameId}/events`, {type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)})},
+      !chosen ? `Choose ${keys.filter((k) => !(k in sel)).join(", ")}` : `Record ${type.replace(/_/g, " ")}`));
       box.replaceChildren(...parts);
     }
+
+    const slotKey = (sl) => [sl.field, ...sl.path].join(".");
+    function slotComplete(sl) {
+      const v = picks[slotKey(sl)];
+      return sl.many ? (sl.count === null || sl.count === undefined || v.length === sl.count) : v !== undefined;
+    }
+
+    // the listed action's data with every outcome written where its slot says
+    function withOutcomes(chosen, slots, typedFields) {
+      const data = JSON.parse(JSON.stringify(chosen.data || {}));
+      for (const sl of slots) {
+        const v = picks[slotKey(sl)];
+        if (v === undefined) continue;  // left out: the rules say what is missing
+        let o = data;
+        const path = [sl.field, ...sl.path];
+        path.slice(0, -1).forEach((k, i) => {
+          if (o[k] === undefined || o[k] === null) o[k] = typeof path[i + 1] === "number" ? [] : {};
+          o = o[k];
+        });
+        o[path[path.length - 1]] = sl.many ? [...v] : v;
+      }
+      for (const f of typedFields) data[f] = typed[f] || [];
+      return data;
+    }
+
+    // one outcome at a physical table: tap what turned up, from what is still available
+    // (options are a multiset: each copy of a card once; a pick in any slot uses it up)
+    function slotPicker(sl, slots, ctx, redraw) {
+      const key = slotKey(sl);
+      const left = new Map();
+      for (const o of sl.options) left.set(enc(o), (left.get(enc(o)) || 0) + 1);
+      for (const other of slots) {
+        const v = picks[slotKey(other)];
+        if (other === sl && !sl.many) continue;  // one value: re-choosable
+        for (const x of (other.many ? v : v === undefined ? [] : [v])) {
+          if (left.has(enc(x))) left.set(enc(x), left.get(enc(x)) - 1);
+        }
+      }
+      const seatish = /player|first|winner|seat/.test(`${sl.field} ${sl.label}`);
+      const show = (x) => (typeof x === "number" && seatish ? CH.actorName(x, game.players)
+        : typeof x === "string" ? ctx.label(x) : label(x, ctx));
+      const mine = picks[key];
+      const done = slotComplete(sl);
+      const head = h("div", {class: "note"}, `${sl.label}${sl.count !== null && sl.count !== undefined ? ` (${sl.many ? mine.length : mine === undefined ? 0 : 1} of ${sl.count})` : ""}: `,
+        h("b", {"data-picked": key}, sl.many ? (mine.length ? mine.map(show).join(", ") : "none yet") : (mine === undefined ? "not chosen" : show(mine))));
+      const full = sl.many && sl.count !== null && sl.count !== undefined && mine.length >= sl.count;
+      const buttons = full ? [] : [...left.entries()].filter(([v, n]) => n > 0 || (!sl.many && v === enc(mine))).map(([v, n]) => {
+        const x = JSON.parse(v);
+        return h("button", {type: "button", "data-card": typeof x === "string" ? x : v,
+          class: !sl.many && v === enc(mine) ? "on" : "",
+          onclick: () => { if (sl.many) mine.push(x); else picks[key] = x; redraw(); }},
+        show(x), n > 1 ? h("span", {class: "count"}, ` ×${n}`) : null);
+      });
+      const parts = [head, h("div", {class: "choices", "data-pick": key, "data-complete": done ? "yes" : null,
+        "data-many": sl.many ? "yes" : null}, buttons.length ? buttons : h("span", {class: "nil"}, full ? "all picked" : "nothing left to pick"))];
+      if (sl.many) {
+        parts.push(h("div", {class: "bar"},
+          h("button", {type: "button", "data-pick-undo": key, disabled: !mine.length, onclick: () => { mine.pop(); redraw(); }}, "remove last"),
+          h("button", {type: "button", disabled: !mine.length, onclick: () => { mine.length = 0; redraw(); }}, "clear")));
+      }
+      return parts;
+    }
+
+    // a chance field the rules offer no slots for: typed ids, comma separated
+    function typedPicker(field) {
+      return [h("div", {class: "note"}, `${field.replace(/_/g, " ")} (ids in the order turned up, comma separated)`),
+        h("input", {type: "text", placeholder: "ids, comma separated", "data-pick-text": field,
+          value: (typed[field] || []).join(", "),
+          onchange: (e) => { typed[field] = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); }})];
+    }
+
     draw();
     return box;
-  }
-
-  // chance outcomes at a physical table: pick the cards seen, in order, from those unseen
-  function chancePicker(field, picked, ctx, redraw) {
-    const pool = Array.isArray(doc.view.unseen) ? doc.view.unseen : null;
-    const taken = new Set(Object.values(picked).flat());
-    const list = picked[field];
-    const head = h("div", {class: "note"}, `${field.replace(/_/g, " ")} (in the order turned up): `,
-      h("b", {"data-picked": field}, list.length ? list.map((c) => ctx.label(c)).join(", ") : "none yet"));
-    const tools = h("div", {class: "bar"},
-      h("button", {type: "button", "data-pick-undo": field, disabled: !list.length, onclick: () => { list.pop(); redraw(); }}, "remove last"),
-      h("button", {type: "button", disabled: !list.length, onclick: () => { list.length = 0; redraw(); }}, "clear"));
-    if (!pool) {
-      return [head, h("input", {type: "text", placeholder: "ids, comma separated", "data-pick-text": field,
-        onchange: (e) => { list.length = 0; list.push(...e.target.value.split(",").map((s) => s.trim()).filter(Boolean)); }}), tools];
-    }
-    return [head, h("div", {class: "choices", "data-pick": field}, pool.filter((c) => !taken.has(c)).map((c) =>
-      h("button", {type: "button", "data-card": c, onclick: () => { list.push(c); redraw(); }}, ctx.label(c)))), tools];
   }
 
   // -- writing ---------------------------------------------------------------------

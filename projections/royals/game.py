@@ -47,6 +47,7 @@ from .model import (
     intrigue_pair,
 )
 from .options import draw_options, end_turn_option, play_options
+from .slots import chance_slots
 
 Pick = Callable[[Counter[str]], str]
 Entry = tuple[str, str, Any]  # (kind, source, card) of one draw
@@ -159,6 +160,11 @@ class Royals(GameRules):
             _, refill = self._run_end_turn(state, action, pick)
             data["refill"] = refill
         return data
+
+    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
+        """Table mode: the start player and display of the setup, each card of a draw from
+        the deck or the intrigue pile, the refill of the display (see `slots.py`)."""
+        return chance_slots(self, state, action)
 
     def strip_chance(self, action: Action) -> dict[str, Any]:
         """A draw keeps its kinds and sources (and a display card, which is a choice); the
@@ -514,19 +520,22 @@ class Royals(GameRules):
 
     def _run_end_turn(self, state: State, action: Action,
                       pick: Pick | None) -> tuple[State, list[str]]:
+        named = list(action.data.get("refill") or ())
+        state, refill = self._refill_display(self._after_discards(state, action), pick, named)
+        return self._finish_turn(state), refill
+
+    def _after_discards(self, state: State, action: Action) -> State:
+        """An end_turn's hand-limit discards made, before the refill (spec §5.4)."""
         seat = self._require_play(state, action, "end the turn")
         data = action.data
         country = self._country_list(data.get("discard_country") or ())
         intrigues = [self._intrigue(c) for c in data.get("discard_intrigue") or ()]
         self._check_discards(state, seat, country, intrigues)
-        state = replace(
+        return replace(
             state, hands=with_item(state.hands, seat, state.hands[seat].take(country)),
             intrigues=with_item(state.intrigues, seat, state.intrigues[seat].take(intrigues)),
             discard=state.discard.add(country),
             intrigue_discard=state.intrigue_discard.add(intrigues))
-        named = list(data.get("refill") or ())
-        state, refill = self._refill_display(state, pick, named)
-        return self._finish_turn(state), refill
 
     def _check_discards(self, state: State, seat: Seat, country: Sequence[str],
                         intrigues: Sequence[str]) -> None:

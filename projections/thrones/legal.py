@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from ..rules import Action, Dealer, IllegalAction, thaw
-from .model import TYPES, Challenge, Seat, State
+from .model import TYPES, Challenge, Seat, State, instance_ids
 from .rounds import per_seat
 
 CONCEDE_ROUND = 25
@@ -26,6 +26,27 @@ HOUSE_ORDER = ("Stark", "Lannister", "Baratheon", "Targaryen")
 
 def _act(kind: str, actor: Any, data: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"type": kind, "actor": actor, "data": data or {}}
+
+
+def _slot(field: str, path: list[Any], options: list[Any], many: bool, count: int | None,
+          label: str) -> dict[str, Any]:
+    return {"field": field, "path": path, "options": options, "many": many, "count": count,
+            "label": label}
+
+
+def _who(state: State, seat: Seat, also: str = "") -> str:
+    """A seat as the table knows it: "seat 1 (Bo)", or "seat 1 (Bo, Stark)"."""
+    return f"seat {seat} ({state.names[seat]}{', ' + also if also else ''})"
+
+
+def _filled(data: Any, field: str, path: list[Any]) -> bool:
+    """Whether the action already carries an outcome at `field` + `path`."""
+    value = data.get(field)
+    for key in path:
+        if not hasattr(value, "get"):
+            return False
+        value = value.get(key)
+    return value not in (None, (), [])
 
 
 class LegalMixin:
@@ -282,11 +303,69 @@ class LegalMixin:
             seat = entry["seat"]
             _, plots, draw = self._deck_for(seat, entry["house"],
                                             per_seat(data.get("decks"), seat))
-            from .model import instance_ids
             deck = instance_ids(seat, [*draw, *plots])[:len(draw)]
             hands[str(seat)] = dealer.shuffled(deck)[:int(self.const["setup_hand_size"])]
         data["setup_hands"] = hands
         return data
+
+    def chance_slots(self: Any, state: State, action: Action) -> list[dict[str, Any]]:
+        """Table mode: the outcomes `action` still needs, picked from what is still there.
+
+        start_game: each seat's setup hand from that seat's draw deck (as the action's houses
+        and decks build it), and the seat that sets up first; mulligan: the new hand from the
+        seat's deck and old hand; setup_draw and draw_phase: the cards each seat draws (a seat
+        drawing none has no slot: the reducer accepts its entry missing); break_initiative_tie:
+        one of the tied seats; an intrigue apply_claim: the cards discarded from the losing
+        seat's hand. Card ids are per-seat ("p<seat>-..."), so no two slots share an option.
+        """
+        try:
+            slots = self._slots_for(state, action)
+        except (IllegalAction, KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return []
+        data = action.data
+        return [s for s in slots if not _filled(data, s["field"], s["path"])]
+
+    def _slots_for(self: Any, state: State, action: Action) -> list[dict[str, Any]]:
+        kind, size = action.type, int(self.const["setup_hand_size"])
+        if kind == "start_game" and state.phase == "start":
+            return self._start_slots(state, action.data, size)
+        if kind == "mulligan" and state.phase == "setup":
+            seat = self.seat_of(state, action)
+            player = state.players[seat]
+            pool = sorted(player.deck.add(player.hand))
+            return [_slot("new_hand", [], pool, True, min(size, len(pool)),
+                          f"new hand of {_who(state, seat)}")]
+        if kind in ("setup_draw", "draw_phase") and \
+                state.phase == ("setup_draw" if kind == "setup_draw" else "draw"):
+            counts = self.setup_draw_counts(state) if kind == "setup_draw" \
+                else self.draw_counts(state)
+            return [_slot("draws", [str(s)], sorted(state.players[s].deck), True, n,
+                          f"cards {_who(state, s)} drew") for s, n in counts.items() if n > 0]
+        if kind == "break_initiative_tie" and state.phase == "plot" and state.step == "tie":
+            return [_slot("winner", [], list(state.tied), False, None,
+                          "seat that wins the initiative tie")]
+        ch = state.challenge
+        if kind == "apply_claim" and ch is not None and ch.type == "intrigue" \
+                and ch.step == "resolved" and ch.pending and ch.pending[0][0] == "claim":
+            seat = ch.pending[0][1]
+            need = self.pending_need(state, ch, "claim", seat)
+            if need > 0:
+                return [_slot("discards", [], sorted(state.players[seat].hand), True, need,
+                              f"cards {_who(state, seat)} discards at random")]
+        return []
+
+    def _start_slots(self: Any, state: State, data: Any, size: int) -> list[dict[str, Any]]:
+        houses = self._start_houses(state, data["players"])
+        slots = []
+        for seat, house in enumerate(houses):
+            _, plots, draw = self._deck_for(seat, house, per_seat(data.get("decks"), seat))
+            deck = instance_ids(seat, [*draw, *plots])[:len(draw)]
+            slots.append(_slot("setup_hands", [str(seat)], sorted(deck), True,
+                               min(size, len(deck)),
+                               f"setup hand of {_who(state, seat, house)}"))
+        slots.append(_slot("setup_first", [], list(range(state.n)), False, None,
+                           "seat that sets up first"))
+        return slots
 
     def auto_action(self, state: State) -> dict[str, Any] | None:
         """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie."""

@@ -237,3 +237,21 @@ def test_unknown_routes_and_methods_use_the_error_body(client):
     assert r.status_code == 404 and r.json["error"]["code"] == "not_found"
     r = client.delete("/games")
     assert r.status_code == 405 and "error" in r.json
+
+
+def test_a_table_recorder_is_offered_the_cards_still_unseen_to_pick(client, digital):
+    r = client.post("/games", json={"game": "adaman", "players": ["Ann"], "mode": "table"})
+    gid, token, seat = r.json["id"], r.json["recorder_token"], r.json["seat_tokens"][0]
+    listed = client.get(f"/games/{gid}/legal-actions", headers=auth(token)).json
+    assert [a["type"] for a in listed["actions"]] == ["setup"]
+    (slot,) = listed["chance_slots"]["0"]
+    unseen = client.get(f"/games/{gid}/state", headers=auth(token)).json["view"]["unseen"]
+    assert slot == {"field": "drawn", "path": [], "options": unseen, "many": True,
+                    "count": None, "label": "the layout, in the order dealt"}
+    # a listed action stays ready to post as it is: the slots sit beside it
+    assert set(listed["actions"][0]) == {"type", "actor", "data"}
+    # only a table recorder enters chance outcomes: a seat or a digital game gets none
+    assert client.get(f"/games/{gid}/legal-actions", headers=auth(seat)).json[
+        "chance_slots"] == {}
+    assert client.get(f"/games/{digital[0]}/legal-actions", headers=auth(digital[1])).json[
+        "chance_slots"] == {}

@@ -18,7 +18,7 @@ from projections import get_rules
 from projections.in_the_shadow_of_the_emperor import EMPIRE, Electorate, Pending, State
 from projections.playout import created_for, play
 from projections.replay import Folder, check_undo
-from projections.rules import Action, Bag, IllegalAction
+from projections.rules import Action, Bag, Dealer, IllegalAction
 
 from .in_the_shadow_of_the_emperor_games import SAMPLE_GAMES
 
@@ -876,3 +876,89 @@ def test_board_and_cards_come_from_the_edition():
     state = rules.initial_state(created_for(rules, 4))
     assert state.display.count("doctor") == 1 and state.players[0].thalers == 9
     assert rules._court_spaces(4, "bohemia") == 2 and rules._court_spaces(5, "bohemia") == 3
+
+
+# ---------------------------------------------------------------------------
+# Table mode: the starting Emperor is tapped, not typed (GameRules.chance_slots)
+# ---------------------------------------------------------------------------
+
+
+def _listed_setup(players: int) -> tuple[State, dict[str, Any]]:
+    state = R.initial_state(created_for(R, players, mode="table"))
+    [setup] = R.legal_actions(state)
+    assert setup == {"type": "setup", "actor": "table", "data": {"players": players}}
+    return state, setup
+
+
+def _slots(state: State, listed: dict[str, Any]) -> list[dict[str, Any]]:
+    return R.chance_slots(state, Action.of(listed["type"], listed["actor"], listed["data"]))
+
+
+def _picked(listed: dict[str, Any], slot: dict[str, Any], value: Any) -> Action:
+    """What the tablet records: the listed data with the tapped value at field + path."""
+    data = json.loads(json.dumps(listed["data"]))
+    data[slot["field"]] = value
+    return Action.of(listed["type"], listed["actor"], data)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_at_a_table_setup_offers_every_seat_as_the_starting_emperor(players):
+    state, setup = _listed_setup(players)
+    assert _slots(state, setup) == [{
+        "field": "emperor", "path": [], "options": list(range(players)), "many": False,
+        "count": None, "label": "seat that starts as Emperor"}]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_any_offered_emperor_gives_a_legal_setup_that_this_seat_begins(players):
+    state, setup = _listed_setup(players)
+    [slot] = _slots(state, setup)
+    for seat in slot["options"]:
+        action = _picked(setup, slot, seat)
+        assert R.action_schemas["setup"]().validate(dict(action.data)) == {}
+        after = R.apply(state, action)
+        assert (after.status, after.emperor) == ("playing", seat)
+        assert after.pending == Pending("start_empire_city", seat)
+        assert R.legal_actions(after, seat)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_digital_server_s_emperor_is_always_one_of_the_offered_seats(players):
+    state, setup = _listed_setup(players)
+    [slot] = _slots(state, setup)
+    action = Action.of(setup["type"], setup["actor"], setup["data"])
+    dealt = {R.fill_chance(state, action, Dealer(f"seed-{i}", 1))["emperor"]
+             for i in range(40)}
+    assert dealt <= set(slot["options"])
+    assert len(dealt) > 1, "the dealer is not stuck on one seat"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_emperor_outside_the_offered_seats_is_accepted(players):
+    state, setup = _listed_setup(players)
+    [slot] = _slots(state, setup)
+    # past the last seat, negative, and what only looks like a seat number
+    for value in (players, -1, players + 3, True, "0", 1.0, None):
+        with pytest.raises(IllegalAction) as err:
+            R.apply(state, _picked(setup, slot, value))
+        assert err.value.code == "unknown_seat", err.value.message
+        assert f"(0..{players - 1})" in err.value.message
+    refused(state, "setup", "table", "unknown_seat", "emperor None is not a seat",
+            players=players)
+
+
+def test_a_setup_that_already_names_its_emperor_needs_nothing_more():
+    state, _ = _listed_setup(4)
+    assert R.chance_slots(state, Action.of("setup", "table", {"players": 4, "emperor": 2})) == []
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_action_but_setup_has_a_chance_outcome_to_pick(players):
+    game = _random_game(players, seed=players, mode="table")
+    seen = set()
+    for state in game.states[1:]:
+        for listed in R.legal_actions(state):
+            assert listed["type"] != "setup"
+            assert _slots(state, listed) == [], listed
+            seen.add(listed["type"])
+    assert {"place_start_empire_city", "buy_card", "pass", "reveal_votes"} <= seen

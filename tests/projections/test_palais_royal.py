@@ -947,3 +947,237 @@ def test_describe_reads_like_a_player():
     assert RULES.describe(Action.of("draw_privilege_cards", 0, {"count": 2,
                                                                 "cards": ["a", "b"]})) \
         == "seat 0 drew 2 privilege cards"
+
+
+# ---------------------------------------------------------------------------
+# Table mode: chance slots (the outcomes a tablet offers as buttons to tap)
+# ---------------------------------------------------------------------------
+
+# the chance fields each action must carry; set_aside is derived from the garden (#11)
+NEEDED = {"setup": {"court_layout", "garden", "start_player"},
+          "draw_privilege_cards": {"cards"}}
+TILES = sorted(RULES.tile_ids)
+
+
+def _key(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def still_offered(slot, picked: Counter) -> Counter:
+    """What the client offers in `slot`: its options (a multiset) less every copy already
+    picked in any slot of the same action."""
+    return Counter(_key(v) for v in slot["options"]) - picked
+
+
+def put(data, keys, value):
+    """Write `value` at data[keys[0]][keys[1]]..., creating a list before an int key and a
+    dict before a string key, as the client does."""
+    here = data
+    for i, key in enumerate(keys):
+        if isinstance(here, list):
+            here.extend([None] * (key + 1 - len(here)))
+        if i == len(keys) - 1:
+            here[key] = value
+        else:
+            if (here[key] if isinstance(here, list) else here.get(key)) is None:
+                here[key] = [] if isinstance(keys[i + 1], int) else {}
+            here = here[key]
+
+
+def thaw_json(data):
+    return json.loads(json.dumps(dict(data)))
+
+
+def value_at(data, keys):
+    for key in keys:
+        data = data[key]
+    return data
+
+
+def fill_slots(listed_data, slots, choose):
+    """Play the client: for each slot in order, pick `count` values (one when not `many`)
+    with `choose(slot, number, offered)`, each among what is still offered."""
+    data, picked = json.loads(json.dumps(listed_data)), Counter()
+    for slot in slots:
+        values = []
+        for number in range(slot["count"] if slot["many"] else 1):
+            offered = still_offered(slot, picked)
+            value = choose(slot, number, offered)
+            assert offered[_key(value)] > 0, (slot["label"], value)
+            picked[_key(value)] += 1
+            values.append(value)
+        put(data, [slot["field"], *slot["path"]], values if slot["many"] else values[0])
+    return data
+
+
+def the_dealers_picks(dealt):
+    """Choose what the digital dealer dealt (so a mismatch fails the offered check)."""
+    def choose(slot, number, offered):
+        value = value_at(dealt, [slot["field"], *slot["path"]])
+        return value[number] if slot["many"] else value
+    return choose
+
+
+def random_picks(rng):
+    def choose(slot, number, offered):
+        return json.loads(rng.choice(sorted(offered.elements())))
+    return choose
+
+
+def slots_of(state, type_, actor, data):
+    return RULES.chance_slots(state, Action.of(type_, actor, data))
+
+
+def chance_steps(players: int, seed: int):
+    """(state, listed action, dealt action) at every chance step of a random game."""
+    game = random_game(players, seed)
+    for state, action in zip(game.states, game.actions, strict=False):
+        if RULES.chance_fields.get(action.type):
+            yield state, RULES.strip_chance(action), action
+
+
+@pytest.mark.parametrize("players, seed", [(2, 0), (3, 1), (4, 2)])
+def test_slots_cover_every_needed_chance_field_and_fit_what_the_dealer_deals(players, seed):
+    seen = Counter()
+    for state, listed, dealt in chance_steps(players, seed):
+        slots = slots_of(state, dealt.type, dealt.actor, listed)
+        assert {s["field"] for s in slots} == NEEDED[dealt.type]
+        for slot in slots:
+            assert set(slot) == {"field", "path", "options", "many", "count", "label"}
+            assert slot["label"] and (slot["count"] is not None or not slot["many"])
+        data = fill_slots(listed, slots, the_dealers_picks(dealt.data))
+        expected = {k: v for k, v in thaw_json(dealt.data).items() if k != "set_aside"}
+        assert data == expected  # the slots reach every outcome, no more, no gap
+        RULES.apply(state, Action.of(dealt.type, dealt.actor, data))
+        seen[dealt.type, len(slots) > 1] += 1
+    # these seeds also draw across a reshuffle of the discard pile (one slot per card)
+    assert seen["setup", True] == 1
+    assert seen["draw_privilege_cards", False] and seen["draw_privilege_cards", True]
+
+
+@pytest.mark.parametrize("players, seed", [(2, 4), (3, 6), (4, 3)])
+def test_any_pick_the_slots_offer_is_accepted_by_the_rules(players, seed):
+    rng = random.Random(seed)
+    reshuffles = 0
+    for state, listed, dealt in chance_steps(players, seed):
+        slots = slots_of(state, dealt.type, dealt.actor, listed)
+        reshuffles += len(slots) > 1 and dealt.type == "draw_privilege_cards"
+        for _ in range(3):
+            data = fill_slots(listed, slots, random_picks(rng))
+            RULES.apply(state, Action.of(dealt.type, dealt.actor, data))
+    assert reshuffles  # these seeds draw across a reshuffle of the discard pile
+
+
+def test_setup_slots_one_per_court_position_one_per_garden_space_then_the_start_player():
+    state = RULES.initial_state(created_for(RULES, 3))
+    slots = slots_of(state, "setup", "table", {"player_count": 3})
+    assert len(slots) == 9 + 36 + 1
+    assert slots[0] == {"field": "court_layout", "path": [0], "options": TILES, "many": False,
+                        "count": None, "label": "court tile in row 1, column 1"}
+    assert slots[5]["label"] == "court tile in row 2, column 3"
+    assert [s["path"] for s in slots[:9]] == [[i] for i in range(9)]
+    assert slots[9] == {"field": "garden", "path": ["r0c0"], "options": ALL_NOBLES,
+                        "many": False, "count": None, "label": "noble on garden row 1, column 1"}
+    assert slots[44]["path"] == ["r5c5"] and slots[44]["label"].endswith("row 6, column 6")
+    assert [s["path"] for s in slots[9:45]] == [[s] for s in SPACES]
+    assert slots[45] == {"field": "start_player", "path": [], "options": [0, 1, 2],
+                         "many": False, "count": None, "label": "start player (seat number)"}
+    # tapping the layout, the garden and seat 0 records the same setup as typing it
+    picks = iter(LAYOUT + list(garden_with().values()) + [0])
+    data = fill_slots({"player_count": 3}, slots, lambda slot, number, offered: next(picks))
+    assert data == setup_data(3)
+    assert act(state, "setup", "table", data).set_aside == tuple(ALL_NOBLES[36:])
+
+
+def test_a_tile_or_noble_tapped_once_is_no_longer_offered():
+    state = RULES.initial_state(created_for(RULES, 2))
+    slots = slots_of(state, "setup", "table", {"player_count": 2})
+    picked = Counter({_key("mint"): 1, _key("n07"): 1})
+    assert _key("mint") not in still_offered(slots[1], picked)
+    assert _key("n07") not in still_offered(slots[10], picked)
+    assert still_offered(slots[-1], picked) == Counter({"0": 1, "1": 1})
+
+
+def test_an_incomplete_setup_pick_gets_the_rules_refusal():
+    state = RULES.initial_state(created_for(RULES, 3))
+    slots = slots_of(state, "setup", "table", {"player_count": 3})
+    picks = iter(LAYOUT + list(garden_with().values()) + [0])
+    data = fill_slots({"player_count": 3}, slots, lambda slot, number, offered: next(picks))
+    del data["garden"]["r3c3"]
+    err = refused(state, "setup", "table", data)
+    assert err.code == "bad_garden" and "r3c3" in err.message
+
+
+def listed_draw(state):
+    return next(a for a in RULES.legal_actions(state) if a["type"] == "draw_privilege_cards")
+
+
+def test_a_draw_from_the_pile_is_one_ordered_pick_of_the_allowance():
+    state = e5_state()
+    listed = listed_draw(state)
+    assert listed["data"] == {"count": 5}
+    slots = slots_of(state, "draw_privilege_cards", 0, listed["data"])
+    assert slots == [{"field": "cards", "path": [], "options": sorted(state.deck),
+                      "many": True, "count": 5,
+                      "label": "privilege cards drawn, in the order turned up"}]
+    assert Counter(slots[0]["options"])["cardinal"] == 4  # four copies to tap
+    picks = iter(FIVE)
+    data = fill_slots(listed["data"], slots, lambda slot, number, offered: next(picks))
+    assert data == {"count": 5, "cards": FIVE}
+    assert act(state, "draw_privilege_cards", 0, data).turn.pending == tuple(FIVE)
+    err = refused(state, "draw_privilege_cards", 0, {"count": 5, "cards": FIVE[:4]})
+    assert err.code == "wrong_card_count" and "4 were named" in err.message
+
+
+def test_a_draw_across_the_reshuffle_takes_the_pile_first_then_the_discard():
+    state = e5_reshuffle_state()  # pile: mint_4_gold, cardinal; discard: 10 cards
+    slots = slots_of(state, "draw_privilege_cards", 0, listed_draw(state)["data"])
+    pile = ["cardinal", "mint_4_gold"]
+    both = sorted(pile + list(state.discard))
+    assert slots == [
+        {"field": "cards", "path": [0], "options": pile, "many": False, "count": None,
+         "label": "privilege card 1 of 5, from the draw pile"},
+        {"field": "cards", "path": [1], "options": pile, "many": False, "count": None,
+         "label": "privilege card 2 of 5, from the draw pile"},
+        *({"field": "cards", "path": [i], "options": both, "many": False, "count": None,
+           "label": f"privilege card {i + 1} of 5, from the reshuffled discard pile"}
+          for i in (2, 3, 4)),
+    ]
+    # once the pile's two are tapped, exactly the discard pile is offered
+    picked = Counter(_key(c) for c in pile)
+    assert still_offered(slots[2], picked) == Counter(_key(c) for c in state.discard)
+    cards = ["mint_4_gold", "cardinal", "parade_unlimited", "noble_4_points",
+             "parade_unlimited"]
+    picks = iter(cards)
+    data = fill_slots({"count": 5}, slots, lambda slot, number, offered: next(picks))
+    assert act(state, "draw_privilege_cards", 0, data).turn.pending == tuple(cards)
+
+
+def test_a_card_type_in_both_piles_keeps_all_its_discard_copies_after_the_pile_part():
+    state = replace(e5_state(), deck=Bag(["noble_4_points"]),
+                    discard=Bag(["noble_4_points"] * 3 + ["cardinal"]))
+    slots = slots_of(state, "draw_privilege_cards", 0, {"count": 5})
+    assert [s["path"] for s in slots] == [[0], [1], [2], [3], [4]]
+    picked = Counter({_key("noble_4_points"): 1})  # the pile's one
+    assert still_offered(slots[1], picked) == Counter({_key("noble_4_points"): 3,
+                                                       _key("cardinal"): 1})
+    data = fill_slots({"count": 5}, slots, random_picks(random.Random(5)))
+    assert sorted(data["cards"]) == ["cardinal"] + ["noble_4_points"] * 4
+    act(state, "draw_privilege_cards", 0, data)
+
+
+def test_a_draw_short_of_cards_asks_for_what_is_left_and_an_empty_pile_draws_the_discard():
+    state = replace(e5_state(), deck=Bag(), discard=Bag(["cardinal", "cardinal",
+                                                         "seals_plus_2"]))
+    slots = slots_of(state, "draw_privilege_cards", 0, {"count": 5})
+    assert slots == [{"field": "cards", "path": [], "many": True, "count": 3,
+                      "options": ["cardinal", "cardinal", "seals_plus_2"],
+                      "label": "privilege cards drawn, in the order turned up"}]
+    data = fill_slots({"count": 5}, slots, random_picks(random.Random(1)))
+    assert act(state, "draw_privilege_cards", 0, data).discard == Bag()
+
+
+def test_actions_without_chance_have_no_slots():
+    state = e5_state()
+    assert slots_of(state, "end_turn", 0, {}) == []
+    assert slots_of(state, "draw_privilege_cards", 0, {"count": "five"}) == []

@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,7 @@ from projections.playout import created_for, play
 from projections.replay import Folder
 from projections.royals import scoring
 from projections.royals.model import DRAW, OVER, PLAY, Marker, State
-from projections.rules import Action, Bag, Dealer, IllegalAction, with_item
+from projections.rules import Action, Bag, Dealer, IllegalAction, thaw, with_item
 
 from .royals_games import SAMPLES
 
@@ -1079,3 +1080,263 @@ def test_every_listed_legal_action_applies_once_its_chance_is_filled(players):
             action = Action.of(option["type"], option["actor"], option["data"])
             data = RULES.fill_chance(state, action, Dealer("every-option", step))
             RULES.apply(state, Action.of(action.type, action.actor, data))
+
+
+# ---------------------------------------------------------------------------
+# Table mode: the chance outcomes offered to pick (chance_slots)
+# ---------------------------------------------------------------------------
+# A tablet recorder taps what turned up instead of typing ids. The client writes each pick at
+# data[field] + path, and takes every pick of one action from one pool: a value repeated k
+# times in a slot's options is k cards, and a value picked in any slot uses one up.
+
+
+def key(value):
+    return json.dumps(value, sort_keys=True)
+
+
+def at(data, slot):
+    """The value `data` holds where `slot` writes."""
+    value = data[slot["field"]]
+    for step in slot["path"]:
+        value = value[step]
+    return value
+
+
+def write(data, slot, value):
+    """Write a pick as the client does, making missing lists and dicts on the way."""
+    path = [slot["field"], *slot["path"]]
+    holder = data
+    for step, following in pairwise(path):
+        if _get(holder, step) is None:
+            _put(holder, step, [] if isinstance(following, int) else {})
+        holder = holder[step]
+    _put(holder, path[-1], list(value) if slot["many"] else value)
+
+
+def _get(holder, step):
+    return holder.get(step) if isinstance(holder, dict) else \
+        holder[step] if step < len(holder) else None
+
+
+def _put(holder, step, value):
+    if isinstance(holder, list):  # a JavaScript array: the gaps read as null in JSON
+        holder.extend([None] * (step + 1 - len(holder)))
+    holder[step] = value
+
+
+def left(slot, picked):
+    """What is left to pick in `slot`: its options less every pick of the action so far."""
+    pool = Counter(key(o) for o in slot["options"])
+    pool.subtract(key(p) for p in picked)
+    return +pool
+
+
+def pick_in_order(slots, chooser):
+    """Picks for every slot in turn, `chooser(slot, left)` giving each value (JSON key)."""
+    picked, picks = [], []
+    for slot in slots:
+        values = []
+        for _ in range(slot["count"] if slot["many"] else 1):
+            value = json.loads(chooser(slot, left(slot, picked), len(values)))
+            values.append(value)
+            picked.append(value)
+        picks.append(values if slot["many"] else values[0])
+    return picks
+
+
+def listed(state, action):
+    """The action as legal_actions lists it: its chance outcomes left out."""
+    return Action.of(action.type, action.actor, RULES.strip_chance(action))
+
+
+def slot_shape(slots):
+    return [(s["field"], s["path"], s["many"], s["count"]) for s in slots]
+
+
+@pytest.fixture(scope="module")
+def slot_games():
+    return [random_game(players, 700 + players) for players in (2, 3, 4, 5)] + [
+        random_game(3, 777, period3_finish_round=True)]
+
+
+def test_slots_cover_every_outcome_the_dealer_deals_and_offer_it(slot_games):
+    crossings = Counter()
+    for game in slot_games:
+        for state, action in zip(game.states, game.actions, strict=False):
+            if not RULES.chance_fields.get(action.type):
+                continue
+            bare = listed(state, action)
+            offered = [RULES.auto_action(state)] if state.phase == "awaiting_setup" \
+                else RULES.legal_actions(state)
+            assert {"type": bare.type, "actor": bare.actor, "data": thaw(bare.data)} in offered
+            slots = RULES.chance_slots(state, bare)
+            dealt = thaw(action.data)
+            # the dealer's outcome, picked slot by slot from what is left, rebuilds the action
+            rebuilt = thaw(bare.data)
+            picks = pick_in_order(slots, lambda slot, pool, n, dealt=dealt: key(
+                at(dealt, slot)[n] if slot["many"] else at(dealt, slot)))
+            for slot, value in zip(slots, picks, strict=True):
+                if slot["many"]:
+                    assert len(value) == slot["count"]
+                write(rebuilt, slot, value)
+            assert rebuilt == dealt, (action.type, slots)
+            crossings.update(s["field"] for s in slots if "ran out" in s["label"])
+    # the seeds reach a pile running out in the middle of a draw and of a refill
+    assert crossings["draws"] and crossings["refill"]
+
+
+def test_any_picks_from_the_slots_make_an_action_the_rules_accept(slot_games):
+    rng = random.Random(11)
+
+    def chooser(slot, pool, n):
+        assert pool, f"nothing left to pick for {slot['label']}"
+        return rng.choice(sorted(pool.elements()))
+
+    tried = Counter()
+    for game in slot_games:
+        for step, state in enumerate(game.states[:-1]):
+            if step % 5 and len(state.deck) > 3:
+                continue  # every 5th state, and every state where the pile may run out
+            options = [RULES.auto_action(state)] if state.phase == "awaiting_setup" \
+                else RULES.legal_actions(state)
+            for option in options:
+                if not RULES.chance_fields.get(option["type"]):
+                    continue
+                action = Action.of(option["type"], option["actor"], option["data"])
+                slots = RULES.chance_slots(state, action)
+                data = thaw(action.data)
+                for slot, value in zip(slots, pick_in_order(slots, chooser), strict=True):
+                    write(data, slot, value)
+                RULES.apply(state, Action.of(action.type, action.actor, data))
+                tried[action.type] += 1
+                tried["ran out"] += any("ran out" in s["label"] for s in slots)
+    assert tried["setup"] and tried["draw_cards"] > 100 and tried["end_turn"] > 30
+    assert tried["ran out"] > 10
+
+
+def test_setup_slots_are_the_start_seat_and_the_display_from_the_prepared_deck():
+    state = RULES.initial_state(created(3))
+    auto = RULES.auto_action(state)
+    slots = RULES.chance_slots(state, Action.of("setup", "table", auto["data"]))
+    assert slots == [
+        {"field": "start_player", "path": [], "options": [0, 1, 2], "many": False,
+         "count": None, "label": "the start player"},
+        {"field": "display", "path": [], "options": list(state.deck), "many": True, "count": 3,
+         "label": "the cards turned face up for the display"}]
+    assert Counter(slots[1]["options"]) == BOARD.prepared_deck(3)[0]  # 69 cards, with repeats
+    colours = auto["data"]["colours"]
+    # a display picked short is refused by the rules
+    err = refused(state, "setup", "table", colours=colours, start_player=1, display=["spain"])
+    assert (err.code, err.message) == ("wrong_display_size",
+                                       "setup turns 3 cards face up; display names 1")
+    err = refused(state, "setup", "table", colours=colours, display=["spain"] * 3)
+    assert (err.code, err.message) == ("bad_start_player",
+                                       "start_player must be a seat from 0 to 2, not None")
+
+
+def test_a_draw_offers_one_slot_per_deck_and_intrigue_card_and_none_for_the_display():
+    state = drawing(3, seat=0, deck=Bag(["britain", "spain", "spain"]),
+                    intrigue_deck=Bag(["britain+spain", "britain+spain", "france+spain"]))
+    three = Action.of("draw_cards", 0, {"draws": [
+        {"kind": "country", "source": "display", "card": "france"},
+        {"kind": "country", "source": "deck"}, {"kind": "country", "source": "deck"}]})
+    deck = ["britain", "spain", "spain"]
+    assert RULES.chance_slots(state, three) == [
+        {"field": "draws", "path": [1, "card"], "options": deck, "many": False, "count": None,
+         "label": "the 1st card drawn from the deck"},
+        {"field": "draws", "path": [2, "card"], "options": deck, "many": False, "count": None,
+         "label": "the 2nd card drawn from the deck"}]
+    one_one = Action.of("draw_cards", 0, {"draws": [{"kind": "intrigue"},
+                                                    {"kind": "country", "source": "deck"}]})
+    assert RULES.chance_slots(state, one_one) == [
+        {"field": "draws", "path": [0, "card"], "many": False, "count": None,
+         "options": [["britain", "spain"], ["britain", "spain"], ["france", "spain"]],
+         "label": "the intrigue card drawn"},
+        {"field": "draws", "path": [1, "card"], "options": deck, "many": False, "count": None,
+         "label": "the card drawn from the deck"}]
+    display_only = Action.of("draw_cards", 0, {"draws": [
+        {"kind": "country", "source": "display", "card": c} for c in ("france", "france",
+                                                                      "spain")]})
+    assert RULES.chance_slots(state, display_only) == []
+    # a deck card left unpicked is refused by the rules
+    err = refused(state, "draw_cards", 0, draws=[{"kind": "intrigue", "card": ["spain", "france"]},
+                                                 {"kind": "country", "source": "deck"}])
+    assert err.code == "missing_card"
+
+
+def test_a_draw_past_the_last_deck_card_takes_that_card_first_then_the_reshuffled_discards():
+    # spec §6.4: the pile's last card, then the discards (now the pile): one pool for the
+    # client, so the later picks offer both piles, exact once the earlier pick is made
+    state = drawing(3, seat=0, deck=Bag(["britain"]), discard=Bag(["britain", "spain"]))
+    action = Action.of("draw_cards", 0, {"draws": [{"kind": "country", "source": "deck"}] * 3})
+    after = " (after the pile ran out and the discards were reshuffled)"
+    assert RULES.chance_slots(state, action) == [
+        {"field": "draws", "path": [0, "card"], "options": ["britain"], "many": False,
+         "count": None, "label": "the 1st card drawn from the deck"},
+        {"field": "draws", "path": [1, "card"], "options": ["britain", "britain", "spain"],
+         "many": False, "count": None, "label": "the 2nd card drawn from the deck" + after},
+        {"field": "draws", "path": [2, "card"], "options": ["britain", "britain", "spain"],
+         "many": False, "count": None, "label": "the 3rd card drawn from the deck" + after}]
+    deck = {"kind": "country", "source": "deck"}
+    in_order = [{**deck, "card": c} for c in ("britain", "spain", "britain")]
+    assert act(state, "draw_cards", 0, draws=in_order).hands[0] == Bag(["britain"] * 2
+                                                                       + ["spain"])
+    # picked out of turn-up order the pile's last card is not first: refused
+    err = refused(state, "draw_cards", 0, draws=[{**deck, "card": c}
+                                                 for c in ("spain", "britain", "britain")])
+    assert err.code == "not_available"
+
+
+def test_end_turn_refill_is_the_cards_turned_up_in_order_as_many_as_the_display_lacks():
+    state = playing(3, seat=0, display=Bag(["france"]), deck=Bag(["spain", "spain", "britain"]))
+    option = RULES.legal_actions(state)[-1]
+    assert option["type"] == "end_turn"
+    action = Action.of("end_turn", 0, option["data"])
+    assert RULES.chance_slots(state, action) == [
+        {"field": "refill", "path": [], "options": ["britain", "spain", "spain"], "many": True,
+         "count": 2, "label": "the cards turned up to refill the display, in order"}]
+    err = refused(state, "end_turn", 0, **option["data"], refill=["spain"])
+    assert (err.code, err.message) == (
+        "refill_too_short", "The display needs 3 cards: refill lists 1, more are needed")
+    err = refused(state, "end_turn", 0, **option["data"], refill=[])
+    assert (err.code, err.message) == (
+        "refill_too_short", "The display needs 3 cards: refill lists 0, more are needed")
+    # a full display, or the game ending, turns nothing up: an empty list
+    full = replace(state, display=Bag(["france"] * 3))
+    assert slot_shape(RULES.chance_slots(full, action)) == [("refill", [], True, 0)]
+    ending = replace(e8_state(), phase=PLAY, period=3, deck=Bag(["britain"]),
+                     display=Bag(["spain"]))
+    slots = RULES.chance_slots(ending, action)
+    assert slot_shape(slots) == [("refill", [], True, 1)] and slots[0]["options"] == ["britain"]
+
+
+def test_a_refill_past_the_last_deck_card_is_picked_card_by_card():
+    # E8 variant: the pile's last card, then the discards with this turn's discard in them
+    state = replace(e8_state(), phase=PLAY, deck=Bag(["britain"]), discard=Bag(["spain"] * 5),
+                    display=Bag(["france"]), hands=with_item(e8_state().hands, 0,
+                                                             Bag(["france"] * 13)))
+    option = RULES.legal_actions(state)[-1]
+    assert option["data"]["discard_country"] == ["france"]
+    slots = RULES.chance_slots(state, Action.of("end_turn", 0, option["data"]))
+    assert slots == [
+        {"field": "refill", "path": [0], "options": ["britain"], "many": False, "count": None,
+         "label": "the 1st card turned up to refill the display"},
+        {"field": "refill", "path": [1], "options": ["britain", "france", *["spain"] * 5],
+         "many": False, "count": None, "label": "the 2nd card turned up to refill the display"
+         " (after the pile ran out and the discards were reshuffled)"}]
+    data = thaw(option["data"])
+    write(data, slots[0], "britain")
+    write(data, slots[1], "france")
+    assert data["refill"] == ["britain", "france"]
+    assert act(state, "end_turn", 0, **data).period == 2
+
+
+def test_slots_are_empty_for_actions_without_chance_or_not_possible_now():
+    state = playing(3, seat=0, hand=["spain"])
+    claim = Action.of("claim_noble", 0, {"portrait": "valencia_marshal",
+                                         "country_cards": ["spain"]})
+    assert RULES.chance_slots(state, claim) == []
+    assert RULES.chance_slots(state, Action.of("setup", "table", {"colours": []})) == []
+    draw = Action.of("draw_cards", 0, {"draws": [{"kind": "country", "source": "deck"}]})
+    assert RULES.chance_slots(replace(state, deck=Bag(), discard=Bag()), draw) == []
+    assert RULES.chance_slots(drawing(3), Action.of("end_turn", 0, {})) == []

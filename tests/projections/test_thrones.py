@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1045,3 +1046,212 @@ def test_every_action_of_a_sample_game_is_described_in_words():
     for raw in actions:
         text = RULES.describe(Action.of(raw["type"], raw["actor"], raw["data"]))
         assert text and "_" not in text.split(":")[0]
+
+
+# ---------------------------------------------------------------------------
+# Chance slots: what the table taps in table mode instead of typing card ids
+# ---------------------------------------------------------------------------
+
+
+def _key(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _slot_value(data: dict, slot: dict):
+    """What `data` holds where `slot` writes (None when nothing is there)."""
+    value = data.get(slot["field"])
+    for key in slot["path"]:
+        if not isinstance(value, dict | list):
+            return None
+        value = value.get(key) if isinstance(value, dict) else value[key]
+    return value
+
+
+def _put_in_slot(data: dict, slot: dict, value) -> None:
+    """Write a picked value as the web client does: at data[field] then `path`, creating a
+    list before an int key and a dict before a string key."""
+    keys = [slot["field"], *slot["path"]]
+    here = data
+    for key, nxt in pairwise(keys):
+        if isinstance(here, dict) and here.get(key) is None:
+            here[key] = [] if isinstance(nxt, int) else {}
+        here = here[key]
+    here[keys[-1]] = value
+
+
+def _tablet_fill(listed: dict, slots: list[dict], rng: random.Random) -> dict:
+    """The listed action's data with every slot filled by random taps; a tapped option is
+    gone for every other slot of the action (the options are one multiset)."""
+    data = json.loads(json.dumps(listed["data"]))
+    taken: dict[str, int] = {}
+    for slot in slots:
+        left, seen = [], dict(taken)
+        for option in slot["options"]:
+            if seen.get(_key(option), 0):
+                seen[_key(option)] -= 1
+            else:
+                left.append(option)
+        if slot["many"]:
+            count = slot["count"] if slot["count"] is not None else rng.randint(0, len(left))
+            picks = rng.sample(left, count)
+        else:
+            picks = [rng.choice(left)]
+        for pick in picks:
+            taken[_key(pick)] = taken.get(_key(pick), 0) + 1
+        _put_in_slot(data, slot, picks if slot["many"] else picks[0])
+    return data
+
+
+def _assert_fits(slots: list[dict], data: dict) -> None:
+    """Each slot's value is among its options (a list of `count` for a `many` slot), and the
+    picks of all slots together come out of the options' pool."""
+    pool: dict[str, int] = {}
+    for slot in slots:
+        for option in slot["options"]:
+            pool[_key(option)] = pool.get(_key(option), 0) + 1
+    for slot in slots:
+        value = _slot_value(data, slot)
+        picks = list(value) if slot["many"] else [value]
+        if slot["many"] and slot["count"] is not None:
+            assert len(picks) == slot["count"], (slot["label"], value)
+        for pick in picks:
+            assert pick in slot["options"], (slot["label"], pick)
+            pool[_key(pick)] -= 1
+            assert pool[_key(pick)] >= 0, (slot["label"], pick)
+
+
+def _outcomes(kind: str, data: dict) -> set[tuple[str, tuple]]:
+    """Where a filled action carries chance outcomes: (field, path) of each non-empty one."""
+    out = set()
+    for field in RULES.chance_fields[kind]:
+        value = data.get(field)
+        if isinstance(value, dict):
+            out |= {(field, (k,)) for k, v in value.items() if v not in (None, [])}
+        elif value not in (None, []):
+            out.add((field, ()))
+    return out
+
+
+def _table_game(players: int, seed: int, tablet: bool, max_steps: int = 4000):
+    """Seeded random play of a table-mode game (mulligans allowed). Yields (kind, slots, dealt)
+    for every listed or automatic action with chance fields at every step, `dealt` being its
+    outcome from the digital dealer. The chance action played is filled by the dealer, or by
+    random taps on its slots when `tablet` (then the reducer must accept the taps)."""
+    from projections.rules import Dealer
+    rng = random.Random(seed)
+    state = RULES.initial_state(created_for(RULES, players, "table", {"allow_mulligan": True}))
+    for step in range(1, max_steps + 1):
+        if RULES.result(state) is not None:
+            return
+        auto = RULES.auto_action(state)
+        listed = [auto] if auto is not None else RULES.legal_actions(state)
+        chosen = 0 if auto is not None else rng.randrange(len(listed))
+        action = None
+        for i, proposal in enumerate(listed):
+            unfilled = Action.of(proposal["type"], proposal["actor"], proposal["data"])
+            if i == chosen:
+                action = unfilled
+            if proposal["type"] not in RULES.chance_fields:
+                continue
+            slots = RULES.chance_slots(state, unfilled)
+            dealt = RULES.fill_chance(state, unfilled, Dealer(f"slots{seed}", step))
+            yield proposal["type"], slots, dealt
+            if i == chosen:
+                played = _tablet_fill(proposal, slots, rng) if tablet else dealt
+                action = Action.of(unfilled.type, unfilled.actor, played)
+        state = RULES.apply(state, action)
+
+
+SLOT_SEEDS = {2: 3, 3: 5, 4: 2}  # games that meet an initiative tie and an intrigue claim
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_slots_cover_every_outcome_and_the_digital_deal_fits_them(players):
+    kinds = set()
+    for kind, slots, dealt in _table_game(players, SLOT_SEEDS[players], tablet=False):
+        kinds.add(kind)
+        assert {s["field"] for s in slots} <= set(RULES.chance_fields[kind])
+        assert _outcomes(kind, dealt) <= {(s["field"], tuple(s["path"])) for s in slots}
+        _assert_fits(slots, dealt)
+    assert kinds == set(RULES.chance_fields)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_recorded_by_tapping_random_slot_options_is_accepted_to_its_end(players):
+    # `_table_game` applies each tapped action with the real reducer: a refusal fails the test
+    kinds = {kind for kind, *_ in _table_game(players, SLOT_SEEDS[players], tablet=True)}
+    assert {"start_game", "mulligan", "setup_draw", "draw_phase", "apply_claim"} <= kinds
+
+
+def test_slots_of_start_game_are_each_seats_setup_hand_and_the_first_seat():
+    from projections.thrones.model import instance_ids
+    state = RULES.initial_state(created_for(RULES, 2, "table"))
+    listed = RULES.legal_actions(state)
+    assert len(listed) == 4  # one per rotation of the houses
+    slots = RULES.chance_slots(state, Action.of("start_game", "table", listed[1]["data"]))
+    lannister = sorted(instance_ids(0, RULES.starter["Lannister"]["draw_deck"]))
+    baratheon = sorted(instance_ids(1, RULES.starter["Baratheon"]["draw_deck"]))
+    assert slots == [
+        {"field": "setup_hands", "path": ["0"], "options": lannister, "many": True,
+         "count": 7, "label": "setup hand of seat 0 (Player 1, Lannister)"},
+        {"field": "setup_hands", "path": ["1"], "options": baratheon, "many": True,
+         "count": 7, "label": "setup hand of seat 1 (Player 2, Baratheon)"},
+        {"field": "setup_first", "path": [], "options": [0, 1], "many": False, "count": None,
+         "label": "seat that sets up first"},
+    ]
+    custom = Action.of("start_game", "table", {**listed[0]["data"], "decks": {"0": STARK_E1}})
+    assert RULES.chance_slots(state, custom)[0]["options"] == \
+        sorted(instance_ids(0, STARK_E1["draw_deck"]))
+
+
+def test_slots_of_a_mulligan_are_a_new_hand_from_the_deck_and_the_old_hand():
+    t = Table(options={"allow_mulligan": True})
+    pool = sorted([*t.p[0].deck, *t.p[0].hand])
+    assert RULES.chance_slots(t.state, Action.of("mulligan", 0)) == [
+        {"field": "new_hand", "path": [], "options": pool, "many": True, "count": 7,
+         "label": "new hand of seat 0 (Player 1)"}]
+
+
+def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
+    t = Table().do("setup_cards", 0, cards=[{"card": "p0-006"}]).do("setup_cards", 1, cards=[])
+    assert t.state.phase == "setup_draw"
+    assert RULES.chance_slots(t.state, Action.of("setup_draw", "table")) == [
+        {"field": "draws", "path": ["0"], "options": sorted(t.p[0].deck), "many": True,
+         "count": 1, "label": "cards seat 0 (Player 1) drew"}]
+
+
+def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
+    t = Table(n=3).setup()
+    t.plots({0: "p0-196", 1: "p1-190", 2: "p2-181"},
+            titles={0: "master_of_laws", 1: "crown_regent", 2: "master_of_coin"})
+    slots = RULES.chance_slots(t.state, Action.of("draw_phase", "table"))
+    assert slots == [
+        {"field": "draws", "path": [str(s)], "options": sorted(t.p[s].deck), "many": True,
+         "count": n, "label": f"cards seat {s} (Player {s + 1}) drew"}
+        for s, n in ((0, 3), (1, 2), (2, 2))]
+
+
+def test_slots_of_an_initiative_tie_are_the_tied_seats():
+    t = _e4_table()
+    assert RULES.chance_slots(t.state, Action.of("break_initiative_tie", "table")) == [
+        {"field": "winner", "path": [], "options": [0, 1], "many": False, "count": None,
+         "label": "seat that wins the initiative tie"}]
+
+
+def test_slots_of_an_intrigue_claim_are_random_discards_and_a_military_claim_has_none():
+    t = Table().setup().put(0, "p0-006")
+    _to_challenges(t, {0: "p0-195", 1: "p1-190"})
+    t.do("declare_challenge", 0, type="intrigue", defender=1, attackers=["p0-006"])
+    t.do("declare_defenders", 1, defenders=[]).do("resolve_challenge", 0)
+    assert t.state.challenge.pending == (("claim", 1),)
+    assert RULES.chance_slots(t.state, Action.of("apply_claim", 1)) == [
+        {"field": "discards", "path": [], "options": sorted(t.p[1].hand), "many": True,
+         "count": 1, "label": "cards seat 1 (Player 2) discards at random"}]
+    assert RULES.chance_slots(_e2_table().state, Action.of("apply_claim", 1)) == []
+
+
+def test_no_slots_for_an_action_that_is_not_due_now():
+    t = Table().setup()
+    for kind in ("start_game", "mulligan", "setup_draw", "draw_phase", "break_initiative_tie",
+                 "apply_claim"):
+        assert RULES.chance_slots(t.state, Action.of(kind, 0, {"players": []})) == []

@@ -370,3 +370,149 @@ def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+TABLE_TAP_JS = """() => {
+  // the recorder at a physical table: choose the first listed move, then tap what turned up
+  // (the first card still available) until every chance outcome is entered, then record
+  const group = [...document.querySelectorAll('#actions .action-group')]
+    .filter((g) => !['concede', 'abandon'].includes(g.dataset.type))[0];
+  if (!group) return 'none';
+  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
+  if (ready) { ready.click(); return 'record'; }
+  for (const row of group.querySelectorAll('.choices[data-key]')) {
+    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
+  }
+  for (const pick of group.querySelectorAll('.choices[data-pick]:not([data-complete])')) {
+    const card = pick.querySelector('button');
+    if (card) { card.click(); return 'pick'; }
+  }
+  return 'stuck';
+}"""
+
+UNFINISHED_PICK_JS = """() => {
+  // a slip at the table: Record pressed before every card drawn is entered
+  const group = [...document.querySelectorAll('#actions .action-group')].find((g) =>
+    g.querySelector('.choices[data-pick][data-many]:not([data-complete])') &&
+    g.querySelector('.record-action:not([disabled])'));
+  if (!group) return null;
+  // the single outcomes are entered (each tap re-renders: the group is looked up again)
+  const single = '.choices[data-pick]:not([data-many]):not([data-complete])';
+  for (const one of group.querySelectorAll(single)) one.querySelector('button').click();
+  const again = document.querySelector(`#actions .action-group[data-type="${group.dataset.type}"]`);
+  again.querySelector('.record-action').click();
+  return group.dataset.type;
+}"""
+
+
+def _table_new_game(page, server, slug: str, players: list[str]) -> tuple[str, dict[str, str]]:
+    """Create a table-mode game of `slug` through the new-game form; (id, links)."""
+    page.goto(f"{server.url}/games/new")
+    page.locator("#game").select_option(slug)
+    names = page.locator("input[name=player]")
+    names.first.wait_for()
+    for i, name in enumerate(players):
+        names.nth(i).fill(name)
+    page.locator("input[name=mode][value=table]").check()
+    page.locator("#create").click()
+    page.locator("#created").wait_for()
+    return page.locator("#created").get_attribute("data-game-id"), {
+        "recorder": page.locator(".recorder-link a").get_attribute("href"),
+        "replay": page.locator(".replay-link a").get_attribute("href")}
+
+
+@pytest.mark.parametrize("slug, players, slip", [
+    ("royals", ["Ann", "Bo"], "setup turns 3 cards face up; display names 0")])
+def test_record_a_complete_multi_player_table_game_by_tapping(
+        browser, server, slug: str, players: list[str], slip: str) -> None:
+    """A physical game recorded move by move on a tablet: every chance outcome (the display,
+    each card drawn) tapped from what is still available; one slip refused with the rule's
+    words, one move undone and entered again; then the replay shows the final scores."""
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = _page(ctx)
+        gid, links = _table_new_game(page, server, slug, players)
+        page.goto(server.url + links["recorder"])
+        refused = undone = False
+        recorded = 0
+        for _ in range(6000):
+            game = server.get(f"/games/{gid}")
+            seq = game["last_seq"]
+            _wait_seq(page, seq)
+            if game["status"] == "finished":
+                break
+            if not refused and page.evaluate(UNFINISHED_PICK_JS):
+                page.locator("#error").wait_for()
+                assert page.locator("#error").inner_text() == f"Refused: {slip}"
+                assert server.get(f"/games/{gid}")["last_seq"] == seq, "nothing was stored"
+                refused = True
+                page.locator("#reload").click()  # start the move afresh
+                _wait_seq(page, seq)
+                continue
+            if recorded == 12 and not undone:  # a wrong entry: take it back, enter again
+                page.locator("#undo").click()
+                _wait_seq(page, seq + 1)
+                assert server.get(f"/games/{gid}/events")["events"][-1]["type"] == "undo"
+                undone = True
+                continue
+            tapped = page.evaluate(TABLE_TAP_JS)
+            assert tapped in ("record", "choose", "pick"), tapped
+            if tapped == "record":
+                page.wait_for_function(
+                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
+                    "!document.getElementById('error').hidden")
+                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+                recorded += 1
+        final = server.get(f"/games/{gid}/state")
+        assert final["status"] == "finished" and refused and undone
+        snap(page, f"table-{slug}-finished")
+        assert server.get(f"/games/{gid}/verify")["ok"]
+        page.goto(server.url + links["replay"])
+        page.locator('#audit-body [data-final-score="0"]').wait_for()
+        for seat, score in enumerate(final["result"]["scores"]):
+            assert page.locator(f'#audit-body [data-final-score="{seat}"]').inner_text() == \
+                str(score)
+        assert "chain intact" in page.locator("#verify").inner_text()
+        assert page.locator("#events li.undone").count() == 1
+        check_board(page, final)
+        assert page.js_errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("slug", ["in_the_shadow_of_the_emperor", "palais_royal", "royals",
+                                  "thrones"])
+def test_every_game_opens_at_the_table_by_tapping_its_chance_outcomes(browser, server,
+                                                                      slug: str) -> None:
+    """The first moves of each multi-player game at a physical table, the setup's layout,
+    hands and start player tapped from what the rules say is still available."""
+    seats = min(GAMES[slug].player_counts)
+    created = server.post("/games", {"game": slug, "players": [f"P{i}" for i in range(seats)],
+                                     "mode": "table"}).json()
+    gid = created["id"]
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = _page(ctx)
+        page.goto(f"{server.url}/games/{gid}/record?token={created['recorder_token']}")
+        picks = recorded = 0
+        for _ in range(800):
+            seq = server.get(f"/games/{gid}")["last_seq"]
+            _wait_seq(page, seq)
+            if recorded == 8:
+                break
+            tapped = page.evaluate(TABLE_TAP_JS)
+            assert tapped in ("record", "choose", "pick"), tapped
+            picks += tapped == "pick"
+            if tapped == "record":
+                page.wait_for_function(
+                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
+                    "!document.getElementById('error').hidden")
+                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+                recorded += 1
+        assert recorded == 8 and picks > 0, (recorded, picks)
+        assert page.locator("[data-pick-text]").count() == 0, "nothing is typed"
+        check_board(page, server.get(f"/games/{gid}/state", created["recorder_token"]))
+        assert server.get(f"/games/{gid}/verify")["ok"]
+        assert page.js_errors == []
+    finally:
+        ctx.close()

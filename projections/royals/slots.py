@@ -1,0 +1,129 @@
+"""Royals: the chance outcomes a table recorder picks for a listed action (`chance_slots`).
+
+Slots by action:
+- `setup`: `start_player` (one seat) and `display` (the cards turned face up, a list of
+  exactly `display_size` cards from the prepared deck);
+- `draw_cards`: one slot per card of the deck or the intrigue pile, at `draws[i].card`;
+  display cards are a choice, already named in the listed action;
+- `end_turn`: `refill`, the cards turned up in order, as many as the refill turns (0 when the
+  display is full or the game ends).
+
+Every pick of one action is taken from one pool (a card picked in one slot is gone from the
+others). Where a pile runs out during the action (spec §6.4), its last cards are all taken
+before the reshuffled discards: a pick after the run-out is offered both piles, which is
+exact once the picks before it are made, since those take every card of the emptied pile.
+The refill is then given card by card (`refill[i]`) rather than as one list.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
+
+from ..rules import Action, IllegalAction
+from .model import AWAITING_SETUP, intrigue_pair
+
+if TYPE_CHECKING:
+    from .game import Royals
+    from .model import State
+
+Slot = dict[str, Any]
+
+
+class _Trace:
+    """A pick for a dry run: takes any card (only the piles' sizes steer a draw), and notes
+    for each pick the cards it could be. `kinds` names the pile of each pick in turn."""
+
+    def __init__(self, kinds: Iterable[str]) -> None:
+        self._kinds: Iterator[str] = iter(kinds)
+        self._runs: dict[str, tuple[Counter[str], list[str], int]] = {}
+        self.offered: list[list[str]] = []
+        self.reshuffled: list[bool] = []  # the pick comes after its pile ran out
+
+    def __call__(self, pile: Counter[str]) -> str:
+        kind = next(self._kinds)
+        run = self._runs.get(kind)
+        if run is None:
+            run = (pile, sorted(pile.elements()), 0)
+        elif run[0] is not pile:
+            # the emptied pile's cards were all picked before: offered again, so that one
+            # pool of every pick of the action stays exact
+            run = (pile, run[1] + sorted(pile.elements()), run[2] + 1)
+        self._runs[kind] = run
+        self.offered.append(list(run[1]))
+        self.reshuffled.append(run[2] > 0)
+        return next(pile.elements())
+
+
+def chance_slots(rules: Royals, state: State, action: Action) -> list[Slot]:
+    """Spec: GameRules.chance_slots; [] for an action that is not possible now."""
+    try:
+        if action.type == "setup":
+            return _setup_slots(rules, state)
+        if action.type == "draw_cards":
+            return _draw_slots(rules, state, action)
+        if action.type == "end_turn":
+            return _refill_slots(rules, state, action)
+    except (IllegalAction, AttributeError, TypeError):
+        return []
+    return []
+
+
+def _setup_slots(rules: Royals, state: State) -> list[Slot]:
+    if state.phase != AWAITING_SETUP:
+        return []
+    return [
+        {"field": "start_player", "path": [], "options": list(range(state.players)),
+         "many": False, "count": None, "label": "the start player"},
+        {"field": "display", "path": [], "options": list(state.deck), "many": True,
+         "count": rules.board.display_size, "label": "the cards turned face up for the display"},
+    ]
+
+
+def _draw_slots(rules: Royals, state: State, action: Action) -> list[Slot]:
+    entries = rules._parse_draws(action.data)
+    hidden = [(index, kind) for index, (kind, source, _) in enumerate(entries)
+              if source != "display"]
+    trace = _Trace(kind for _, kind in hidden)
+    rules._run_draws(state, entries, trace)
+    several = Counter(kind for _, kind in hidden)
+    slots, seen = [], Counter[str]()
+    for (index, kind), offered, late in zip(hidden, trace.offered, trace.reshuffled,
+                                            strict=True):
+        seen[kind] += 1
+        nth = f"{_ordinal(seen[kind])} " if several[kind] > 1 else ""
+        if kind == "intrigue":
+            options: list[Any] = [intrigue_pair(card) for card in offered]
+            label = f"the {nth}intrigue card drawn"
+        else:
+            options, label = offered, f"the {nth}card drawn from the deck"
+        slots.append({"field": "draws", "path": [index, "card"], "options": options,
+                      "many": False, "count": None, "label": label + _after_run_out(late)})
+    return slots
+
+
+def _refill_slots(rules: Royals, state: State, action: Action) -> list[Slot]:
+    trace = _Trace(repeat("country"))
+    rules._refill_display(rules._after_discards(state, action), trace, [])
+    if not any(trace.reshuffled):
+        return [{"field": "refill", "path": [], "options": trace.offered[0] if trace.offered
+                 else [], "many": True, "count": len(trace.offered),
+                 "label": "the cards turned up to refill the display, in order"}]
+    # the pile ran out during the refill: card by card, the emptied pile's cards first
+    return [{"field": "refill", "path": [i], "options": offered, "many": False, "count": None,
+             "label": f"the {_ordinal(i + 1)} card turned up to refill the display"
+                      + _after_run_out(late)}
+            for i, (offered, late) in enumerate(zip(trace.offered, trace.reshuffled,
+                                                    strict=True))]
+
+
+def _ordinal(n: int) -> str:
+    from .game import ordinal  # game imports this module
+
+    return ordinal(n)
+
+
+def _after_run_out(late: bool) -> str:
+    return " (after the pile ran out and the discards were reshuffled)" if late else ""
