@@ -56,6 +56,37 @@ def _wait_seq(page, seq: int) -> None:
     page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached")
 
 
+TAP_JS = """() => {
+  // one tap of a patient player or recorder: in the first group (never the one that gives
+  // up), the first choice not yet made, else the first card still available for a chance
+  // outcome not yet entered (at a physical table), else the Record button once ready
+  const group = [...document.querySelectorAll('#actions .action-group')]
+    .filter((g) => !['concede', 'abandon'].includes(g.dataset.type))[0];
+  if (!group) return 'none';
+  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
+  if (ready) { ready.click(); return 'record'; }
+  for (const row of group.querySelectorAll('.choices[data-key]')) {
+    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
+  }
+  for (const pick of group.querySelectorAll('.choices[data-pick]:not([data-complete])')) {
+    const card = pick.querySelector('button');
+    if (card) { card.click(); return 'pick'; }
+  }
+  return 'stuck';
+}"""
+
+
+def _tap(page, seq: int) -> str:
+    """One tap (TAP_JS); after a Record tap, wait for the log to move on, and no refusal."""
+    tapped = page.evaluate(TAP_JS)
+    assert tapped in ("record", "choose", "pick"), tapped
+    if tapped == "record":
+        page.wait_for_function(f"document.getElementById('record').dataset.seq !== '{seq}' "
+                               "|| !document.getElementById('error').hidden")
+        assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+    return tapped
+
+
 def _pick(page, kind: str, cards: list[str]) -> None:
     for card in cards:
         page.locator(f'[data-type="{kind}"] [data-pick="drawn"] button[data-card="{card}"]').click()
@@ -226,18 +257,7 @@ def test_a_multi_player_game_by_tapping(browser, server, slug: str) -> None:
         ctx.close()
 
 
-TAP_JS = """() => {
-  // one tap of a patient player: the first group's record button if it is ready, else the
-  // first choice not yet made in that group
-  const group = document.querySelector('#actions .action-group');
-  if (!group) return 'none';
-  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
-  if (ready) { ready.click(); return 'record'; }
-  for (const row of group.querySelectorAll('.choices[data-key]')) {
-    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
-  }
-  return 'stuck';
-}"""
+
 
 
 @pytest.mark.parametrize("slug", ["in_the_shadow_of_the_emperor"])
@@ -258,13 +278,7 @@ def test_a_complete_multi_player_game_by_tapping(browser, server, slug: str) -> 
             _wait_seq(page, seq)
             if server.get(f"/games/{gid}")["status"] == "finished":
                 break
-            tapped = page.evaluate(TAP_JS)
-            assert tapped in ("record", "choose"), tapped
-            if tapped == "record":
-                page.wait_for_function(
-                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
-                    "!document.getElementById('error').hidden")
-                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+            _tap(page, seq)
         final = server.get(f"/games/{gid}/state")
         assert final["status"] == "finished"
         page.goto(f"{server.url}/games/{gid}/replay")
@@ -278,19 +292,7 @@ def test_a_complete_multi_player_game_by_tapping(browser, server, slug: str) -> 
         ctx.close()
 
 
-SEAT_TAP_JS = """() => {
-  // a player's tap on their own screen: like TAP_JS, but never the group that gives up
-  const groups = [...document.querySelectorAll('#actions .action-group')]
-    .filter((g) => !['concede', 'abandon'].includes(g.dataset.type));
-  if (!groups.length) return 'none';
-  const group = groups[0];
-  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
-  if (ready) { ready.click(); return 'record'; }
-  for (const row of group.querySelectorAll('.choices[data-key]')) {
-    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
-  }
-  return 'stuck';
-}"""
+
 
 
 def _hand(slug: str, view: dict, seat: int) -> list[str]:
@@ -346,12 +348,8 @@ def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
                 break
             actor = to_act[0]
             page = pages[actor]
-            while (tapped := page.evaluate(SEAT_TAP_JS)) == "choose":
+            while _tap(page, seq) != "record":
                 pass
-            assert tapped == "record", tapped
-            page.wait_for_function(f"document.getElementById('record').dataset.seq !== '{seq}' "
-                                   "|| !document.getElementById('error').hidden")
-            assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
             moves[actor] += 1
             now = server.get(f"/games/{gid}")["last_seq"]
             for seat in (0, 1):
@@ -372,23 +370,7 @@ def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
             ctx.close()
 
 
-TABLE_TAP_JS = """() => {
-  // the recorder at a physical table: choose the first listed move, then tap what turned up
-  // (the first card still available) until every chance outcome is entered, then record
-  const group = [...document.querySelectorAll('#actions .action-group')]
-    .filter((g) => !['concede', 'abandon'].includes(g.dataset.type))[0];
-  if (!group) return 'none';
-  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
-  if (ready) { ready.click(); return 'record'; }
-  for (const row of group.querySelectorAll('.choices[data-key]')) {
-    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
-  }
-  for (const pick of group.querySelectorAll('.choices[data-pick]:not([data-complete])')) {
-    const card = pick.querySelector('button');
-    if (card) { card.click(); return 'pick'; }
-  }
-  return 'stuck';
-}"""
+
 
 UNFINISHED_PICK_JS = """() => {
   // a slip at the table: Record pressed before every card drawn is entered
@@ -455,14 +437,7 @@ def test_record_a_complete_multi_player_table_game_by_tapping(
                 assert server.get(f"/games/{gid}/events")["events"][-1]["type"] == "undo"
                 undone = True
                 continue
-            tapped = page.evaluate(TABLE_TAP_JS)
-            assert tapped in ("record", "choose", "pick"), tapped
-            if tapped == "record":
-                page.wait_for_function(
-                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
-                    "!document.getElementById('error').hidden")
-                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
-                recorded += 1
+            recorded += _tap(page, seq) == "record"
         final = server.get(f"/games/{gid}/state")
         assert final["status"] == "finished" and refused and undone
         snap(page, f"table-{slug}-finished")
@@ -500,15 +475,9 @@ def test_every_game_opens_at_the_table_by_tapping_its_chance_outcomes(browser, s
             _wait_seq(page, seq)
             if recorded == 8:
                 break
-            tapped = page.evaluate(TABLE_TAP_JS)
-            assert tapped in ("record", "choose", "pick"), tapped
+            tapped = _tap(page, seq)
             picks += tapped == "pick"
-            if tapped == "record":
-                page.wait_for_function(
-                    f"document.getElementById('record').dataset.seq !== '{seq}' || "
-                    "!document.getElementById('error').hidden")
-                assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
-                recorded += 1
+            recorded += tapped == "record"
         assert recorded == 8 and picks > 0, (recorded, picks)
         assert page.locator("[data-pick-text]").count() == 0, "nothing is typed"
         check_board(page, server.get(f"/games/{gid}/state", created["recorder_token"]))
