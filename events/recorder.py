@@ -409,26 +409,17 @@ class Recorder:
         """Legal actions now, ready to record; a seat token sees only its own."""
         access = access or Access.local()
         rules, cursor = self.cursor(game_id)
-        if access.role == "seat":
-            if seat is not None and seat != access.seat:
-                raise AccessDenied("not_your_seat", f"this token is seat {access.seat}'s")
-            seat = access.seat
-        elif access.role == "spectator":
-            return []
-        actions = rules.legal_actions(cursor.state, seat)
-        return [{"type": a["type"], "actor": a["actor"], "data": thaw(a["data"])}
-                for a in actions]
+        return self._listed(rules, cursor, access, seat)
 
     def legal_with_slots(self, game_id: str, access: Access | None = None
                          ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
         """The legal actions, and for a table-mode recorder the chance outcomes each still
         needs (`GameRules.chance_slots`, by the action's index), to be picked at the table."""
         access = access or Access.local()
-        actions = self.legal(game_id, access)
-        game = self.game(game_id)
-        if game["mode"] != "table" or not access.may_record:
-            return actions, {}
         rules, cursor = self.cursor(game_id)
+        actions = self._listed(rules, cursor, access, None)
+        if self.game(game_id)["mode"] != "table" or not access.may_record:
+            return actions, {}
         slots = {}
         for i, action in enumerate(actions):
             if rules.chance_fields.get(action["type"]):
@@ -437,6 +428,18 @@ class Recorder:
                 if found is not None:  # [] too: nothing to enter, nothing to type
                     slots[str(i)] = [thaw(slot) for slot in found]
         return actions, slots
+
+    @staticmethod
+    def _listed(rules: GameRules, cursor: Cursor, access: Access,
+                seat: Any) -> list[dict[str, Any]]:
+        if access.role == "seat":
+            if seat is not None and seat != access.seat:
+                raise AccessDenied("not_your_seat", f"this token is seat {access.seat}'s")
+            seat = access.seat
+        elif access.role == "spectator":
+            return []
+        return [{"type": a["type"], "actor": a["actor"], "data": thaw(a["data"])}
+                for a in rules.legal_actions(cursor.state, seat)]
 
     # -- recording -----------------------------------------------------------------
     def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,

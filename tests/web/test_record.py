@@ -242,22 +242,11 @@ def test_a_multi_player_game_by_tapping(browser, server, slug: str) -> None:
             _wait_seq(page, state["last_seq"])
             if state["status"] == "finished":
                 break
-            button = page.locator(".record-action:not([disabled])").first
-            if button.count() == 0:
-                page.locator(".choices button").first.click()
-                continue
-            button.click()
-            page.wait_for_function(f"document.getElementById('record').dataset.seq !== "
-                                   f"'{state['last_seq']}' || !document.getElementById('error')"
-                                   ".hidden")
-            assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+            _tap(page, state["last_seq"])
         assert server.get(f"/games/{gid}")["last_seq"] > created_seq, "the taps recorded moves"
         check_board(page, server.get(f"/games/{gid}/state", created["recorder_token"]))
     finally:
         ctx.close()
-
-
-
 
 
 @pytest.mark.parametrize("slug", ["in_the_shadow_of_the_emperor"])
