@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
-from projections import GAMES, default_edition
+from projections import GAMES, default_edition, get_rules
 
 web = Blueprint("web", __name__, static_folder="static", static_url_path="/static/web",
                 template_folder="templates")
@@ -59,6 +59,7 @@ def _entry(slug: str) -> dict[str, Any]:
         "actions": sorted(cls.action_schemas),
         "chance_fields": {k: list(v) for k, v in cls.chance_fields.items()},
         "cards": _cards(default_edition(slug)),
+        "labels": get_rules(slug).labels(),
     }
 
 

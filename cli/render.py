@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -12,6 +11,8 @@ from rich.panel import Panel
 from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
+
+from .boards import BoardContext, board_for
 
 
 def console() -> Console:
@@ -30,30 +31,12 @@ def games_table(rows: list[dict[str, Any]], total: int) -> Table:
     return table
 
 
-def _row(title: str, cards: list[str]) -> Table:
-    table = Table(title=title, show_header=False, box=None, title_justify="left")
-    table.add_row(*(cards or ["—"]))
-    return table
-
-
-def _adaman_board(view: dict[str, Any]) -> RenderableType:
-    return Group(
-        _row(f"Court ({len(view['court'])})", view["court"]),
-        _row(f"Capital ({len(view['capital'])})", view["capital"]),
-        _row(f"Resources ({len(view['resources'])})", view["resources"]),
-        Text(f"Deck: {view['deck_count']} cards   Controlled: "
-             f"{', '.join(view['controlled']) or '—'}   Status: {view['status']}"),
-    )
-
-
-BOARDS: dict[str, Callable[[dict[str, Any]], RenderableType]] = {"adaman": _adaman_board}
-
-
-def board(game: str, view: dict[str, Any]) -> RenderableType:
+def board(game: str, view: dict[str, Any], ctx: BoardContext | None = None) -> RenderableType:
     """The game's board, or the view as a pretty tree for games without one."""
-    draw = BOARDS.get(game)
+    draw = board_for(game)
+    ctx = ctx or BoardContext(names=())
     try:
-        return draw(view) if draw else Pretty(view, max_length=12)
+        return draw(view, ctx) if draw else Pretty(view, max_length=12)
     except (KeyError, TypeError):
         return Pretty(view, max_length=12)
 

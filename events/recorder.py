@@ -731,7 +731,7 @@ class Recorder:
             shown = env
             if env["type"] not in META_TYPES:
                 action = to_action(env)
-                note["description"] = rules.describe(action)
+                note["description"] = rules.describe(action, game["players"])
                 note["undone"] = env["seq"] not in effective
                 if env["seq"] in corrected:
                     note["corrected_by"] = corrected[env["seq"]]
@@ -748,7 +748,7 @@ class Recorder:
                 note["undone"] = env["seq"] not in effective
                 note["description"] = f"corrected seq {env['data'].get('target_seq')}: " + \
                     rules.describe(Action.of(fix.get("type", "?"), fix.get("actor"),
-                                             fix.get("data") or {}))
+                                             fix.get("data") or {}), game["players"])
             elif env["type"] == "seed_revealed" and viewer != ALL:
                 shown = {k: v for k, v in env.items() if k != "salt"}
                 shown["data"] = {}

@@ -246,7 +246,7 @@ class Adaman(GameRules):
             return {"type": "setup", "actor": "table", "data": {}}
         return None
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.type == "setup":
             return f"dealt the layout ({len(action.data.get('drawn', ()))} cards)"
         if action.type == "control":

@@ -20,7 +20,7 @@ here without an event. The state model, counting and placement rules and the vie
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import product
 from typing import Any, ClassVar
@@ -207,7 +207,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
             return None  # the last ballot: all are revealed together with it
         return {"choice": "hidden"}
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         """A short phrase for the event list; a sealed ballot never names its choice."""
         data = action.data
         where = data.get("electorate") or "supply"

@@ -324,7 +324,7 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
             return {"kept_count": len(action.data.get("kept", ()))}
         return None
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         d = action.data
         texts = {
             "setup": lambda: "laid out the court and the garden",

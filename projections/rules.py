@@ -168,6 +168,52 @@ def require(condition: bool, code: str, message: str, **details: Any) -> None:
         raise IllegalAction(code, message, **details)
 
 
+# ---------------------------------------------------------------------------
+# Words a person reads: player names, counts, ordinals
+# ---------------------------------------------------------------------------
+
+
+def seat_name(names: Sequence[str], actor: Any) -> str:
+    """How a sentence names an actor: the player's name, "the table", "the server".
+
+    Machine fields keep seat indexes; every sentence a person reads names the player. A
+    seat outside `names` (a message about a bad seat) keeps its number, since no player
+    of that name exists.
+    """
+    if isinstance(actor, int) and not isinstance(actor, bool) and 0 <= actor < len(names):
+        return str(names[actor])
+    if actor == "table":
+        return "the table"
+    if actor == "server":
+        return "the server"
+    return f"seat {actor}"
+
+
+def possessive(name: str) -> str:
+    """ "Anna's", "Claus'" : the English possessive of a name."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """ "1 card", "3 cards", "0 cards": grammar by count."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st, 111th."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def words_list(items: Iterable[str], conjunction: str = "and") -> str:
+    """ "a", "a and b", "a, b and c": a list in a sentence."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
 def require_seat(action: Action, seat: Seat, what: str = "act") -> None:
     """Refuse an action whose actor is not `seat` (code `not_your_turn`)."""
     if action.actor != seat:
@@ -343,10 +389,33 @@ class GameRules:
         """What `seat` may see of an action's data, or None when it may see all of it."""
         return None
 
-    def describe(self, action: Action) -> str:
-        """A short sentence a player would use for this action (event lists, the viewer)."""
-        who = f"seat {action.actor}" if isinstance(action.actor, int) else str(action.actor)
-        return f"{who}: {action.type.replace('_', ' ')}"
+    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
+        """The sentence a player would say for this action, naming the actor and every
+        seat by `names` (the players in seat order) and every component by its label:
+        "Anna drew 2 cards from the deck". Shown verbatim in event lists and the viewer.
+        """
+        return f"{seat_name(names, action.actor)}: {action.type.replace('_', ' ')}"
+
+    def labels(self) -> dict[str, str]:
+        """Component id -> what a person reads for it ("Cersei Lannister", "Paris",
+        "noble, 3 points, costs 5 gold"), from this edition's data.
+
+        The default takes every top-level list of objects with an `id` and a `name`; a game
+        adds labels for what has no printed name (from what a player can see on the
+        piece). An edition's own `labels` mapping (id -> text) wins over both, so a club
+        can name its pieces.
+        """
+        out: dict[str, str] = {}
+        for value in self.edition.values():
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, Mapping) and isinstance(item.get("id"), str) and \
+                            isinstance(item.get("name"), str):
+                        out[item["id"]] = item["name"]
+        own = self.edition.get("labels")
+        if isinstance(own, Mapping):
+            out.update({str(k): str(v) for k, v in own.items()})
+        return out
 
     def is_undoable_in_digital(self, action: Action) -> bool:
         """Digital undo policy: nothing that revealed hidden information."""

@@ -58,8 +58,10 @@ const CH = (() => {
 
   let catalogPromise = null;
   function catalog() {
-    if (!catalogPromise) catalogPromise = api("/games-catalog", {anonymous: true}).then(
-      (c) => Object.fromEntries(c.games.map((g) => [g.slug, g])));
+    if (!catalogPromise) catalogPromise = api("/games-catalog", {anonymous: true}).then((c) => {
+      labelsBySlug = Object.fromEntries(c.games.map((g) => [g.slug, g.labels || {}]));
+      return Object.fromEntries(c.games.map((g) => [g.slug, g]));
+    });
     return catalogPromise;
   }
 
@@ -71,7 +73,11 @@ const CH = (() => {
   // 63) names them through its own labeller; every other id is looked up as it stands
   const labellers = {};
   function registerLabels(slug, fn) { labellers[slug] = fn; }
+  // the edition's labels (GameRules.labels, served by the catalog) name every component
+  let labelsBySlug = {};
   function cardName(slug, cards, id) {
+    const labels = labelsBySlug[slug];
+    if (labels && labels[id] !== undefined) return labels[id];
     if (cards && cards[id] && cards[id].name) return cards[id].name;
     const named = labellers[slug] ? labellers[slug](String(id), cards || {}) : null;
     return named || String(id);
@@ -81,6 +87,11 @@ const CH = (() => {
       loading[slug] = new Promise((resolve) => {
         const s = document.createElement("script");
         s.src = `/static/web/boards/${encodeURIComponent(slug)}.js`;
+        // a board's own stylesheet, when it has one (boards/<slug>.css)
+        const css = document.createElement("link");
+        css.rel = "stylesheet";
+        css.href = `/static/web/boards/${encodeURIComponent(slug)}.css`;
+        document.head.append(css);
         s.onload = () => resolve(true);
         s.onerror = () => resolve(false);  // no renderer: the generic view serves
         document.head.append(s);
@@ -110,8 +121,7 @@ const CH = (() => {
       changed: (path) => changedSet.has(path),
       cls: (base, path) => base + (changedSet.has(path) ? " changed" : ""),
       label: (id) => cardName(doc.game, cards, id),
-      seatName: (s) => (typeof s === "number" && players[s] !== undefined)
-        ? `${players[s]} (seat ${s})` : String(s),
+      seatName: (s) => actorName(s, players),
       isNew: (listPath, id) => {  // an item that was not in the same list one step before
         if (!prevDoc) return false;
         const before = getPath(prevDoc.view, listPath);
@@ -200,6 +210,8 @@ const CH = (() => {
 
   function actorName(actor, players) {
     if (typeof actor === "number") return players[actor] !== undefined ? players[actor] : `seat ${actor}`;
+    if (actor === "table") return "the table";
+    if (actor === "server") return "the server";
     return String(actor);
   }
 

@@ -192,7 +192,7 @@ class Royals(GameRules):
                 draw.pop("card", None)
         return {"draws": draws} if hidden else None
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         data = action.data
         if action.type == "setup":
             return f"set up the game; seat {data.get('start_player')} starts"
@@ -209,7 +209,7 @@ class Royals(GameRules):
         if action.type == "end_turn":
             gone = len(data.get("discard_country", ())) + len(data.get("discard_intrigue", ()))
             return f"ended the turn, discarding {gone} card(s)"
-        return super().describe(action)
+        return super().describe(action, names)
 
     def view(self, state: State, seat: Viewer) -> dict[str, Any]:
         """Spec §7: own hand shown, other hands as counts, piles as counts."""

@@ -13,7 +13,7 @@ resolve_dominance, end_round, effect, choose_winner, concede.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -367,7 +367,7 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
         return super().is_undoable_in_digital(action)
 
     # -- describe ---------------------------------------------------------------------------------
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         d, kind = action.data, action.type
         who = f"seat {action.actor}" if isinstance(action.actor, int) else "the table"
         try:
