@@ -178,11 +178,15 @@ const CH = (() => {
   }
 
   // a scalar of the view, marked with its path so tests (and curious users) can check it
+  // opts.show(v) -> what a person reads (a label, a player's name); data-value keeps the raw
+  // value so tests can still check the board against the state
   function val(ctx, path, opts = {}) {
     const v = getPath(ctx.view, path);
     if (v === undefined) return h(opts.tag || "b", {class: "nil"}, "—");  // not in this view
-    const text = v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
+    const raw = v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
+    const text = opts.show ? opts.show(v) : raw;
     return h(opts.tag || "b", {class: ctx.cls(opts.class || "val", path), "data-path": path,
+      "data-value": opts.show ? raw : null,
       "data-scalar": typeof v === "object" && v !== null ? null : true}, text);
   }
 

@@ -1,7 +1,7 @@
 """Check a rendered board against the state JSON the API serves for the same step.
 
-Renderers mark what they show: `[data-path][data-scalar]` holds the text of one scalar of
-the view, `[data-path][data-list]` holds one `[data-item]` child per list element (JSON).
+Renderers mark what they show: `[data-path][data-scalar]` holds one scalar of the view (its
+`data-value` when the text is a label or a name, else its text), `[data-path][data-list]` holds one `[data-item]` child per list element (JSON).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 PROBE_JS = """(board) => {
   const out = {scalars: [], lists: []};
   for (const el of board.querySelectorAll('[data-path][data-scalar]'))
-    out.scalars.push([el.dataset.path, el.textContent]);
+    out.scalars.push([el.dataset.path, el.dataset.value ?? el.textContent]);
   for (const el of board.querySelectorAll('[data-path][data-list]'))
     out.lists.push([el.dataset.path, [...el.querySelectorAll(':scope > [data-item]')]
       .map((c) => JSON.parse(c.dataset.item))]);
