@@ -314,8 +314,7 @@ class Verify(MethodView):
     @blp.response(200, s.VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
-        access(game_id)
-        return recorder().verify(game_id)
+        return recorder().verify(game_id, access(game_id))
 
 
 @blp.route("/games/<game_id>/compare/<other_id>")
@@ -324,11 +323,7 @@ class Compare(MethodView):
     @blp.alt_response(422, schema=s.ErrorSchema, description="not records of the same game")
     def get(self, game_id: str, other_id: str) -> dict[str, Any]:
         """Align two records of the same physical game; the first event where they differ."""
-        from events.audit import compare
-
-        access(game_id)
-        access(other_id)
-        return compare(recorder(), game_id, other_id)
+        return recorder().compare(game_id, other_id, (access(game_id), access(other_id)))
 
 
 @blp.route("/stats")
@@ -337,9 +332,7 @@ class Stats(MethodView):
     @blp.response(200, s.StatsSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Statistics across the archive (filter by game)."""
-        from events.audit import statistics
-
-        return statistics(recorder(), query["game"])
+        return recorder().statistics(query["game"])
 
 
 @blp.route("/reaudit")
@@ -348,9 +341,7 @@ class Reaudit(MethodView):
     @blp.response(200, s.ReauditSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Replay every stored game under today's reducers and report what changed."""
-        from events.audit import reaudit
-
-        reports = reaudit(recorder(), query["game"])
+        reports = recorder().reaudit(query["game"])
         return {"games": reports, "changed": sum(r["changed"] for r in reports)}
 
 

@@ -1,6 +1,8 @@
-"""Auditing beyond replay: corrections' impact, two records compared, re-audit, claims, stats.
+"""Auditing across the archive: two records compared, re-audit under today's reducers, stats.
 
-Everything here reads the log through the recorder and the store; nothing writes events.
+The rules' part of each (aligning two histories, the state digest, claims, corrections) is
+pure and lives in projections/audit.py; this module only reads the store. Nothing here
+writes events, and nothing here imports the recorder.
 """
 
 from __future__ import annotations
@@ -8,199 +10,80 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from statistics import mean, median
-from typing import Any
+from typing import Any, Protocol
 
-from projections import get_rules
-from projections.replay import META_TYPES, Folder, effective_stack, refold, to_action
-from projections.rules import ALL, Action, GameRules, IllegalAction, thaw
+from projections.audit import (
+    describe_actions,
+    digest_key,
+    effective_actions,
+    first_difference,
+    state_digest,
+)
+from projections.replay import META_TYPES, Folder
+from projections.rules import GameRules, IllegalAction
 
-from .recorder import Recorder, state_digest
-from .store import GameFilter
+from .access import Access
+from .editions import Editions
+from .reading import GameReader
+from .store import GameFilter, Store
 
 Envelope = dict[str, Any]
 
 
-# -- claimed results ------------------------------------------------------------------------
-def claim_differences(claim: Mapping[str, Any], result: Mapping[str, Any] | None
-                      ) -> list[dict[str, Any]]:
-    """Each way the scores written at the table differ from the recomputed result."""
-    if result is None:
-        return [{"seat": None, "category": "result", "claimed": "finished",
-                 "computed": "the game is not over"}]
-    diffs: list[dict[str, Any]] = []
-    for seat, claimed in enumerate(claim.get("scores") or []):
-        computed = result["scores"][seat] if seat < len(result["scores"]) else None
-        if claimed is not None and claimed != computed:
-            diffs.append({"seat": seat, "category": "total", "claimed": claimed,
-                          "computed": computed})
-    per_seat = _per_seat(result)
-    for seat, categories in enumerate(claim.get("per_seat") or []):
-        for category, claimed in sorted((categories or {}).items()):
-            computed = per_seat[seat].get(category) if seat < len(per_seat) else None
-            if claimed != computed:
-                diffs.append({"seat": seat, "category": category, "claimed": claimed,
-                              "computed": computed})
-    winners = claim.get("winners")
-    if winners is not None and sorted(winners) != sorted(result["winners"]):
-        diffs.append({"seat": None, "category": "winners", "claimed": winners,
-                      "computed": result["winners"]})
-    return diffs
-
-
-def _per_seat(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The result's breakdown as one mapping of categories per seat."""
-    breakdown = result.get("breakdown") or {}
-    if isinstance(breakdown.get("per_seat"), list):
-        return [dict(x) if isinstance(x, Mapping) else {} for x in breakdown["per_seat"]]
-    if len(result["scores"]) == 1:  # one-seat games report their categories flat
-        return [{k: v for k, v in breakdown.items() if isinstance(v, int | float)}]
-    return [{} for _ in result["scores"]]
-
-
-def claim_problems(envelopes: list[Envelope], result: Mapping[str, Any] | None
-                   ) -> list[dict[str, Any]]:
-    problems = []
-    for env in envelopes:
-        if env["type"] != "claim_result":
-            continue
-        diffs = claim_differences(env["data"], result)
-        if diffs:
-            summary = "; ".join(
-                f"{'seat ' + str(d['seat']) + ' ' if d['seat'] is not None else ''}"
-                f"{d['category']}: claimed {d['claimed']}, computed {d['computed']}"
-                for d in diffs)
-            problems.append({"seq": env["seq"], "code": "claimed_result_differs",
-                             "message": f"the result written at the table differs: {summary}",
-                             "differences": diffs})
-    return problems
-
-
-# -- corrections -----------------------------------------------------------------------------
-def correction_impact(rules: GameRules, envelopes: list[Envelope]) -> list[dict[str, Any]]:
-    """For the last event (a correction): each later event now illegal or with changed outcome.
-
-    Compares the effective history folded without this correction and with it, event by
-    event after the corrected one.
-    """
-    last = envelopes[-1]
-    target = last["data"]["target_seq"]
-    before_envs = envelopes[:-1]
-    old_effective = effective_stack(before_envs)
-    old = _fold_views(rules, before_envs, old_effective, _corrections(before_envs, old_effective))
-    new_effective = effective_stack(envelopes)
-    new = _fold_views(rules, envelopes, new_effective, _corrections(envelopes, new_effective))
-    report = []
-    for seq in sorted(set(old) | set(new)):
-        if seq <= target:
-            continue
-        (old_view, _), (new_view, new_error) = old.get(seq, (None, None)), new.get(
-            seq, (None, None))
-        if new_error:
-            report.append({"seq": seq, "status": "illegal", "message": new_error})
-        elif old_view != new_view:
-            changed = sorted(k for k in set(old_view or {}) | set(new_view or {})
-                             if (old_view or {}).get(k) != (new_view or {}).get(k))
-            report.append({"seq": seq, "status": "changed", "changed": changed})
-    return report
-
-
-def _corrections(envs: list[Envelope], effective: list[int]) -> dict[int, Action]:
-    out: dict[int, Action] = {}
-    for seq in effective:
-        if envs[seq]["type"] == "correction":
-            data = envs[seq]["data"]
-            action = data["action"]
-            out[data["target_seq"]] = Action.of(action["type"], action["actor"],
-                                                action.get("data") or {}, data["target_seq"])
-    return out
-
-
-def _fold_views(rules: GameRules, envs: list[Envelope], effective: list[int],
-                corrections: Mapping[int, Action]) -> dict[int, tuple[Any, str | None]]:
-    """seq -> (full view plus result after it, or the refusal message)."""
-    state = rules.initial_state(envs[0]["data"])
-    out: dict[int, tuple[Any, str | None]] = {}
-    for seq in effective:
-        if envs[seq]["type"] == "correction":
-            continue
-        try:
-            state = rules.apply(state, corrections.get(seq) or to_action(envs[seq]))
-        except IllegalAction as err:
-            out[seq] = (None, f"({err.code}) {err.message}")
-            continue
-        out[seq] = ({**rules.view(state, ALL), "result": rules.result(state)}, None)
-    return out
-
-
 # -- two recorders, one table ----------------------------------------------------------------
-def effective_actions(envelopes: list[Envelope]) -> list[tuple[int, dict[str, Any]]]:
-    """(seq, action) of the history in effect, corrections applied."""
-    effective = effective_stack(envelopes)
-    fixes = _corrections(envelopes, effective)
-    out = []
-    for seq in effective:
-        env = envelopes[seq]
-        if env["type"] in META_TYPES:
-            continue
-        action = fixes[seq].to_json() if seq in fixes else {
-            "type": env["type"], "actor": env["actor"], "data": env["data"]}
-        out.append((seq, {**action, "data": thaw(action["data"])}))
-    return out
+class Archive(Protocol):
+    """What the audits read: the store, its editions, and a reader per game and caller (the
+    recorder service satisfies it; this module never imports it)."""
+
+    store: Store
+    registry: Editions
+
+    def reader(self, game_id: str, access: Access | None = None) -> GameReader: ...
 
 
-def compare(rec: Recorder, game_a: str, game_b: str) -> dict[str, Any]:
-    """Align two records of the same physical game; name the first event where they differ."""
-    a, b = rec.game(game_a), rec.game(game_b)
+def compare(archive: Archive, game_a: str, game_b: str,
+            access: tuple[Access, Access] | None = None) -> dict[str, Any]:
+    """Align two records of the same physical game, each as its caller may see it; name the
+    first action where they differ (comparing a hidden game reveals nothing hidden)."""
+    left, right = (archive.reader(game_a, access[0] if access else None),
+                   archive.reader(game_b, access[1] if access else None))
+    a, b = left.ctx.row, right.ctx.row
     same = {k: (a[k], b[k]) for k in ("game", "players", "edition_sha256") if a[k] != b[k]}
     if same:
         raise IllegalAction("not_the_same_game", "these records are not of the same game: "
-                            + "; ".join(f"{k} {x!r} vs {y!r}" for k, (x, y) in same.items()),
+                            + "; ".join(f"{k.replace('_', ' ')} {x!r} vs {y!r}"
+                                        for k, (x, y) in same.items()),
                             differences={k: list(v) for k, v in same.items()})
-    left = effective_actions(list(rec.store.events(game_a)))
-    right = effective_actions(list(rec.store.events(game_b)))
-    for index, ((seq_a, act_a), (seq_b, act_b)) in enumerate(zip(left, right, strict=False)):
-        if act_a != act_b:
-            return {"agree": False, "index": index, "a": {"seq": seq_a, "action": act_a},
-                    "b": {"seq": seq_b, "action": act_b},
-                    "message": f"the records differ at action {index + 1}: "
-                               f"{game_a} seq {seq_a} vs {game_b} seq {seq_b}"}
-    if len(left) != len(right):
-        longer, extra = (game_a, left) if len(left) > len(right) else (game_b, right)
-        index = min(len(left), len(right))
-        seq, action = extra[index]
-        return {"agree": False, "index": index,
-                "a": {"seq": seq, "action": action} if longer == game_a else None,
-                "b": {"seq": seq, "action": action} if longer == game_b else None,
-                "message": f"the records agree for {index} actions; {longer} goes on "
-                           f"({len(extra) - index} more)"}
-    return {"agree": True, "index": None, "a": None, "b": None,
-            "message": f"the records agree on all {len(left)} actions"}
+    report = first_difference(effective_actions(left.envelopes()),
+                              effective_actions(right.envelopes()), (a["id"], b["id"]))
+    describe_actions(left.rules, report, list(a["players"]))
+    return report
 
 
 # -- re-audit under the current reducers -------------------------------------------------------
-def reaudit(rec: Recorder, slug: str | None = None) -> list[dict[str, Any]]:
-    """Replay every stored game under today's reducers; report what changed per game."""
-    reports = []
-    offset = 0
+def _rows(store: Store, slug: str | None, page: int = 200) -> list[dict[str, Any]]:
+    """Every game row (of one game, or all), in pages."""
+    out: list[dict[str, Any]] = []
     while True:
-        rows, total = rec.list_games(GameFilter(game=slug, limit=200, offset=offset))
-        for row in rows:
-            reports.append(reaudit_game(rec, row))
-        offset += len(rows)
-        if not rows or offset >= total:
-            return reports
+        rows, total = store.list_games(GameFilter(game=slug, limit=page, offset=len(out)))
+        out += rows
+        if not rows or len(out) >= total:
+            return out
 
 
-def reaudit_game(rec: Recorder, row: Mapping[str, Any],
+def reaudit(archive: Archive, slug: str | None = None) -> list[dict[str, Any]]:
+    """Replay every stored game under today's reducers; report what changed per game."""
+    return [reaudit_game(archive.store, archive.registry, row)
+            for row in _rows(archive.store, slug)]
+
+
+def reaudit_game(store: Store, editions: Editions, row: Mapping[str, Any],
                  rules: GameRules | None = None) -> dict[str, Any]:
     """One game: legality, result and the first event whose outcome differs."""
-    envelopes = list(rec.store.events(row["id"]))
-    edition = rec.store.edition(row["edition_sha256"])
-    if rules is None:
-        rules = get_rules(row["game"], __import__("json").loads(edition["content"])) \
-            if edition else rec.rules_for(row)
+    envelopes = list(store.events(row["id"]))
+    rules = rules or editions.rules_for(row)
     pinned = str(envelopes[0]["data"].get("rules_version", row.get("rules_version")))
-    stored = rec.store.digests(row["id"], f"{row['game']}:{pinned}")
+    stored = store.digests(row["id"], digest_key(row["game"], pinned))
     folder = Folder(rules, row["mode"])
     first_illegal, first_differs = None, None
     for env in envelopes:
@@ -227,17 +110,11 @@ def reaudit_game(rec: Recorder, row: Mapping[str, Any],
 
 
 # -- statistics across the archive --------------------------------------------------------------
-def statistics(rec: Recorder, slug: str | None = None) -> dict[str, Any]:
+def statistics(archive: Archive, slug: str | None = None) -> dict[str, Any]:
     """Games played, win rate by seat, score distributions, lengths, frequent actions."""
     per_game: dict[str, dict[str, Any]] = {}
-    offset = 0
-    while True:
-        rows, total = rec.list_games(GameFilter(game=slug, limit=500, offset=offset))
-        for row in rows:
-            _count_game(rec, row, per_game.setdefault(row["game"], _empty_stats()))
-        offset += len(rows)
-        if not rows or offset >= total:
-            break
+    for row in _rows(archive.store, slug, 500):
+        _count_game(archive.store, row, per_game.setdefault(row["game"], _empty_stats()))
     return {"games": {name: _summarise(stats) for name, stats in sorted(per_game.items())},
             "total_games": sum(s["played"] for s in per_game.values())}
 
@@ -247,9 +124,9 @@ def _empty_stats() -> dict[str, Any]:
             "scores": [], "actions": Counter()}
 
 
-def _count_game(rec: Recorder, row: Mapping[str, Any], stats: dict[str, Any]) -> None:
+def _count_game(store: Store, row: Mapping[str, Any], stats: dict[str, Any]) -> None:
     stats["played"] += 1
-    envelopes = list(rec.store.events(row["id"]))
+    envelopes = list(store.events(row["id"]))
     stats["actions"].update(e["type"] for e in envelopes if e["type"] not in META_TYPES)
     result = row.get("result")
     if not result:
@@ -284,5 +161,4 @@ def _histogram(values: list[float], bins: int = 8) -> list[dict[str, Any]]:
              "count": counts[i]} for i in range(bins) if low + i * width <= high]
 
 
-__all__ = ["claim_differences", "claim_problems", "compare", "correction_impact",
-           "effective_actions", "reaudit", "refold", "statistics"]
+__all__ = ["compare", "reaudit", "reaudit_game", "statistics"]

@@ -37,6 +37,11 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+def new_game_id() -> str:
+    """A short, URL-safe game id (64 random bits, letters and digits only)."""
+    return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
+
+
 def new_salt() -> str:
     """128 random bits, hex: hidden data cannot be tested against the public hash."""
     return secrets.token_hex(16)

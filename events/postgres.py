@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import psycopg
@@ -29,7 +29,7 @@ from psycopg.rows import dict_row
 
 from .errors import Conflict, StorageError
 from .model import ENVELOPE_FIELDS, Envelope
-from .store import GameFilter, Store
+from .store import GameFilter, Store, Summary, fault_point
 
 log = logging.getLogger("chronicle.postgres")
 
@@ -128,6 +128,16 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         seq INTEGER NOT NULL,
         key TEXT NOT NULL,
         blob BYTEA NOT NULL,
+        PRIMARY KEY (game_id, key, seq)
+    );
+    """),
+    (2, "seed_salt_and_digests", """
+    ALTER TABLE seeds ADD COLUMN salt TEXT;
+    CREATE TABLE digests (
+        game_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        digest TEXT NOT NULL,
         PRIMARY KEY (game_id, key, seq)
     );
     """),
@@ -280,7 +290,7 @@ class PostgresStore(Store):
                     f"VALUES ({marks})", tuple(values[k] for k in ENVELOPE_FIELDS))
 
     def _store_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
-                    tokens: Mapping[str, str], seed: str | None) -> None:
+                    tokens: Mapping[str, str], seed: str | None, salt: str | None) -> None:
         def work(cur: psycopg.Cursor[Any]) -> None:
             self._insert_game(cur, game)
             for env in envelopes:
@@ -288,8 +298,8 @@ class PostgresStore(Store):
             cur.executemany("INSERT INTO tokens (token_hash, game_id, role) VALUES (%s, %s, %s)",
                             [(h, game["id"], role) for h, role in tokens.items()])
             if seed is not None:
-                cur.execute("INSERT INTO seeds (game_id, seed) VALUES (%s, %s)",
-                            (game["id"], seed))
+                cur.execute("INSERT INTO seeds (game_id, seed, salt) VALUES (%s, %s, %s)",
+                            (game["id"], seed, salt))
             if envelopes:
                 cur.execute("SELECT pg_notify(%s, %s)",
                             (CHANNEL, f"{game['id']}:{envelopes[-1]['seq']}"))
@@ -300,13 +310,10 @@ class PostgresStore(Store):
             raise Conflict("game_exists", f"a game with id {game['id']!r} is already stored",
                            game_id=game["id"]) from None
 
-    def create_game(self, game: Mapping[str, Any], created: Envelope,
-                    tokens: Mapping[str, str], seed: str | None) -> None:
-        self._store_game(game, [created], tokens, seed)
-
     def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
-                    tokens: Mapping[str, str], seed: str | None = None) -> None:
-        self._store_game(game, envelopes, tokens, seed)
+                    tokens: Mapping[str, str], seed: str | None = None,
+                    salt: str | None = None) -> None:
+        self._store_game(game, envelopes, tokens, seed, salt)
 
     def game(self, game_id: str) -> dict[str, Any] | None:
         row = self._read(lambda cur: cur.execute("SELECT * FROM games WHERE id = %s",
@@ -353,8 +360,8 @@ class PostgresStore(Store):
             (status, _json(result) if result is not None else None, audit, game_id)))
 
     # -- events --------------------------------------------------------------
-    def append(self, envelope: Envelope) -> Envelope:
-        game_id, seq = envelope["game_id"], envelope["seq"]
+    def append_all(self, envelopes: Sequence[Envelope], summary: Summary | None = None) -> None:
+        game_id, seq = envelopes[0]["game_id"], envelopes[0]["seq"]
 
         def work(cur: psycopg.Cursor[dict[str, Any]]) -> None:
             # the game's row lock serializes every writer of this game, on any worker
@@ -370,15 +377,52 @@ class PostgresStore(Store):
                                f"event {seq} cannot follow: the game's last seq is {last}",
                                expected_seq=(last if last is not None else -1) + 1,
                                last_seq=last)
-            self._insert_event(cur, envelope)
-            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id}:{seq}"))
+            for i, env in enumerate(envelopes):
+                if i == 1:
+                    fault_point("between_action_and_server_events")
+                self._insert_event(cur, env)
+            if summary is not None:
+                self._write_summary(cur, game_id, summary)
+            cur.execute("SELECT pg_notify(%s, %s)",
+                        (CHANNEL, f"{game_id}:{envelopes[-1]['seq']}"))
 
         try:
             self._write(work, conflicts=True)
         except psycopg.IntegrityError as err:
+            if "events_idempotency" in str(err):
+                raise Conflict("idempotency_key_taken", "this Idempotency-Key is already "
+                               "stored with another event of this game") from None
             raise Conflict("stale_sequence", f"seq {seq} was refused by the database "
                            f"({str(err).strip().splitlines()[0]})", last_seq=seq) from None
-        return envelope
+
+    @staticmethod
+    def _write_summary(cur: psycopg.Cursor[Any], game_id: str, summary: Summary) -> None:
+        cur.execute("UPDATE games SET status = %s, result = %s::json WHERE id = %s",
+                    (summary.status, _json(summary.result) if summary.result is not None
+                     else None, game_id))
+        if summary.digests:
+            cur.executemany(
+                "INSERT INTO digests (game_id, key, seq, digest) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (game_id, key, seq) DO UPDATE SET digest = EXCLUDED.digest",
+                [(game_id, summary.digest_key, seq, digest)
+                 for seq, digest in summary.digests.items()])
+
+    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
+        rows = self._read(lambda cur: cur.execute(
+            "SELECT seq, digest FROM digests WHERE game_id = %s AND key = %s",
+            (game_id, digest_key)).fetchall())
+        return {int(r["seq"]): r["digest"] for r in rows}
+
+    def put_digests(self, game_id: str, digest_key: str, digests: Mapping[int, str]) -> None:
+        if not digests:
+            return
+        try:
+            self._write(lambda cur: cur.executemany(
+                "INSERT INTO digests (game_id, key, seq, digest) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (game_id, key, seq) DO UPDATE SET digest = EXCLUDED.digest",
+                [(game_id, digest_key, seq, digest) for seq, digest in digests.items()]))
+        except StorageError:
+            pass  # read models only
 
     def events(self, game_id: str, after: int = -1, upto: int | None = None,
                limit: int | None = None) -> Iterator[Envelope]:
@@ -480,6 +524,11 @@ class PostgresStore(Store):
             "SELECT token_hash, role FROM tokens WHERE game_id = %s ORDER BY role, token_hash",
             (game_id,)).fetchall())
         return {r["token_hash"]: r["role"] for r in rows}
+
+    def salt(self, game_id: str) -> str | None:
+        row = self._read(lambda cur: cur.execute(
+            "SELECT salt FROM seeds WHERE game_id = %s", (game_id,)).fetchone())
+        return row["salt"] if row else None
 
     def seed(self, game_id: str) -> str | None:
         row = self._read(lambda cur: cur.execute(

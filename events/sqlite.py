@@ -12,14 +12,14 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database, Migrations
 
 from .errors import Conflict, StorageError
 from .model import ENVELOPE_FIELDS, Envelope
-from .store import GameFilter, Store
+from .store import GameFilter, Store, Summary, fault_point
 
 migrations = Migrations("chronicle")
 
@@ -116,6 +116,11 @@ def m002_digests(db: Database) -> None:
     )
 
 
+@migrations()
+def m003_seed_salt(db: Database) -> None:
+    db.executescript("ALTER TABLE seeds ADD COLUMN salt TEXT;")
+
+
 def _row_to_envelope(row: Mapping[str, Any]) -> Envelope:
     env = dict(row)
     env["actor"] = json.loads(env["actor"])
@@ -196,11 +201,6 @@ class SQLiteStore(Store):
                                ) from None
 
     # -- games ---------------------------------------------------------------
-    def create_game(self, game: Mapping[str, Any], created: Envelope,
-                    tokens: Mapping[str, str], seed: str | None) -> None:
-        # a new game is an imported game of one event: one write path for both
-        self.import_game(game, [created], tokens, seed)
-
     def game(self, game_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT * FROM games WHERE id = ?", [game_id])
         return _game_row(rows[0]) if rows else None
@@ -237,25 +237,6 @@ class SQLiteStore(Store):
                       (status, json.dumps(result) if result is not None else None, audit,
                        game_id))])
 
-    def note_appended(self, game_id: str, seq: int, status: str,
-                      result: Mapping[str, Any] | None, digest_key: str, digest: str,
-                      result_changed: bool = True) -> None:
-        ops = [("INSERT OR REPLACE INTO digests (game_id, key, seq, digest) VALUES (?, ?, ?, ?)",
-                (game_id, digest_key, seq, digest))]
-        if result_changed:
-            ops.append(("UPDATE games SET status = ?, result = ? WHERE id = ?",
-                        (status, json.dumps(result) if result is not None else None, game_id)))
-        # read models: their commit need not wait for the disk (the event's own FULL commit
-        # came first, and the next one syncs the WAL again)
-        try:
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            try:
-                self._write(ops)
-            finally:
-                self.conn.execute("PRAGMA synchronous = FULL")
-        except (StorageError, sqlite3.Error):
-            pass  # read models only: the event itself is stored
-
     def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
         rows = self.conn.execute("SELECT seq, digest FROM digests WHERE game_id = ? AND key = ?",
                                  (game_id, digest_key))
@@ -279,12 +260,12 @@ class SQLiteStore(Store):
                 f"VALUES ({', '.join('?' * len(ENVELOPE_FIELDS))})",
                 tuple(values[k] for k in ENVELOPE_FIELDS))
 
-    def append(self, envelope: Envelope) -> Envelope:
+    def append_all(self, envelopes: Sequence[Envelope], summary: Summary | None = None) -> None:
         with self._writing:
-            return self._append_locked(envelope)
+            self._append_locked(envelopes, summary)
 
-    def _append_locked(self, envelope: Envelope) -> Envelope:
-        game_id, seq = envelope["game_id"], envelope["seq"]
+    def _append_locked(self, envelopes: Sequence[Envelope], summary: Summary | None) -> None:
+        game_id, seq = envelopes[0]["game_id"], envelopes[0]["seq"]
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
@@ -297,10 +278,19 @@ class SQLiteStore(Store):
                 raise Conflict("stale_sequence",
                                f"event {seq} cannot follow: the game's last seq is {last}",
                                expected_seq=(last or 0) + 1, last_seq=last)
-            self.conn.execute(*self._insert_event(envelope))
+            for i, env in enumerate(envelopes):
+                if i == 1:
+                    fault_point("between_action_and_server_events")
+                self.conn.execute(*self._insert_event(env))
+            if summary is not None:
+                for sql, params in self._summary_ops(game_id, summary):
+                    self.conn.execute(sql, params)
             self.conn.execute("COMMIT")
         except sqlite3.IntegrityError as err:
             self._rollback()
+            if "idempotency_key" in str(err):
+                raise Conflict("idempotency_key_taken", "this Idempotency-Key is already "
+                               "stored with another event of this game") from None
             raise Conflict("stale_sequence", f"seq {seq} was taken by another writer ({err})",
                            last_seq=seq) from None
         except sqlite3.Error as err:
@@ -311,10 +301,21 @@ class SQLiteStore(Store):
         except BaseException:
             self._rollback()
             raise
-        return envelope
+
+    @staticmethod
+    def _summary_ops(game_id: str, summary: Summary) -> list[tuple[str, tuple[Any, ...]]]:
+        ops: list[tuple[str, tuple[Any, ...]]] = [
+            ("UPDATE games SET status = ?, result = ? WHERE id = ?",
+             (summary.status, json.dumps(summary.result) if summary.result is not None
+              else None, game_id))]
+        ops += [("INSERT OR REPLACE INTO digests (game_id, key, seq, digest) VALUES (?, ?, ?, ?)",
+                 (game_id, summary.digest_key, seq, digest))
+                for seq, digest in summary.digests.items()]
+        return ops
 
     def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
-                    tokens: Mapping[str, str], seed: str | None = None) -> None:
+                    tokens: Mapping[str, str], seed: str | None = None,
+                    salt: str | None = None) -> None:
         row = dict(game)
         row["players"] = json.dumps(row["players"], ensure_ascii=False)
         ops = [(f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -323,7 +324,8 @@ class SQLiteStore(Store):
         ops += [("INSERT INTO tokens (token_hash, game_id, role) VALUES (?, ?, ?)",
                  (h, game["id"], role)) for h, role in tokens.items()]
         if seed is not None:
-            ops.append(("INSERT INTO seeds (game_id, seed) VALUES (?, ?)", (game["id"], seed)))
+            ops.append(("INSERT INTO seeds (game_id, seed, salt) VALUES (?, ?, ?)",
+                        (game["id"], seed, salt)))
         try:
             self._write(ops)
         except sqlite3.IntegrityError:
@@ -396,6 +398,10 @@ class SQLiteStore(Store):
     def seed(self, game_id: str) -> str | None:
         rows = self._query("SELECT seed FROM seeds WHERE game_id = ?", [game_id])
         return rows[0]["seed"] if rows else None
+
+    def salt(self, game_id: str) -> str | None:
+        rows = self._query("SELECT salt FROM seeds WHERE game_id = ?", [game_id])
+        return rows[0]["salt"] if rows else None
 
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
         # a snapshot is a cache: its commit need not wait for the disk (synchronous=NORMAL

@@ -6,10 +6,12 @@ both. Events are never updated or deleted; the database itself refuses it.
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .model import Envelope
@@ -28,21 +30,49 @@ class GameFilter:
     offset: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a write stores beside its events, in the same transaction: the game row's status
+    and result, and the state digest after each event (read models that never disagree
+    with the log, because they commit with it)."""
+
+    status: str
+    result: Mapping[str, Any] | None
+    digest_key: str = ""
+    digests: Mapping[int, str] = field(default_factory=dict)
+
+
+#: environment variable naming a fault point where a test wants this process killed
+FAULT_ENV = "CHRONICLE_FAULT"
+
+
+def fault_point(name: str) -> None:
+    """SIGKILL this process here when a test asks for it (CHRONICLE_FAULT=name).
+
+    Read only by the crash tests, to die between two writes of one transaction on purpose.
+    """
+    if os.environ.get(FAULT_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 class Store(ABC):
     """Persistence of games, events, editions, tokens, seeds and snapshots."""
 
     url: str
 
     # -- games ---------------------------------------------------------------
-    @abstractmethod
     def create_game(self, game: Mapping[str, Any], created: Envelope,
-                    tokens: Mapping[str, str], seed: str | None) -> None:
-        """Store a new game row, its event 0, its token hashes (hash -> role) and seed."""
+                    tokens: Mapping[str, str], seed: str | None, salt: str | None = None
+                    ) -> None:
+        """Store a new game row, its event 0, its token hashes (hash -> role) and secret."""
+        self.import_game(game, [created], tokens, seed, salt)
 
     @abstractmethod
     def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
-                    tokens: Mapping[str, str], seed: str | None = None) -> None:
-        """Store a verified game, all its events, its token hashes and seed in one transaction.
+                    tokens: Mapping[str, str], seed: str | None = None,
+                    salt: str | None = None) -> None:
+        """Store a game row, its events (a new game's first ones, or a verified import), its
+        token hashes and its secret in one transaction.
 
         Conflict("game_exists") if the id is taken; nothing is stored then.
         """
@@ -60,29 +90,33 @@ class Store(ABC):
                     audit: str | None = None) -> None:
         """Cache the game's status and result on its row (derived data, not the record)."""
 
-    def note_appended(self, game_id: str, seq: int, status: str,
-                      result: Mapping[str, Any] | None, digest_key: str, digest: str,
-                      result_changed: bool = True) -> None:
-        """After an append: cache the summary and the state digest of `seq` (read models).
+    @abstractmethod
+    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
+        """seq -> state digest recorded under `digest_key` (a rules version).
 
         Digests let a re-audit under changed rules name the first event whose outcome
-        differs. Backends without a digests table keep only the summary.
+        differs.
         """
-        if result_changed:
-            self.set_summary(game_id, status, result)
 
-    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
-        """seq -> state digest recorded under `digest_key` (a rules version)."""
-        return {}
-
+    @abstractmethod
     def put_digests(self, game_id: str, digest_key: str, digests: Mapping[int, str]) -> None:
-        """Store many digests at once (import, verify); backends without digests skip it."""
-        return None
+        """Store many digests at once (import, verify)."""
 
     # -- events --------------------------------------------------------------
-    @abstractmethod
     def append(self, envelope: Envelope) -> Envelope:
-        """Append atomically; Conflict unless envelope seq is exactly last seq + 1."""
+        """Append one event atomically; Conflict unless its seq is exactly last seq + 1."""
+        self.append_all([envelope])
+        return envelope
+
+    @abstractmethod
+    def append_all(self, envelopes: Sequence[Envelope], summary: Summary | None = None) -> None:
+        """Append consecutive events of one game and their summary in one transaction.
+
+        The first must follow the game's last seq exactly; otherwise, or when an
+        idempotency key is already taken, Conflict and nothing of it is stored
+        (`stale_sequence`, `idempotency_key_taken`). A reader never sees part of it: an
+        action and the server events it makes due (a deal, the reveal) appear together.
+        """
 
     @abstractmethod
     def events(self, game_id: str, after: int = -1, upto: int | None = None,
@@ -146,8 +180,13 @@ class Store(ABC):
         """The digital game's secret seed (server side only)."""
 
     @abstractmethod
+    def salt(self, game_id: str) -> str | None:
+        """The salt of the digital game's seed commitment (scheme 2; None for scheme 1)."""
+
+    @abstractmethod
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
-        """Cache a folded cursor; snapshots may be dropped at any time."""
+        """Cache a folded cursor (JSON data, never code); snapshots may be dropped at any
+        time, and one that does not decode or match is ignored."""
 
     @abstractmethod
     def snapshot(self, game_id: str, upto: int, key: str) -> tuple[int, bytes] | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache, lru_cache
+from collections.abc import Callable, Mapping
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -20,6 +21,7 @@ __all__ = [
     "Dealer",
     "GameRules",
     "IllegalAction",
+    "bound_rules",
     "canonical_edition",
     "default_edition",
     "edition_problems",
@@ -82,12 +84,47 @@ def edition_problems(slug: str, content: Any) -> list[str]:
         return [f"edition data is incomplete or mistyped: {err!r}"]
 
 
-@lru_cache(maxsize=64)
-def _bound(slug: str, sha256: str, text: str) -> GameRules:
-    return game_class(slug)(json.loads(text))
+class _RulesCache(dict[tuple[str, str], GameRules]):
+    """The one cache of bound reducers, by (game slug, edition sha256): content-addressed,
+    so an entry is never stale; bounded, since clubs may register many editions."""
+
+    limit = 256
+
+    def cache_clear(self) -> None:
+        """Forget every bound reducer (a test that swaps a game's class calls this)."""
+        self.clear()
+
+
+_bound = _RulesCache()
+
+
+def bound_rules(slug: str, sha256: str,
+                content: Mapping[str, Any] | Callable[[], Mapping[str, Any]]) -> GameRules:
+    """The reducer of `slug` bound to the edition whose canonical content hashes to `sha256`.
+
+    `content` may be a loader, called only on a cache miss (reading and parsing an
+    edition costs more than the rest of a state request).
+    """
+    key = (slug, sha256)
+    rules = _bound.get(key)
+    if rules is None:
+        data = content() if callable(content) else content
+        rules = game_class(slug)(dict(data))
+        if len(_bound) >= _bound.limit:
+            _bound.pop(next(iter(_bound)))
+        _bound[key] = rules
+    return rules
 
 
 def get_rules(slug: str, edition: dict[str, Any] | None = None) -> GameRules:
     """The reducer for `slug` bound to `edition` (the default edition when None)."""
-    text, sha = canonical_edition(edition if edition is not None else default_edition(slug))
-    return _bound(slug, sha, text)
+    content = edition if edition is not None else default_edition(slug)
+    if edition is None:
+        return bound_rules(slug, _default_sha(slug), content)
+    text, sha = canonical_edition(content)
+    return bound_rules(slug, sha, lambda: json.loads(text))
+
+
+@cache
+def _default_sha(slug: str) -> str:
+    return canonical_edition(default_edition(slug))[1]

@@ -37,6 +37,9 @@ class Cursor:
     redo: tuple[int, ...] = ()  # undone action seqs, most recent last
     parent: int | None = None  # `top` of the cursor this action was applied on
     invalid: tuple[Invalid, ...] = ()  # events a correction made illegal, skipped in the fold
+    #: events of a chance-bearing type folded so far, undone ones included: digital deals of
+    #: scheme 2 are keyed by this counter, which no note or undo can move (README, "Deals")
+    draws: int = 0
 
     @property
     def can_undo(self) -> bool:
@@ -125,7 +128,8 @@ def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Loo
     except IllegalAction as err:
         raise _with_seq(err, env) from None
     return Cursor(seq=seq, state=state, top=seq, redo=(), parent=cursor.top,
-                  invalid=cursor.invalid)
+                  invalid=cursor.invalid,
+                  draws=cursor.draws + (1 if rules.chance_fields.get(kind) else 0))
 
 
 def _declared_target(env: Envelope, expected: int) -> None:
@@ -146,7 +150,8 @@ def _undo(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lo
         check_undo(rules, mode, cursor, env["actor"], action_at(target))
     before = lookup(target - 1)
     return Cursor(seq=env["seq"], state=before.state, top=before.top,
-                  redo=(*cursor.redo, target), parent=before.parent, invalid=before.invalid)
+                  redo=(*cursor.redo, target), parent=before.parent, invalid=before.invalid,
+                  draws=cursor.draws)
 
 
 def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
@@ -156,7 +161,7 @@ def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
     _declared_target(env, target)
     after = lookup(target)
     return Cursor(seq=env["seq"], state=after.state, top=target, redo=cursor.redo[:-1],
-                  parent=after.parent, invalid=after.invalid)
+                  parent=after.parent, invalid=after.invalid, draws=cursor.draws)
 
 
 def _correct(rules: GameRules, mode: str, cursor: Cursor, env: Envelope,
@@ -176,14 +181,14 @@ def _correct(rules: GameRules, mode: str, cursor: Cursor, env: Envelope,
     if target not in effective or envs[target]["type"] in META_TYPES:
         raise IllegalAction("not_correctable", f"seq {target} is not an action in effect "
                             "(undone, a log event, or not recorded yet)", target_seq=target)
-    corrections = {**_corrections_in(envs, effective), target: replacement}
+    corrections = {**corrections_in(envs, effective), target: replacement}
     state, invalid = refold(rules, envs, effective, corrections)
     for seq, code, message in invalid:
         if seq == target:
             raise IllegalAction(code, f"the corrected action is itself illegal at seq {seq}: "
                                 f"{message}", target_seq=target)
     return Cursor(seq=env["seq"], state=state, top=env["seq"], redo=(), parent=cursor.top,
-                  invalid=tuple(invalid))
+                  invalid=tuple(invalid), draws=cursor.draws)
 
 
 def _correction_of(env: Envelope) -> tuple[int, Action]:
@@ -202,7 +207,7 @@ def _correction_of(env: Envelope) -> tuple[int, Action]:
     return target, Action.of(action["type"], action["actor"], action.get("data") or {}, target)
 
 
-def _corrections_in(envs: list[Envelope], effective: list[int]) -> dict[int, Action]:
+def corrections_in(envs: list[Envelope], effective: list[int]) -> dict[int, Action]:
     """Target seq -> corrected action, for every correction in effect (later ones win)."""
     out: dict[int, Action] = {}
     for seq in effective:

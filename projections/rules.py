@@ -230,18 +230,21 @@ def require_seat(action: Action, seat: Seat, what: str = "act") -> None:
 class Dealer:
     """Derives every chance outcome of one event from the game's seed.
 
-    Algorithm (so an auditor can re-derive deals in any language):
-    the byte stream for event `seq` is the concatenation of
-    HMAC-SHA256(key = seed as UTF-8, message = f"{seq}:{counter}") for counter = 0, 1, 2, ...;
+    Algorithm (so an auditor can re-derive deals in any language; README, "Deals"):
+    the byte stream of one chance event is the concatenation of
+    HMAC-SHA256(key = seed as UTF-8, message = f"{index}:{counter}") for counter = 0, 1, 2,
+    ...; `index` is the event's place among the game's chance events (scheme 2: 0 for the
+    first event of a chance-bearing type, 1 for the next, undone ones included) or, in the
+    games recorded under scheme 1, the event's seq.
     `below(n)` reads 8 bytes as a big-endian unsigned integer x and accepts it when
     x < 2**64 - (2**64 % n), returning x % n (rejection sampling, so no bias);
     `shuffled(items)` sorts the items, then runs Fisher-Yates from the front:
     for i in 0..len-2, swap position i with i + below(len - i).
     """
 
-    def __init__(self, seed: str, seq: int) -> None:
+    def __init__(self, seed: str, index: int) -> None:
         self._key = seed.encode("utf-8")
-        self._seq = seq
+        self._seq = index
         self._counter = 0
         self._buffer = b""
 

@@ -42,7 +42,11 @@ def test_game_created_holds_the_edition_rules_version_and_seed_commitment(rec):
     assert data["edition"]["name"] == "default"
     assert len(data["edition"]["sha256"]) == 64
     assert data["rules_version"] == "1"
-    assert data["seed_commitment"] == __import__("hashlib").sha256(b"abc").hexdigest()
+    # the client's "abc" is only extra entropy: the commitment is salted and the seed the
+    # server's (README, "Deals"), so it is not sha256 of anything a client chose
+    assert data["seed_scheme"] == 2
+    assert data["seed_commitment"] != __import__("hashlib").sha256(b"abc").hexdigest()
+    assert len(data["seed_commitment"]) == 64
     assert created.events[1]["type"] == "setup", "the server deals at once in digital mode"
 
 
@@ -165,7 +169,7 @@ def test_changing_one_byte_of_any_exported_event_fails_verify_at_that_seq(rec):
 
 
 def test_state_at_every_step_matches_a_plain_fold_with_snapshots(rec, monkeypatch):
-    monkeypatch.setattr("events.recorder.SNAPSHOT_EVERY", 3)
+    monkeypatch.setattr("events.folding.SNAPSHOT_EVERY", 3)
     game_id = _table_game(rec)
     rec.undo(game_id)
     rec.undo(game_id)
@@ -277,7 +281,9 @@ def test_in_digital_thrones_the_recorder_picks_the_houses_and_the_server_deals(r
     assert err.value.code == "server_deals"
     assert rec.last_seq(created.id) == 0
     done = rec.record(created.id, start, access=Access("recorder"))
-    hands = done.event["data"]["setup_hands"]
+    # the digital recorder sees what a spectator sees: not the hands it had dealt
+    assert not done.event["data"].get("setup_hands") and "salt" not in done.event
+    hands = rec.store.event(created.id, done.event["seq"])["data"]["setup_hands"]
     assert sorted(hands) == ["0", "1"] and all(len(h) == 7 for h in hands.values())
     assert all(card.startswith(f"p{seat}-") for seat, h in hands.items() for card in h)
     assert rec.state(created.id)["to_act"] != ["table"]
@@ -285,7 +291,7 @@ def test_in_digital_thrones_the_recorder_picks_the_houses_and_the_server_deals(r
 
 def test_in_digital_thrones_nobody_waits_on_the_forced_dominance_steps(rec):
     """resolve_dominance and end_round are the table's only moves: the server makes them
-    (events.recorder.server_move), and a recorder who tries gets the digital rule."""
+    (projections.chance.server_move), and a recorder who tries gets the digital rule."""
     game_id, asked = _seat_play(rec, "thrones", 2, seed="dominance")
     kinds = [e["type"] for e in rec.history(game_id)[0]]
     assert "resolve_dominance" in kinds and "end_round" in kinds

@@ -1,0 +1,244 @@
+"""Folding a stored game: one context per call, a cursor cache, snapshots as data.
+
+A `GameContext` is what every request needs and loads once: the game row, the reducer
+bound to its edition and the last seq. `Folding.cursor` gives the fold at any step, resumed
+from the nearest snapshot (every SNAPSHOT_EVERY events) or from the cache of recent
+cursors, so "state at step n" costs O(K). Snapshots are JSON written by
+projections/snapshot.py; one that does not decode, or names an event hash the log does not
+hold, is ignored and the fold goes on from the log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from projections import snapshot
+from projections.replay import Cursor, Folder
+from projections.rules import GameRules
+
+from .editions import Editions
+from .errors import ChronicleError, NotFound, StorageError
+from .model import Envelope, event_hash
+from .store import Store
+
+log = logging.getLogger("chronicle.folding")
+
+SNAPSHOT_EVERY = 64
+
+
+@dataclass(frozen=True, slots=True)
+class GameContext:
+    """One game as loaded for one call: its row, its reducer, its last seq."""
+
+    row: Mapping[str, Any]
+    rules: GameRules
+    last: int
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+    @property
+    def mode(self) -> str:
+        return str(self.row["mode"])
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.row["players"])
+
+
+class CursorCache:
+    """Folded cursors of recently used games; shared by threads, so locked.
+
+    Per game it keeps the latest cursor and a small window of recent ones by seq: a cursor
+    at a seq never changes (the log is append-only), and an undo needs the cursor just
+    before the action it retracts, which is almost always in that window.
+    """
+
+    def __init__(self, size: int = 256, window: int = 16) -> None:
+        self._items: OrderedDict[str, Cursor] = OrderedDict()
+        self._recent: dict[str, OrderedDict[int, Cursor]] = {}
+        self._lock = threading.Lock()
+        self._size = size
+        self._window = window
+
+    def at(self, game_id: str, seq: int) -> Cursor | None:
+        """The cursor at `seq` if it is in the game's recent window."""
+        with self._lock:
+            recent = self._recent.get(game_id)
+            return None if recent is None else recent.get(seq)
+
+    def put(self, game_id: str, cursor: Cursor) -> None:
+        with self._lock:
+            recent = self._recent.setdefault(game_id, OrderedDict())
+            recent[cursor.seq] = cursor
+            recent.move_to_end(cursor.seq)
+            while len(recent) > self._window:
+                recent.popitem(last=False)
+            current = self._items.get(game_id)
+            if current is None or current.seq <= cursor.seq:
+                self._items[game_id] = cursor
+            self._items.move_to_end(game_id)
+            while len(self._items) > self._size:
+                gone, _ = self._items.popitem(last=False)
+                self._recent.pop(gone, None)
+
+
+class Folding:
+    """Contexts and cursors of the games of one store."""
+
+    def __init__(self, store: Store, editions: Editions, cache: CursorCache) -> None:
+        self.store = store
+        self.editions = editions
+        self.cache = cache
+        #: games this process found altered while folding (their row says so too): a read
+        #: that made the discovery reports it without reading the row again
+        self.failed: set[str] = set()
+
+    def row(self, game_id: str) -> dict[str, Any]:
+        row = self.store.game(game_id)
+        if row is None:
+            raise NotFound("unknown_game", f"there is no game {game_id!r}")
+        return row
+
+    def context(self, game_id: str) -> GameContext:
+        """The game row, its reducer and its last seq, each read once."""
+        row = self.row(game_id)
+        last = self.store.last_seq(game_id)
+        if last is None:
+            raise NotFound("unknown_game", f"there is no game {game_id!r}")
+        return GameContext(row, self.editions.rules_for(row), last)
+
+    def cursor(self, ctx: GameContext, at: int | None = None) -> Cursor:
+        """The fold of events 0..at (default: the last), from the cache or a snapshot."""
+        target = ctx.last if at is None else at
+        if not 0 <= target <= ctx.last:
+            raise NotFound("no_such_step", f"game {ctx.id} has steps 0..{ctx.last}, not {at}")
+        cached = self.cache.at(ctx.id, target)
+        if cached is not None:
+            return cached
+        cursor = self._fold_to(ctx, target, {})
+        self.cache.put(ctx.id, cursor)
+        return cursor
+
+    def remember(self, ctx: GameContext, cursor: Cursor, env: Envelope | None = None) -> None:
+        """Keep a cursor just computed (and its snapshot when one is due)."""
+        self.cache.put(ctx.id, cursor)
+        if env is not None and cursor.seq % SNAPSHOT_EVERY == 0:
+            self._keep_snapshot(ctx, cursor, env["hash"])
+
+    def folder(self, ctx: GameContext, memo: dict[int, Cursor] | None = None,
+               keep: int | None = SNAPSHOT_EVERY) -> Folder:
+        """A Folder over this game that can look earlier cursors and events up in the log."""
+        source = _LogSource(self, ctx, {} if memo is None else memo)
+        return Folder(ctx.rules, ctx.mode, fallback=source.cursor_at, event_at=source.event_at,
+                      events_upto=source.events_upto, keep=keep)
+
+    # -- the fold ---------------------------------------------------------------------------
+    def snapshot_key(self, ctx: GameContext) -> str:
+        return f"{ctx.row['game']}:{ctx.rules.rules_version}:{ctx.row['edition_sha256']}:" \
+               f"json{snapshot.FORMAT}"
+
+    def _fold_to(self, ctx: GameContext, target: int, memo: dict[int, Cursor]) -> Cursor:
+        # memo: every cursor any nested fold computed, so an undo reaching back before the
+        # snapshot folds that step once, not once per undo (a cold fold of an undo-heavy
+        # log was exponential: minutes for 1400 events)
+        if target in memo:
+            return memo[target]
+        folder = self.folder(ctx, memo)
+        after = self._resume(ctx, folder, target)
+        prev_hash: str | None = None
+        for env in self.store.events(ctx.id, after=after, upto=target):
+            if event_hash(env) != env["hash"] or prev_hash not in (None, env["prev_hash"]):
+                self.mark_failed(ctx, env["seq"], "its hash does not match its content")
+            prev_hash = env["hash"]
+            try:
+                cursor = folder.feed(env)
+            except Exception as err:  # a stored event that no longer folds: the log was altered
+                self.mark_failed(ctx, env["seq"], "it no longer folds")
+                raise StorageError("log_corrupt", f"game {ctx.id}'s stored event "
+                                   f"{env['seq']} cannot be replayed, so the log fails its "
+                                   "audit (run verify for the report)",
+                                   first_bad_seq=env["seq"]) from err
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            memo[cursor.seq] = cursor
+            if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
+                self._keep_snapshot(ctx, cursor, env["hash"])
+        assert folder.last is not None
+        memo[folder.last.seq] = folder.last
+        return folder.last
+
+    def _resume(self, ctx: GameContext, folder: Folder, target: int) -> int:
+        """Resume `folder` from the latest usable snapshot at or before `target`; its seq."""
+        found = self.store.snapshot(ctx.id, target, self.snapshot_key(ctx))
+        if found is None:
+            return -1
+        seq, blob = found
+        try:
+            doc = json.loads(blob)
+            cursor = snapshot.loads(doc["cursor"]) if isinstance(doc, dict) else None
+            env = self.store.event(ctx.id, seq)
+            if not isinstance(cursor, Cursor) or cursor.seq != seq or env is None or \
+                    doc.get("hash") != env["hash"]:
+                raise snapshot.SnapshotError("the snapshot does not match the log")
+        except (ValueError, KeyError, TypeError, snapshot.SnapshotError) as err:
+            log.warning("game %s: snapshot at %s ignored (%s)", ctx.id, seq, err)
+            return -1
+        folder.resume(cursor)
+        return seq
+
+    def _keep_snapshot(self, ctx: GameContext, cursor: Cursor, hash_: str) -> None:
+        doc = json.dumps({"hash": hash_, "cursor": snapshot.dumps(cursor)})
+        self.store.put_snapshot(ctx.id, cursor.seq, self.snapshot_key(ctx),
+                                doc.encode("utf-8"))
+
+    def mark_failed(self, ctx: GameContext, seq: int, why: str) -> None:
+        log.warning("game %s fails its audit at seq %s: %s", ctx.id, seq, why)
+        self.failed.add(ctx.id)
+        self.set_summary(ctx.id, ctx.row["status"], ctx.row["result"], audit="failed")
+
+    def audit_of(self, ctx: GameContext) -> str | None:
+        """The game's audit flag as of now: "failed" if a fold just found it altered."""
+        return "failed" if ctx.id in self.failed else ctx.row.get("audit")
+
+    def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
+                    audit: str | None = None) -> None:
+        """Cache derived facts on the game row; a failure here loses nothing of the log."""
+        if audit == "ok":
+            self.failed.discard(game_id)
+        try:
+            self.store.set_summary(game_id, status, result, audit=audit)
+        except ChronicleError as err:  # the log is intact; the next verify refreshes this
+            log.warning("game %s: summary not updated (%s)", game_id, err.code)
+
+
+#: cursors a cold fold keeps for undos reaching back (bounded: issue "speed", export memory)
+MEMO_LIMIT = 4096
+
+
+class _LogSource:
+    """What a fold looks up that it did not fold itself: earlier cursors and events."""
+
+    def __init__(self, folding: Folding, ctx: GameContext, memo: dict[int, Cursor]) -> None:
+        self._folding = folding
+        self._ctx = ctx
+        self._memo = memo
+
+    def cursor_at(self, seq: int) -> Cursor:
+        cached = self._folding.cache.at(self._ctx.id, seq)
+        if cached is not None:
+            return cached
+        return self._folding._fold_to(self._ctx, seq, self._memo)
+
+    def event_at(self, seq: int) -> Envelope | None:
+        return self._folding.store.event(self._ctx.id, seq)
+
+    def events_upto(self, upto: int) -> list[Envelope]:
+        return list(self._folding.store.events(self._ctx.id, upto=upto))

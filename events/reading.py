@@ -1,0 +1,254 @@
+"""Reading a game as one caller may see it: the one door to every viewer-facing read.
+
+A `GameReader` is built for one game and one caller (`Access`); it decides the viewer once
+(the rules of events/access.py) and every representation it serves — the state document at
+any step, the history in any page, the stream's events, the export, one stored event (an
+idempotent replay, the answer to a write), the legal actions, the audit report, the records
+that `compare` aligns — takes its events through `shown`, which is the rules' redaction
+(projections/visibility.py) applied to the state before each event. There is no other way
+from a reader to an event; nothing viewer-facing reads the store's events directly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from projections.replay import META_TYPES, Cursor, effective_stack, to_action
+from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
+from projections.visibility import shown_event
+
+from .access import Access, legal_actor, viewer_of
+from .errors import InvalidEvent
+from .folding import Folding, GameContext
+from .model import Envelope
+
+
+class GameReader:
+    """One game through one caller's eyes."""
+
+    def __init__(self, folding: Folding, ctx: GameContext, access: Access,
+                 latest: Cursor | None = None) -> None:
+        self._folding = folding
+        self.ctx = ctx
+        self.access = access
+        self.latest = latest if latest is not None else folding.cursor(ctx)
+        self.finished = ctx.rules.result(self.latest.state) is not None
+        self.viewer = viewer_of(access, ctx.mode, self.finished)
+
+    @property
+    def rules(self) -> GameRules:
+        return self.ctx.rules
+
+    @property
+    def sees_all(self) -> bool:
+        return self.viewer == ALL
+
+    # -- state ---------------------------------------------------------------------------
+    def state(self, at: int | None = None) -> dict[str, Any]:
+        """The state document of DESIGN.md at step `at` (default: now)."""
+        cursor = self.latest if at is None or at == self.latest.seq else \
+            self._folding.cursor(self.ctx, at)
+        return self.state_of(cursor)
+
+    def state_of(self, cursor: Cursor) -> dict[str, Any]:
+        rules, ctx = self.rules, self.ctx
+        result = rules.result(cursor.state)
+        return {
+            "game_id": ctx.id, "game": ctx.row["game"], "seq": cursor.seq,
+            "status": "finished" if result is not None else "in_progress",
+            "view": rules.view(cursor.state, self.viewer), "result": result,
+            "to_act": list(rules.to_act(cursor.state)), "mode": ctx.mode,
+            "players": ctx.players, "can_undo": cursor.can_undo,
+            "can_redo": cursor.can_redo, "last_seq": self.latest.seq,
+            "audit": self._folding.audit_of(ctx),
+        }
+
+    # -- legal actions ---------------------------------------------------------------------
+    def legal(self, seat: Any = None) -> list[dict[str, Any]]:
+        """Legal actions now, ready to record: a seat's own, a digital recorder's table
+        moves, nobody's for a spectator."""
+        if self.access.role == "spectator":
+            return []
+        actor = legal_actor(self.access, self.ctx.mode, seat)
+        return [{"type": a["type"], "actor": a["actor"], "data": thaw(a["data"])}
+                for a in self.rules.legal_actions(self.latest.state, actor)]
+
+    def default_actor(self, kind: str) -> Any:
+        """Who would make a `kind` action now: the only actor the rules list for it, else
+        the only one to act; with several, the caller must say (InvalidEvent). A log-level
+        action (a note, a correction, a claimed result) is the table's by default."""
+        if kind in META_TYPES:
+            return "table"
+        listed = {a["actor"] for a in self.rules.legal_actions(self.latest.state, None)
+                  if a["type"] == kind}
+        to_act = set(self.rules.to_act(self.latest.state))
+        for candidates in (listed, to_act):
+            if len(candidates) == 1:
+                return next(iter(candidates))
+        names = self.ctx.players
+        who = sorted(seat_name(names, a) for a in (listed or to_act))
+        raise InvalidEvent("actor_needed", f"say who makes this {kind.replace('_', ' ')}: "
+                           f"{', '.join(who) or 'nobody may act now'} (--actor SEAT or table)")
+
+    def legal_with_slots(self) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        """The legal actions, and for a table-mode recorder the chance outcomes each still
+        needs (`GameRules.chance_slots`, by the action's index), to be picked at the table."""
+        actions = self.legal()
+        if self.ctx.mode != "table" or not self.access.may_record:
+            return actions, {}
+        slots = {}
+        for i, action in enumerate(actions):
+            if self.rules.chance_fields.get(action["type"]):
+                found = self.rules.chance_slots(self.latest.state, Action.of(
+                    action["type"], action["actor"], action["data"]))
+                if found is not None:  # [] too: nothing to enter, nothing to type
+                    slots[str(i)] = [thaw(slot) for slot in found]
+        return actions, slots
+
+    # -- events ----------------------------------------------------------------------------
+    def event(self, seq: int) -> Envelope:
+        """One stored event as this caller may see it."""
+        env = self._folding.store.event(self.ctx.id, seq)
+        if env is None:
+            raise IllegalAction("no_such_event", f"game {self.ctx.id} has no event {seq}")
+        before = self._folding.cursor(self.ctx, seq - 1) if seq > 0 else None
+        return self.shown(env, before)[0]
+
+    def history(self, after: int = -1, limit: int | None = None
+                ) -> tuple[list[Envelope], dict[int, dict[str, Any]]]:
+        """Envelopes after `after` as this caller may see them, and annotations by seq."""
+        store, ctx = self._folding.store, self.ctx
+        all_events = list(store.events(ctx.id))
+        effective = set(effective_stack(all_events))
+        corrected = {e["data"].get("target_seq"): e["seq"] for e in all_events
+                     if e["type"] == "correction" and e["seq"] in effective}
+        invalid = {seq: message for seq, _, message in self.latest.invalid}
+        envs = [e for e in all_events if e["seq"] > after][:limit]
+        folder = None
+        if not self.sees_all and envs:
+            folder = self._folding.folder(ctx)
+            if envs[0]["seq"] > 0:
+                folder.resume(self._folding.cursor(ctx, envs[0]["seq"] - 1))
+        out: list[Envelope] = []
+        notes: dict[int, dict[str, Any]] = {}
+        shown_by_seq: dict[int, Envelope] = {}
+        for env in envs:
+            before = None if folder is None else folder.last
+            shown, withheld = self.shown(env, before)
+            shown_by_seq[env["seq"]] = shown
+            notes[env["seq"]] = self._note(shown, withheld, env["seq"] in effective,
+                                           corrected, invalid, shown_by_seq)
+            out.append(shown)
+            if folder is not None:
+                folder.feed(env)
+        return out, notes
+
+    def export(self) -> Iterator[str]:
+        """The log as JSON Lines, as this caller may see it (whole for the full view)."""
+        if self.sees_all:
+            return _lines(self._folding.store.events(self.ctx.id))
+        return _lines(self.history()[0])
+
+    def envelopes(self) -> list[Envelope]:
+        """The whole log as this caller may see it (for aligning two records)."""
+        if self.sees_all:
+            return list(self._folding.store.events(self.ctx.id))
+        return self.history()[0]
+
+    def shown(self, env: Envelope, before: Cursor | None) -> tuple[Envelope, bool]:
+        """The one redaction: `env` as this caller may see it, given the cursor before it."""
+        if self.sees_all:
+            return env, False
+        return shown_event(self.rules, env, self.viewer, None if before is None
+                           else before.state)
+
+    # -- annotations -----------------------------------------------------------------------
+    def _note(self, shown: Envelope, withheld: bool, in_effect: bool,
+              corrected: dict[Any, int], invalid: dict[int, str],
+              seen: dict[int, Envelope]) -> dict[str, Any]:
+        seq, kind = shown["seq"], shown["type"]
+        note: dict[str, Any] = {}
+        if withheld:
+            note["redacted"] = True
+        if kind not in META_TYPES or kind == "correction":
+            note["undone"] = not in_effect
+        if seq in corrected:
+            note["corrected_by"] = corrected[seq]
+        if seq in invalid:
+            note["invalid"] = invalid[seq]
+        note["description"] = self.sentence(shown, seen)
+        return note
+
+    def sentence(self, shown: Envelope, seen: dict[int, Envelope] | None = None) -> str:
+        """What a person reads for one event, from what this caller may see of it."""
+        names, kind, data = self.ctx.players, shown["type"], shown.get("data") or {}
+        who = seat_name(names, shown["actor"])
+        if kind not in META_TYPES:
+            return describe(self.rules, to_action(shown), names)
+        if kind in ("undo", "redo"):
+            target = data.get("target_seq")
+            if not isinstance(target, int):
+                return f"{who} {'undid' if kind == 'undo' else 'redid'} the last move"
+            before = (seen or {}).get(target) or self.event(target)
+            verb = "undid" if kind == "undo" else "redid"
+            return f"{who} {verb} the move “{self.sentence(before)}”"
+        if kind == "correction":
+            fix = data.get("action") or {}
+            what = describe(self.rules, Action.of(str(fix.get("type", "move")),
+                                                  fix.get("actor", "table"),
+                                                  fix.get("data") or {}), names)
+            return f"{who} corrected event {data.get('target_seq')}: now “{what}”"
+        return _meta_sentence(kind, who, data, names)
+
+def describe(rules: GameRules, action: Action, names: list[str]) -> str:
+    """The rules' sentence for an action; a shape the sentence cannot read (data withheld
+    from this viewer, an altered record) still reads as who did what."""
+    try:
+        return rules.describe(action, names)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return f"{seat_name(names, action.actor)}: {action.type.replace('_', ' ')}"
+
+
+def _meta_sentence(kind: str, who: str, data: dict[str, Any], names: list[str]) -> str:
+    if kind == "game_created":
+        players = ", ".join(data.get("players") or names)
+        mode = "a digital game" if data.get("mode") == "digital" else "a table game"
+        return f"{mode} of {players} began"
+    if kind == "seed_revealed":
+        return "the server revealed the seed it dealt from"
+    if kind == "note":
+        text = data.get("text")
+        return f"{who} noted: {text}" if text else f"{who} added a note"
+    if kind == "claim_result":
+        scores = data.get("scores") or []
+        written = ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(scores)
+                            if s is not None)
+        return f"{who} wrote down the result: {written}" if written else \
+            f"{who} wrote down the result"
+    return f"{who}: {kind.replace('_', ' ')}"
+
+
+def audit_report(report: dict[str, Any], access: Access, mode: str) -> dict[str, Any]:
+    """A verify report as this caller may read it: a running game's problems keep their seq
+    and code, but their messages may quote hidden data, so a viewer who does not see
+    everything reads a sentence without it. Whether the game is over comes from the report
+    itself: a log that fails to fold must still be reported, never folded again."""
+    if viewer_of(access, mode, report.get("result") is not None) == ALL:
+        return report
+    problems = [{"seq": p.get("seq"), "code": p.get("code"),
+                 "message": _hidden_problem(p)} for p in report["problems"]]
+    return {**report, "problems": problems}
+
+
+def _hidden_problem(problem: dict[str, Any]) -> str:
+    seq = problem.get("seq")
+    where = f"at event {seq}" if seq is not None else "in this game"
+    return f"a problem {where} ({str(problem.get('code')).replace('_', ' ')}); its details " \
+        "are shown once the game is over"
+
+
+def _lines(envelopes: Any) -> Iterator[str]:
+    for env in envelopes:
+        yield json.dumps(env, ensure_ascii=False) + "\n"
