@@ -220,7 +220,8 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         """One sentence naming the actor, the players and the pieces; a sealed ballot never
         names its choice (spec §8)."""
-        return action_sentence(Words(names, self._labels), action.type, action.actor,
+        return action_sentence(Words(names, self._labels, frozenset(self.eids)), action.type,
+                               action.actor,
                                action.data)
 
     # -- the automatic procedure (spec §5, §7) -------------------------------
@@ -686,7 +687,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         seat, name = who(action), action.data["privilege"]
         w = self._words(state)
         require(name in TURN_PRIVILEGES, "not_a_turn_privilege",
-                f"the privilege of {w.place(name)} is not used as a phase IV turn (those are "
+                f"the privilege of {self._named(name)} is not used as a phase IV turn (those are "
                 f"the privileges of {w.places(TURN_PRIVILEGES)})", privilege=name)
         i, e = self._electorate(state, name)
         require(e.elector is not None and e.elector[0] == seat, "not_the_elector",
@@ -743,7 +744,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def _require_electorate(self, pending: Pending, action: Action) -> None:
         require(action.data["electorate"] == pending.electorate, "wrong_electorate",
                 f"the decision is about {self._place(pending.electorate)}, not "
-                f"{self._place(action.data['electorate'])}")
+                f"{self._named(action.data['electorate'])}")
 
     def _apply_appoint_elector(self, state: State, action: Action) -> State:
         pending = state.pending

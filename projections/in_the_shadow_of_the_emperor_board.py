@@ -177,14 +177,14 @@ class EmperorBoard(GameRules):
     @cached_property
     def _labels(self) -> dict[str, str]:
         base = super().labels()
-        named = Words((), base)
+        named = Words((), base, frozenset(self.eids))
         return {**GAME_LABELS,
                 **{f"elector:{eid}": f"Elector of {named.place(eid)}" for eid in self.eids},
                 **base}
 
     def _words(self, state: State | None = None) -> Words:
         """Phrases for messages: the players' names (when the state has them) and labels."""
-        return Words(state.names if state is not None else (), self._labels)
+        return Words(state.names if state is not None else (), self._labels, frozenset(self.eids))
 
     def _place(self, eid: Any) -> str:
         return self._words().place(eid)

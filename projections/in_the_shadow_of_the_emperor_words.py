@@ -129,6 +129,8 @@ class Words:
 
     names: Sequence[str]
     labels: Mapping[str, str]
+    #: the electorate ids, when known: anything else named as a place is quoted as given
+    electorates: frozenset[str] = frozenset()
 
     def who(self, seat: Any) -> str:
         return seat_name(self.names, seat)
@@ -141,8 +143,11 @@ class Words:
         return text if text is not None else str(component).replace("_", " ")
 
     def place(self, eid: Any) -> str:
-        """An electorate in a sentence: "the Duchy of Saxony" (a titled name takes "the")."""
-        text = self.label(eid)
+        """An electorate in a sentence: "the Duchy of Saxony" (a titled name takes "the"); a
+        value that names no component is quoted as given (it is the offending value)."""
+        text = self.labels.get(str(eid))
+        if text is None or (self.electorates and eid not in self.electorates):
+            return quoted(eid)
         return f"the {text}" if " of " in text and not text.lower().startswith("the ") else text
 
     def places(self, eids: Sequence[Any], conjunction: str = "and") -> str:
@@ -152,8 +157,9 @@ class Words:
         return self.label(card)
 
     def kind(self, side: Any, age: Any) -> str:
-        """ "single aged 25", "couple aged 35"."""
-        return f"{self.label(side).lower()} aged {age}"
+        """ "single aged 25", "couple aged 35" (a side that is neither is quoted as given)."""
+        shown = self.label(side).lower() if side in ("single", "couple") else quoted(side)
+        return f"{shown} aged {age if isinstance(age, int) else quoted(age)}"
 
     def tile(self, side: Any, age: Any) -> str:
         """ "a single aged 25", "a couple aged 35"."""

@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from itertools import product
 from typing import Any
 
 import pytest
@@ -469,7 +470,8 @@ REFUSALS = [
     ("unknown_action", lambda: _turn(1), "fly", 1, {}, "fly"),
     ("no_decision_pending", lambda: _turn(1), "break_tie", 1,
      {"electorate": "mainz", "winner": 1}, "breaking a tie is not awaited"),
-    ("card_not_buyable", lambda: _turn(1), "buy_card", 1, {"card": "knight"}, "use the knight action"),
+    ("card_not_buyable", lambda: _turn(1), "buy_card", 1, {"card": "knight"},
+     "use the knight action"),
     ("card_not_buyable", lambda: _turn(1), "buy_card", 1, {"card": "gray_eminence"},
      "Brandenburg"),
     ("unknown_card", lambda: _turn(1), "buy_card", 1, {"card": "dragon"}, "dragon"),
@@ -482,7 +484,8 @@ REFUSALS = [
     ("no_such_aristocrat", lambda: _turn(1), "buy_card", 1,
      {"card": "doctor", "target": ref(3, "koeln", S, 35), "direction": "older"},
      "no such aristocrat: Player 4's single aged 35"),
-    ("missing_field", lambda: _turn(1), "buy_card", 1, {"card": "doctor"}, "needs a target aristocrat"),
+    ("missing_field", lambda: _turn(1), "buy_card", 1, {"card": "doctor"},
+     "needs a target aristocrat"),
     ("court_full", lambda: _turn(1), "buy_card", 1, {"card": "ordinance", "electorate": "koeln"},
      "aristocrat spaces of the Archdiocese of Cologne (Koeln) are full"),
     ("push_not_allowed", lambda: _turn(1), "buy_card", 1,
@@ -499,7 +502,8 @@ REFUSALS = [
     ("unknown_electorate", lambda: _turn(1), "buy_card", 1,
      {"card": "permit", "electorate": "bavaria"}, "bavaria"),
     ("no_empty_city_space", lambda: _turn(1), "buy_card", 1,
-     {"card": "permit", "electorate": "koeln"}, "Archdiocese of Cologne (Koeln) has no empty city space"),
+     {"card": "permit", "electorate": "koeln"},
+     "Archdiocese of Cologne (Koeln) has no empty city space"),
     ("no_such_knight", lambda: _turn(1), "buy_card", 1,
      {"card": "promotion", "electorate": "bohemia"}, "the Kingdom of Bohemia"),
     ("not_the_elector", lambda: _turn(1), "use_privilege", 1, {"privilege": "palatinate",
@@ -620,6 +624,112 @@ def test_emperor_city_action_follows_the_round_s_track():
             mode="place", to="trier")
     moved = act(state, "emperor_city_action", 0, mode="move", **{"from": "mainz"}, to="trier")
     assert electorate(moved, "trier").cities == (EMPIRE,) and moved.round == 4
+
+
+# ---------------------------------------------------------------------------
+# Nothing is "moved" to where it stands (issue #19 item 4)
+# ---------------------------------------------------------------------------
+
+
+def test_an_empire_city_cannot_move_onto_its_own_space_when_no_other_city_space_is_empty():
+    # spec §6.4: a move goes to an *empty* city space; Mainz has 2 city spaces, both taken
+    state = _emperor_city(1, {"mainz": [EMPIRE, 0]})
+    refused(state, "emperor_city_action", 0, "no_empty_city_space",
+            "an empire city moves only to an empty city space (§6.4)",
+            mode="move", **{"from": "mainz"}, to="mainz")
+    assert electorate(state, "mainz").cities == (EMPIRE, 0)
+
+
+def test_an_empire_city_may_move_to_another_empty_city_space_of_its_own_electorate():
+    # spec §6.4: "the same electorate is allowed if it has another empty city space"
+    # (the 5-player fixture records one, Trier to Trier, at seq 63)
+    state = _emperor_city(1, {"mainz": [EMPIRE]})
+    moved = act(state, "emperor_city_action", 0, mode="move", **{"from": "mainz"}, to="mainz")
+    assert electorate(moved, "mainz").cities == (EMPIRE,) and moved.round == 2
+
+
+@pytest.mark.parametrize("cities", [{"mainz": [EMPIRE]}, {"mainz": [EMPIRE, 0]},
+                                    {"mainz": [EMPIRE, 0], "trier": [EMPIRE, 0],
+                                     "koeln": [EMPIRE, 0]}])
+def test_the_empire_city_moves_listed_are_exactly_those_accepted(cities):
+    state = _emperor_city(1, cities)
+    listed = {(a["data"]["mode"], a["data"]["from"], a["data"]["to"])
+              for a in R.legal_actions(state, 0)}
+    for src, dst in product([None, *R.eids], R.eids):
+        mode = "place" if src is None else "move"
+        try:
+            act(state, "emperor_city_action", 0, mode=mode, **{"from": src}, to=dst)
+            accepted = True
+        except IllegalAction:
+            accepted = False
+        assert accepted == ((mode, src, dst) in listed), (mode, src, dst)
+
+
+def test_a_knight_cannot_move_to_the_castle_space_it_stands_on():
+    # spec §6.3: the knight action's `to` differs from `from`
+    refused(_turn(2), "knight_action", 2, "same_space", "where it stands",
+            **{"from": {"electorate": "mainz", "slot": "castle"}},
+            to={"electorate": "mainz", "slot": "castle"})
+
+
+def test_trier_s_move_cannot_take_a_tile_back_to_its_own_electorate():
+    state = _turn(1, electors={"trier": (1, S, 25)}, display={"move": 0})
+    refused(state, "use_privilege", 1, "same_electorate", "where it stands",
+            privilege="trier", card="move", aristocrat=ref(1, "bohemia", C, 25), to="bohemia")
+    assert not electorate(state, "trier").used
+
+
+def test_the_throne_is_not_refilled_from_the_throne_and_an_elector_not_from_its_seat():
+    throne = make(phase=2, throne=(0, S, 45), electors={"mainz": (0, S, 25)},
+                  courts={"saxony": [(0, C, 25), (0, S, 15)]})
+    refused(throne, "fill_throne", 0, "no_such_aristocrat", "on the throne",
+            aristocrat=ref(0, "throne", S, 45))
+    tie = act(_palatinate_tie(), "break_tie", 3, electorate="palatinate", winner=1)
+    refused(tie, "appoint_elector", 1, "no_such_aristocrat", "elector space",
+            electorate="palatinate", aristocrat=ref(1, "elector:palatinate", C, 35))
+    refused(tie, "appoint_elector", 1, "not_eligible_elector", "comes from Player 2's own",
+            electorate="palatinate", aristocrat=ref(0, "elector:palatinate", S, 35))
+
+
+def _stays_put(state: State, option: dict[str, Any]) -> bool:
+    """A listed action that "moves" a piece to where it already stands."""
+    data, kind = option["data"], option["type"]
+    card = data.get("card")
+    if kind == "knight_action":
+        return data["from"] == data["to"]
+    if card == "move" and kind in ("buy_card", "use_privilege"):
+        return data["to"] == data["aristocrat"]["at"]
+    if kind in ("fill_throne", "seat_emperor"):
+        return (data["aristocrat"] or {}).get("at") == "throne"
+    if kind == "appoint_elector":
+        return data["aristocrat"]["at"] != data["electorate"]
+    if kind == "propose_marriage":
+        return data["target"]["owner"] == option["actor"]
+    if kind == "emperor_city_action" and data["mode"] == "move" and data["from"] == data["to"]:
+        e = electorate(state, data["to"])
+        return len(e.cities) >= R.einfo[e.id]["city_spaces"]
+    return False
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_legal_action_of_random_games_moves_a_piece_to_where_it_stands(players):
+    listed = Counter()
+    for seed in range(3):
+        game = _random_game(players, seed, "table")
+        for state in game.states:
+            for option in R.legal_actions(state):
+                listed[option["type"]] += 1
+                assert not _stays_put(state, option), option
+    assert listed["knight_action"] and listed["buy_card"] and listed["emperor_city_action"]
+
+
+def test_the_stays_put_check_sees_a_planted_no_op_move():
+    state = _emperor_city(1, {"mainz": [EMPIRE, 0]})
+    assert _stays_put(state, {"type": "emperor_city_action", "actor": 0,
+                              "data": {"mode": "move", "from": "mainz", "to": "mainz"}})
+    assert _stays_put(state, {"type": "knight_action", "actor": 0,
+                              "data": {"from": {"electorate": "mainz", "slot": "castle"},
+                                       "to": {"electorate": "mainz", "slot": "castle"}}})
 
 
 # ---------------------------------------------------------------------------
@@ -948,7 +1058,8 @@ def test_no_emperor_outside_the_offered_seats_is_accepted(players):
         assert err.value.code == "unknown_seat", err.value.message
         assert f"0 to {players - 1}" in err.value.message
     refused(state, "setup", "table", "unknown_seat",
-            f"The first Emperor must be one of the {players} seats, 0 to {players - 1}; none was named",
+            f"The first Emperor must be one of the {players} seats, 0 to {players - 1}; "
+            "none was named",
             players=players)
 
 
