@@ -364,7 +364,7 @@ def decision_sentence(view: Mapping[str, Any], w: Words) -> str:
         "start_aristocrat": lambda: f"places {w.tile(pending.get('side'), pending.get('age'))} "
                                     "on an aristocrat space",
         "answer_proposal": lambda: f"answers {w.whose(pending.get('proposer'))} marriage "
-                                   f"proposal to {w.ref(pending.get('target'))}",
+                                   f"proposal to {w.ref(pending.get('target'), actor)}",
         "break_tie": lambda: f"breaks the tie in {where} between {w.seats(seats)}",
         "appoint_elector": lambda: f"appoints the new elector of {where} from own tiles there",
         "place_former_elector": lambda: f"returns the former elector of {where} to its full "
