@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -187,12 +187,28 @@ def _result(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> list[Render
     return out
 
 
-def _columns(ctx: BoardContext) -> tuple[int, int]:
-    per_row = max(1, min(3, ctx.width // 38))
-    return per_row, ctx.width // per_row - 1
+def _panel_width(width: int) -> int:
+    """Electorate panels per row: 1 below 76 columns, 2 up to 113, else 3."""
+    per_row = max(1, min(3, width // 38))
+    return width // per_row - 1
+
+
+class _Board:
+    """The board, laid out for the width it is actually given (inside a panel, a narrow
+    terminal), so it never depends on the caller guessing the width right."""
+
+    def __init__(self, view: Mapping[str, Any], ctx: BoardContext) -> None:
+        self.view, self.ctx = view, ctx
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield _group(self.view, self.ctx, min(options.max_width, self.ctx.width))
 
 
 def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
+    return _Board(view, ctx)
+
+
+def _group(view: Mapping[str, Any], ctx: BoardContext, width: int) -> Group:
     w = Words(ctx.names, _labels(ctx))
     parts: list[RenderableType] = [_head(view, w, ctx), *_result(view, w, ctx)]
     decision = "" if view.get("result") else decision_sentence(view, w)
@@ -203,9 +219,9 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
     last = last_election_sentence(view, w)
     if last:
         parts.append(Text(last, style="dim"))
-    _, width = _columns(ctx)
-    parts.append(Columns([_electorate(e, w, ctx, width) for e in view.get("electorates") or []],
-                         width=width - 1))
+    panel = _panel_width(width)
+    parts.append(Columns([_electorate(e, w, ctx, panel) for e in view.get("electorates") or []],
+                         width=panel - 1))
     parts.append(_players(view, w, ctx))
     parts.append(_display(view, w))
     return Group(*parts)

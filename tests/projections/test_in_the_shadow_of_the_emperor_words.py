@@ -340,3 +340,11 @@ def test_every_decision_of_a_fixture_is_a_sentence_naming_who_decides():
                 actor = names[pending["actor"]]
                 assert actor in text, text
     assert {"turn", "vote", "break_tie", "daughter", "son", "start_aristocrat"} <= kinds
+
+
+def test_every_action_has_words_and_every_decision_a_label():
+    from projections.in_the_shadow_of_the_emperor import ACCEPTS
+    from projections.in_the_shadow_of_the_emperor_words import ACTION_WORDS
+
+    assert set(R.action_schemas) <= set(ACTION_WORDS)
+    assert missing_labels(set(ACCEPTS), R.labels()) == set()
