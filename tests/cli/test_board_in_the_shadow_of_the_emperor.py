@@ -101,3 +101,17 @@ def test_the_cli_renderer_uses_this_board_and_not_the_raw_view():
     console.print(render_board(SLUG, view, BoardContext(names=created["players"])))
     text = console.export_text()
     assert "{'" not in text and "Players" in text and "Duchy of Saxony" in text
+
+
+def test_inside_a_panel_the_board_uses_the_width_it_is_given_not_the_context_s():
+    from rich.panel import Panel
+
+    created, actions = fixture("5_players")
+    view = R.view(list(states(created, actions[:80]))[-1], None)
+    console = Console(width=80, record=True, color_system=None)
+    draw = board_for(SLUG)
+    assert draw is not None
+    console.print(Panel(draw(view, BoardContext(names=created["players"], width=100))))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any("╮ ╭" in line for line in lines), "two electorates side by side"
