@@ -44,13 +44,20 @@ from .in_the_shadow_of_the_emperor_board import (
     State,
     Tile,
     minus,
-    ordinal,
     plus,
     ref_of,
     who,
 )
 from .in_the_shadow_of_the_emperor_schemas import ACTION_SCHEMAS
-from .rules import Action, Actor, Bag, Dealer, IllegalAction, Viewer, require
+from .in_the_shadow_of_the_emperor_words import (
+    ACTION_WORDS,
+    FIELD_WORDS,
+    Words,
+    action_sentence,
+    quoted,
+    sentence,
+)
+from .rules import Action, Actor, Bag, Dealer, IllegalAction, Viewer, ordinal, plural, require
 
 __all__ = ["EMPIRE", "Electorate", "InTheShadowOfTheEmperor", "Pending", "Player", "State"]
 
@@ -104,16 +111,18 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         return State(status="awaiting_setup", n=n, mode=str(created.get("mode", "table")),
                      electorates=tuple(Electorate(e) for e in self.eids),
                      players=(player,) * n, display=Bag(self.edition["card_counts"][str(n)]),
-                     empire_reserve=int(self.edition["common_components"]["empire_cities"]))
+                     empire_reserve=int(self.edition["common_components"]["empire_cities"]),
+                     names=tuple(str(name) for name in created["players"]))
 
     def apply(self, state: State, action: Action) -> State:
         """Check and apply one action, then run every automatic consequence (spec §5, §7)."""
         handler = getattr(self, f"_apply_{action.type}", None)
         if action.type not in ACTION_SCHEMAS or handler is None:
             raise IllegalAction("unknown_action",
-                                f"{self.slug} has no action {action.type!r}")
+                                f"{self.title} has no action {quoted(action.type)}")
         require(state.status != "over", "game_over",
-                f"the game is over (5 rounds played); {action.type} is not possible")
+                f"the game is over ({self.edition['rounds']} rounds played); "
+                f"{ACTION_WORDS[action.type]} is no longer possible")
         if action.type != "setup":
             self._check_pending(state, action)
         return self._settle(handler(state, action))
@@ -123,18 +132,19 @@ class InTheShadowOfTheEmperor(EmperorBoard):
                 "the game has not been set up yet (setup comes first)")
         pending = state.pending
         assert pending is not None  # a running game always waits for someone
+        w = self._words(state)
         if action.type not in ACCEPTS[pending.kind]:
             raise IllegalAction(
                 "no_decision_pending",
-                f"no decision pending: {action.type} is not awaited now (the game waits for "
-                f"{pending.kind.replace('_', ' ')} by seat {pending.actor}); a step with one "
+                f"no decision pending: {ACTION_WORDS[action.type]} is not awaited now (the game "
+                f"waits for {w.who(pending.actor)}: {w.label(pending.kind)}); a step with one "
                 "possible choice was forced", waiting_for=pending.kind)
         if pending.kind == "vote":
             return
         if action.actor != pending.actor:
             raise IllegalAction("not_your_turn",
-                                f"not your turn (seat {pending.actor} is to act, "
-                                f"not {action.actor!r})", expected=pending.actor)
+                                f"not your turn ({w.who(pending.actor)} is to act, "
+                                f"not {w.who(action.actor)})", expected=pending.actor)
 
     def to_act(self, state: State) -> tuple[Actor, ...]:
         if state.status == "awaiting_setup":
@@ -208,43 +218,11 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         return {"choice": "hidden"}
 
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
-        """A short phrase for the event list; a sealed ballot never names its choice."""
-        data = action.data
-        where = data.get("electorate") or "supply"
-        to = data.get("to")
-        phrases = {
-            "setup": lambda: f"set up for {data.get('players')} players, "
-                             f"seat {data.get('emperor')} Emperor",
-            "place_start_empire_city": lambda: f"placed an empire city in {where}",
-            "place_start_elector": lambda: f"placed the {where} elector",
-            "place_start_aristocrat": lambda: f"placed an aristocrat in {where}",
-            "place_start_knight": lambda: f"placed a knight in {where} ({data.get('slot')})",
-            "fill_throne": lambda: "refilled the throne",
-            "seat_emperor": lambda: "took the throne",
-            "place_son": lambda: f"placed a son in {where}" if data.get("electorate")
-            else "declined the son",
-            "propose_marriage": lambda: f"proposed a marriage to seat {data['target']['owner']}",
-            "answer_proposal": lambda: "accepted the marriage" if data.get("accept")
-            else "refused the marriage",
-            "send_to_convent": lambda: "sent a daughter to the convent",
-            "buy_card": lambda: f"bought {self._card_name(data.get('card'))}",
-            "use_privilege": lambda: f"used the {str(data.get('privilege')).title()} privilege",
-            "knight_action": lambda: f"{'placed' if data.get('from') is None else 'moved'} "
-                                     f"a knight to {to['electorate'] if to else '?'}",
-            "pass": lambda: "passed",
-            "break_tie": lambda: f"gave {where} to seat {data.get('winner')}",
-            "appoint_elector": lambda: f"appointed the {where} elector",
-            "place_former_elector": lambda: f"returned the former {where} elector to {to}",
-            "choose_church_influence_target": lambda: f"named {where} for Church Influence",
-            "choose_excommunication_target": lambda: f"excommunicated {where}",
-            "cast_vote": lambda: "cast a sealed ballot",
-            "reveal_votes": lambda: "revealed the election cards",
-            "place_former_emperor": lambda: f"placed the former Emperor in {where}",
-            "emperor_city_action": lambda: "left the empire cities" if data.get("mode") == "none"
-            else f"{data.get('mode')}d an empire city to {to}",
-        }
-        phrase = phrases.get(action.type)
-        return phrase() if phrase else action.type.replace("_", " ")
+        """One sentence naming the actor, the players and the pieces; a sealed ballot never
+        names its choice (spec §8)."""
+        return action_sentence(Words(names, self._labels, frozenset(self.eids)), action.type,
+                               action.actor,
+                               action.data)
 
     # -- the automatic procedure (spec §5, §7) -------------------------------
     def settle(self, state: State) -> State:
@@ -501,7 +479,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         require(players == state.n, "player_count_mismatch",
                 f"setup names {players} players but the game was created with {state.n}",
                 players=players)
-        emperor = self._seat(state, action.data.get("emperor"), "emperor")
+        emperor = self._seat(state, action.data.get("emperor"), "the first Emperor")
         return replace(state, status="playing", emperor=emperor, phase=0, cursor=0)
 
     def _apply_place_start_empire_city(self, state: State, action: Action) -> State:
@@ -514,7 +492,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def _apply_place_start_elector(self, state: State, action: Action) -> State:
         i, e = self._electorate(state, action.data["electorate"])
         require(e.elector is None, "elector_space_taken",
-                f"the {e.id} elector space is already taken", electorate=e.id)
+                f"the elector space of {self._place(e.id)} is already taken", electorate=e.id)
         seat = who(action)
         state = self._set_e(self._supply_tiles(state, seat, -1), i,
                             elector=(seat, SINGLE, self.ages[-1]))
@@ -525,7 +503,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         assert pending is not None and pending.side is not None and pending.age is not None
         _, e = self._electorate(state, action.data["electorate"])
         require(self._court_free(state, e), "court_full",
-                f"{e.id} has no empty aristocrat space", electorate=e.id)
+                sentence(f"{self._place(e.id)} has no empty aristocrat space"), electorate=e.id)
         state = self._enter_from_supply(state, who(action), e.id, pending.side, pending.age, None)
         return replace(state, cursor=state.cursor + 1, pending=None)
 
@@ -550,12 +528,14 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def _apply_propose_marriage(self, state: State, action: Action) -> State:
         ref = action.data["target"]
         tile = self._tile_at(state, ref)
-        at = str(ref["at"])
+        at, w = str(ref["at"]), self._words(state)
+        # spec §5.3: the daughter marries another player's single, never the proposer's own
         require(tile[0] != who(action), "own_aristocrat",
-                "a daughter marries another player's single, not one of your own")
-        require(tile[1] == SINGLE, "not_single", f"seat {tile[0]}'s tile at {at} is a couple")
+                f"a daughter marries another player's single, not one of "
+                f"{w.whose(who(action))} own ({w.ref(ref)})")
+        require(tile[1] == SINGLE, "not_single", f"{w.ref(ref)} is a couple, not a single")
         require(not (at.startswith("elector:") and self._spiritual(at[8:])),
-                "archdiocese_elector", f"archdiocese electors cannot marry ({at})")
+                "archdiocese_elector", f"archdiocese electors cannot marry ({w.ref(ref)})")
         return replace(state, pending=Pending("answer_proposal", tile[0], tile=tile, at=at,
                                               other=who(action)))
 
@@ -581,13 +561,15 @@ class InTheShadowOfTheEmperor(EmperorBoard):
 
     def _apply_knight_action(self, state: State, action: Action) -> State:
         seat, src, dst = who(action), action.data.get("from"), action.data["to"]
+        # spec §6.3: `to` must differ from `from`; a knight never "moves" to its own space
         require(src is None or (src["electorate"], src["slot"]) !=
                 (dst["electorate"], dst["slot"]), "same_space",
-                "a knight must move to another space")
+                f"a knight must move to another space, not back to "
+                f"{self._words().slot(dst)} where it stands (§6.3)")
         state = self._pay(state, seat, int(self.cards["knight"]["cost"]), "The knight action")
         if src is None:
             require(state.players[seat].knights > 0, "no_knight_in_supply",
-                    f"seat {seat} has no knight left in supply")
+                    f"{self._words(state).who(seat)} has no knight left in supply")
             state = self._set_p(state, seat, knights=state.players[seat].knights - 1)
         else:
             state = self._lift_knight(state, seat, src)
@@ -595,15 +577,16 @@ class InTheShadowOfTheEmperor(EmperorBoard):
 
     def _apply_buy_card(self, state: State, action: Action) -> State:
         seat, card = who(action), action.data["card"]
-        require(card in self.cards, "unknown_card", f"there is no action card {card!r}")
+        require(card in self.cards, "unknown_card", f"there is no action card {quoted(card)}")
         require(card not in ("knight", "gray_eminence"), "card_not_buyable",
                 f"{self._card_name(card)} cannot be bought: "
-                + ("use knight_action" if card == "knight" else "only Brandenburg's privilege "
-                   "takes it"), card=card)
+                + ("it is a reference card; use the knight action" if card == "knight"
+                   else f"only the privilege of {self._place('brandenburg')} takes it"),
+                card=card)
         require(state.display.count(card) > 0, "card_not_available",
-                f"no {self._card_name(card)} card is left in the display this round", card=card)
+                f"{self._card_name(card)}: none is left in the display this round", card=card)
         require(not (card == "rival" and seat == state.emperor), "emperor_cannot_take_rival",
-                "the Emperor may not take Rival")
+                f"{self._words(state).who(seat)} is the Emperor and may not take Rival")
         state = self._pay(state, seat, self._card_cost(state, seat, card), self._cost_text(
             state, seat, card))
         state = self._effect(state, seat, card, action.data)
@@ -615,7 +598,8 @@ class InTheShadowOfTheEmperor(EmperorBoard):
 
     def _cost_text(self, state: State, seat: Seat, card: str) -> str:
         if card == "permit":
-            return f"Permit for your {ordinal(self._permit_number(state, seat))} city"
+            return (f"Permit for {self._words(state).whose(seat)} "
+                    f"{ordinal(self._permit_number(state, seat))} city")
         return self._card_name(card)
 
     def _effect(self, state: State, seat: Seat, card: str, data: Mapping[str, Any]) -> State:
@@ -625,7 +609,7 @@ class InTheShadowOfTheEmperor(EmperorBoard):
                       "promotion": ("electorate",), "foreign_kings_daughter": ("electorate",)}
         for name in field_sets.get(card, ()):
             require(data.get(name) is not None, "missing_field",
-                    f"{self._card_name(card)} needs the field {name!r}", field=name)
+                    f"{self._card_name(card)} needs {FIELD_WORDS[name]}", field=name)
         young = self.ages[1]
         push = data.get("push_knight_owner")
         if card == "doctor":
@@ -651,10 +635,10 @@ class InTheShadowOfTheEmperor(EmperorBoard):
             require(tile[0] == seat, "doctor_wrong_direction",
                     "Doctor can only make your own aristocrats younger", direction=direction)
             require(index > 0, "already_youngest",
-                    f"that aristocrat is already {tile[2]}, the youngest age")
+                    f"{self._words(state).ref(ref)} is already {tile[2]}, the youngest age")
             return self._replace_tile(state, at, tile, (tile[0], tile[1], self.ages[index - 1]))
         require(direction == "older", "unknown_direction",
-                f"direction must be younger or older, not {direction!r}")
+                f"the Doctor makes an aristocrat younger or older, not {quoted(direction)}")
         require(tile[0] != seat, "doctor_wrong_direction",
                 "Doctor can only make other players' aristocrats older", direction=direction)
         if index + 1 < len(self.ages):
@@ -665,18 +649,21 @@ class InTheShadowOfTheEmperor(EmperorBoard):
 
     def _move(self, state: State, seat: Seat, ref: Mapping[str, Any], to: Any, push: Any) -> State:
         tile = self._tile_at(state, ref)
+        w = self._words(state)
         require(tile[0] == seat and ref["at"] in self.eindex, "not_movable",
-                "Move takes one of your own tiles from an aristocrat space (never an elector "
-                "or the Emperor)")
+                f"Move takes one of {w.whose(seat)} own tiles from an aristocrat space (never "
+                f"an elector or the Emperor), not {w.ref(ref)}")
+        # spec §3.6: to an aristocrat space of a *different* electorate, never where it stands
         require(to != ref["at"], "same_electorate",
-                f"Move needs a different electorate than {ref['at']}")
+                f"Move takes a tile to a different electorate, not back to "
+                f"{w.place(ref['at'])} where it stands (§3.6)")
         self._electorate(state, to)
         return self._enter_court(self._replace_tile(state, ref["at"], tile, None), to, tile, push)
 
     def _permit(self, state: State, seat: Seat, eid: Any) -> State:
         i, e = self._electorate(state, eid)
         require(state.players[seat].cities > 0, "no_city_in_supply",
-                f"seat {seat} has built all its cities")
+                f"{self._words(state).who(seat)} has built every city already")
         self._require_city_space(e)
         number = self._permit_number(state, seat)
         vp = int(self.cards["permit"]["vp_by_city_number"].get(str(number), 0))
@@ -686,10 +673,11 @@ class InTheShadowOfTheEmperor(EmperorBoard):
 
     def _promotion(self, state: State, seat: Seat, eid: Any) -> State:
         i, e = self._electorate(state, eid)
+        w = self._words(state)
         require(seat in e.knights, "no_such_knight",
-                f"seat {seat} has no knight on an aristocrat space of {eid}")
+                f"{w.who(seat)} has no knight on an aristocrat space of {w.place(eid)}")
         require(state.players[seat].tiles > 0, "no_tile_in_supply",
-                f"seat {seat} has no aristocrat tile left in supply")
+                f"{w.who(seat)} has no aristocrat tile left in supply")
         state = self._set_e(state, i, knights=minus(e.knights, seat),
                             tiles=plus(e.tiles, (seat, SINGLE, self.ages[1])))
         state = self._set_p(state, seat, knights=state.players[seat].knights + 1)
@@ -697,13 +685,15 @@ class InTheShadowOfTheEmperor(EmperorBoard):
 
     def _apply_use_privilege(self, state: State, action: Action) -> State:
         seat, name = who(action), action.data["privilege"]
+        w = self._words(state)
         require(name in TURN_PRIVILEGES, "not_a_turn_privilege",
-                f"{name!r} is not a privilege used as a phase-IV turn "
-                f"({', '.join(TURN_PRIVILEGES)})", privilege=name)
+                f"the privilege of {self._named(name)} is not used as a phase IV turn (those are "
+                f"the privileges of {w.places(TURN_PRIVILEGES)})", privilege=name)
         i, e = self._electorate(state, name)
         require(e.elector is not None and e.elector[0] == seat, "not_the_elector",
-                f"seat {seat} does not hold the {name} elector")
-        require(not e.used, "privilege_used", f"the {name} privilege was already used this round")
+                f"{w.who(seat)} does not hold the elector of {w.place(name)}")
+        require(not e.used, "privilege_used",
+                f"the privilege of {w.place(name)} was already used this round")
         state = self._set_e(state, i, used=True)
         data = action.data
         if name == "trier":
@@ -711,12 +701,12 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         if name == "koeln":
             for field_name in ("target", "direction"):
                 require(data.get(field_name) is not None, "missing_field",
-                        f"the Koeln privilege needs {field_name!r}")
+                        f"the privilege of {w.place(name)} needs {FIELD_WORDS[field_name]}")
             return self._end_turn(self._doctor(state, seat, data["target"], data["direction"]),
                                   seat)
         if name == "palatinate":
             require(data.get("electorate") is not None, "missing_field",
-                    "the Palatinate privilege needs 'electorate'")
+                    f"the privilege of {w.place(name)} needs {FIELD_WORDS['electorate']}")
             return self._end_turn(self._enter_from_supply(
                 state, seat, data["electorate"], SINGLE, self.ages[0],
                 data.get("push_knight_owner")), seat)
@@ -729,8 +719,9 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def _trier(self, state: State, seat: Seat, data: Mapping[str, Any]) -> State:
         card = str(data.get("card"))
         require(card in PHASE4_CARDS, "not_a_phase4_card",
-                f"Trier copies a phase-IV action card ({', '.join(PHASE4_CARDS)}), "
-                f"not {card!r}", card=card)
+                f"the privilege of {self._place('trier')} copies a phase IV action card ("
+                f"{', '.join(self._card_name(c) for c in PHASE4_CARDS)}), not "
+                f"{self._card_name(card) if card in self.cards else quoted(card)}", card=card)
         require(state.display.count(card) == 0, "stack_not_empty",
                 f"the {self._card_name(card)} stack still holds cards; Trier only copies an "
                 "exhausted action", card=card)
@@ -744,14 +735,16 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         assert pending is not None
         self._require_electorate(pending, action)
         winner = action.data["winner"]
+        w = self._words(state)
         require(winner in pending.seats, "not_tied",
-                f"seat {winner} is not among the tied players "
-                f"({', '.join(map(str, pending.seats))})", winner=winner)
+                f"{w.who(winner)} is not among the tied players ({w.seats(pending.seats)})",
+                winner=winner)
         return self._win_electorate(replace(state, pending=None), winner)
 
     def _require_electorate(self, pending: Pending, action: Action) -> None:
         require(action.data["electorate"] == pending.electorate, "wrong_electorate",
-                f"the decision is about {pending.electorate}, not {action.data['electorate']}")
+                f"the decision is about {self._place(pending.electorate)}, not "
+                f"{self._named(action.data['electorate'])}")
 
     def _apply_appoint_elector(self, state: State, action: Action) -> State:
         pending = state.pending
@@ -760,10 +753,13 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         ref = action.data["aristocrat"]
         tile = self._tile_at(state, ref)
         i, e = self._electorate(state, pending.electorate)
+        w = self._words(state)
+        # spec §5.5 step 5: from E's aristocrat spaces, so never the tile already seated there
         require(ref["at"] == e.id and tile in self._appoint_candidates(state, e, who(action)),
                 "not_eligible_elector",
-                f"the {e.id} elector comes from your own tiles on its aristocrat spaces"
-                + (" and must be a single" if self._spiritual(e.id) else ""))
+                f"the elector of {w.place(e.id)} comes from {w.whose(who(action))} own tiles "
+                "on its aristocrat spaces" + (" and must be a single" if self._spiritual(e.id)
+                                              else "") + f", not {w.ref(ref)}")
         former = e.elector
         state = self._set_e(state, i, elector=tile, tiles=minus(e.tiles, tile))
         state = self._gain_vp(state, who(action), self._vp("new_elector_appointed"),
@@ -787,26 +783,29 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def _apply_choose_church_influence_target(self, state: State, action: Action) -> State:
         eid = action.data["electorate"]
         require(eid is None or (eid in self.eindex and self._spiritual(eid)),
-                "not_an_archdiocese", f"Church Influence names an archdiocese, not {eid!r}")
+                "not_an_archdiocese",
+                f"Church Influence names an archdiocese, not {self._named(eid)}")
         return replace(state, ci_target=eid, ci_done=True, pending=None)
 
     def _apply_choose_excommunication_target(self, state: State, action: Action) -> State:
         eid = action.data["electorate"]
         require(eid is None or (eid in self.eindex and not self._spiritual(eid)),
-                "not_secular", f"Excommunication names a secular electorate, not {eid!r}")
+                "not_secular",
+                f"Excommunication names a secular electorate, not {self._named(eid)}")
         return replace(state, ex_target=eid, ex_done=True, pending=None)
 
     def _apply_cast_vote(self, state: State, action: Action) -> State:
         pending = state.pending
         assert pending is not None
         seat, choice = action.actor, action.data["choice"]
+        w = self._words(state)
         require(isinstance(seat, int) and seat in pending.seats, "not_a_voter",
-                f"seat {seat!r} does not vote (voters: {', '.join(map(str, pending.seats))}; "
+                f"{w.who(seat)} does not vote (the voters are {w.seats(pending.seats)}; "
                 "the candidates vote for themselves)", seat=seat)
         require(seat not in dict(state.ballots), "already_voted",
-                f"seat {seat} has already cast its ballot")
+                f"{w.who(seat)} has already cast a ballot")
         require(choice in VOTE_CHOICES, "unknown_choice",
-                f"a ballot is emperor or rival, not {choice!r}")
+                f"a ballot is for the Emperor or the Rival, not {quoted(choice)}")
         state = replace(state, ballots=(*state.ballots, (who(action), str(choice))))
         if len(state.ballots) < len(pending.seats):
             return state
@@ -815,16 +814,20 @@ class InTheShadowOfTheEmperor(EmperorBoard):
     def _apply_reveal_votes(self, state: State, action: Action) -> State:
         pending = state.pending
         assert pending is not None
-        require(action.actor == "table", "not_your_turn", "reveal_votes is the table's entry")
+        w = self._words(state)
+        require(action.actor == "table", "not_your_turn",
+                f"revealing the election cards is the table's entry, not {w.who(action.actor)}'s")
         require(not state.ballots, "ballots_already_cast",
-                "sealed ballots were already cast in this election; use cast_vote")
+                "sealed ballots were already cast in this election; the others vote with "
+                "sealed ballots too")
         votes = dict(action.data["votes"])
         expected = {str(s) for s in pending.seats}
         require(set(votes) == expected, "wrong_voters",
-                f"the reveal must list exactly the voters {sorted(expected)}, "
-                f"not {sorted(votes)}")
+                f"the reveal must list exactly the voters ({w.seats(pending.seats)}), not "
+                f"{w.seats([int(k) if k.isdigit() else k for k in sorted(votes)]) or 'nobody'}")
         bad = [v for v in votes.values() if v not in VOTE_CHOICES]
-        require(not bad, "unknown_choice", f"a ballot is emperor or rival, not {bad[:1]}")
+        require(not bad, "unknown_choice",
+                f"a ballot is for the Emperor or the Rival, not {quoted(bad[0] if bad else '')}")
         return self._tally(replace(state, ballots=tuple((int(k), v) for k, v in
                                                         sorted(votes.items()))))
 
@@ -847,20 +850,40 @@ class InTheShadowOfTheEmperor(EmperorBoard):
         if mode == "none":
             return replace(state, pending=None)
         require(mode in ("place", "move"), "unknown_mode",
-                f"mode is place, move or none, not {mode!r}")
+                f"the Emperor places or moves an empire city, or leaves them; not {quoted(mode)}")
         require(mode in {"place_or_move": ("place", "move"), "move": ("move",)}.get(allowed, ()),
                 "city_action_not_allowed",
                 f"round {state.round} does not allow the Emperor to {mode} an empire city")
+        # spec §6.4: the city goes to an *empty* city space of `to`. Checked before a moved
+        # city leaves its own space, so a city "moved" onto the space it stands on (the same
+        # electorate with no other empty city space) is refused.
+        j, target = self._electorate(state, dst)
+        self._require_empty_city_space_for_move(target, src if mode == "move" else None)
         if mode == "place":
-            require(state.empire_reserve > 0, "no_empire_city", "no empire city in reserve")
+            require(state.empire_reserve > 0, "no_empire_city", "no empire city is left in the "
+                    "reserve")
             state = replace(state, empire_reserve=state.empire_reserve - 1)
         else:
             i, e = self._electorate(state, src)
-            require(EMPIRE in e.cities, "no_empire_city", f"{src} holds no empire city")
+            require(EMPIRE in e.cities, "no_empire_city",
+                    sentence(f"{self._place(src)} holds no empire city"))
             state = self._set_e(state, i, cities=minus(e.cities, EMPIRE))
-        j, target = self._electorate(state, dst)
-        self._require_city_space(target)
+        target = state.electorates[j]
         return replace(self._set_e(state, j, cities=plus(target.cities, EMPIRE)), pending=None)
+
+    def _named(self, eid: Any) -> str:
+        """An electorate the player named: its label, or the unknown value quoted."""
+        return self._place(eid) if eid in self.eindex else quoted(eid)
+
+    def _require_empty_city_space_for_move(self, target: Electorate, src: Any) -> None:
+        if src != target.id:
+            self._require_city_space(target)
+            return
+        spaces = int(self.einfo[target.id]["city_spaces"])
+        require(len(target.cities) < spaces, "no_empty_city_space",
+                f"an empire city moves only to an empty city space (§6.4): "
+                f"{self._place(target.id)} has no empty city space besides the one the city "
+                f"stands on ({plural(spaces, 'space')}, all taken)", electorate=target.id)
 
     # -- legal options --------------------------------------------------------
     def _options(self, state: State) -> list[dict[str, Any]]:

@@ -15,7 +15,19 @@ from functools import cached_property
 from typing import Any
 
 from .in_the_shadow_of_the_emperor_schemas import edition_problems
-from .rules import Action, Actor, Bag, GameRules, IllegalAction, Viewer, require, with_item
+from .in_the_shadow_of_the_emperor_words import ACTION_WORDS, GAME_LABELS, Words, quoted, sentence
+from .rules import (
+    Action,
+    Actor,
+    Bag,
+    GameRules,
+    IllegalAction,
+    Viewer,
+    plural,
+    require,
+    seat_name,
+    with_item,
+)
 
 Seat = int
 Tile = tuple[int, str, int]  # (owner, side, age)
@@ -95,6 +107,8 @@ class State:
     refill_throne: bool = False
     held: Tile | None = None  # a displaced elector or former Emperor waiting for a place
     pending: Pending | None = None
+    # the players' names, for messages only: never in the view (it feeds the state digests)
+    names: tuple[str, ...] = ()
 
 
 def plus(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
@@ -114,13 +128,11 @@ def ref_of(tile: Tile, at: str) -> dict[str, Any]:
 def who(action: Action) -> Seat:
     """The acting seat (the pending-decision check has already matched it)."""
     if not isinstance(action.actor, int):
+        what = ACTION_WORDS.get(action.type, "this action")
         raise IllegalAction("not_your_turn",
-                            f"{action.type} is a seat's action, not {action.actor!r}'s")
+                            sentence(f"{what} is a player's action, not one for "
+                                     f"{seat_name((), action.actor)}"))
     return action.actor
-
-
-def ordinal(k: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
 def tile_json(tile: Tile | None) -> dict[str, Any] | None:
@@ -154,6 +166,28 @@ class EmperorBoard(GameRules):
     @cached_property
     def ages(self) -> tuple[int, ...]:
         return tuple(self.edition["ages"])
+
+    # -- words (see `..._words.py`) ---------------------------------------------
+    def labels(self) -> dict[str, str]:
+        """The edition's names (electorates, cards), an `elector:<id>` label for each elector
+        space (it appears in AristocratRefs), and `GAME_LABELS` for what has no printed name;
+        an edition's own `labels` mapping still wins."""
+        return dict(self._labels)
+
+    @cached_property
+    def _labels(self) -> dict[str, str]:
+        base = super().labels()
+        named = Words((), base, frozenset(self.eids))
+        return {**GAME_LABELS,
+                **{f"elector:{eid}": f"Elector of {named.place(eid)}" for eid in self.eids},
+                **base}
+
+    def _words(self, state: State | None = None) -> Words:
+        """Phrases for messages: the players' names (when the state has them) and labels."""
+        return Words(state.names if state is not None else (), self._labels, frozenset(self.eids))
+
+    def _place(self, eid: Any) -> str:
+        return self._words().place(eid)
 
     def _court_spaces(self, n: int, eid: str) -> int:
         info = self.einfo[eid]
@@ -288,7 +322,8 @@ class EmperorBoard(GameRules):
     def _pay(self, state: State, seat: Seat, cost: int, what: str) -> State:
         have = state.players[seat].thalers
         require(have >= cost, "not_enough_thalers",
-                f"{what} costs {cost} thalers; you have {have}", cost=cost, thalers=have)
+                f"{what} costs {plural(cost, 'thaler')}; {self._words(state).who(seat)} has "
+                f"{plural(have, 'thaler')}", cost=cost, thalers=have)
         return self._set_p(state, seat, thalers=have - cost)
 
     def _gain_vp(self, state: State, seat: Seat, k: int, source: str) -> State:
@@ -301,15 +336,17 @@ class EmperorBoard(GameRules):
     def _electorate(self, state: State, eid: Any) -> tuple[int, Electorate]:
         if eid not in self.eindex:
             raise IllegalAction("unknown_electorate",
-                                f"{eid!r} is not an electorate; they are {', '.join(self.eids)}",
-                                electorate=eid)
+                                f"there is no electorate {quoted(eid)}; the electorates are "
+                                f"{self._words().places(self.eids)}", electorate=eid)
         i = self.eindex[eid]
         return i, state.electorates[i]
 
     def _seat(self, state: State, value: Any, what: str) -> Seat:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < state.n:
             raise IllegalAction("unknown_seat",
-                                f"{what} {value!r} is not a seat (0..{state.n - 1})",
+                                f"{sentence(what)} must be one of the {state.n} seats, 0 to "
+                                f"{state.n - 1}; " + ("none was named" if value is None else
+                                                      f"{quoted(value)} is not one"),
                                 seat=value)
         return value
 
@@ -321,24 +358,28 @@ class EmperorBoard(GameRules):
 
     def _enter_court(self, state: State, eid: Any, tile: Tile, push: Any) -> State:
         i, e = self._electorate(state, eid)
+        w = self._words(state)
+        where = w.place(eid)
         if self._court_free(state, e):
+            # spec §6.1: a push is illegal while an empty space exists
             require(push is None, "push_not_allowed",
-                    f"{eid} has an empty aristocrat space, so no knight may be pushed "
-                    f"(push_knight_owner {push!r})", electorate=eid)
+                    sentence(f"{where} has an empty aristocrat space, so no knight may be "
+                             f"pushed ({w.whose(push)} knight stays)"), electorate=eid)
             return self._set_e(state, i, tiles=plus(e.tiles, tile))
         require(push is not None, "court_full",
-                f"{eid} court is full; name the knight to push (push_knight_owner)"
-                if e.knights else f"{eid} court is full and holds no knight", electorate=eid)
+                f"the aristocrat spaces of {where} are full; name whose knight to push"
+                if e.knights else f"the aristocrat spaces of {where} are full and hold no "
+                "knight", electorate=eid)
         require(push in e.knights, "no_such_knight",
-                f"{eid} has no knight of seat {push!r} on its aristocrat spaces "
-                "(castle knights can never be pushed)", electorate=eid, push=push)
+                sentence(f"{where} has no knight of {w.who(push)} on its aristocrat spaces "
+                         "(castle knights can never be pushed)"), electorate=eid, push=push)
         state = self._set_p(state, push, knights=state.players[push].knights + 1)
         return self._set_e(state, i, tiles=plus(e.tiles, tile), knights=minus(e.knights, push))
 
     def _enter_from_supply(self, state: State, seat: Seat, eid: Any, side: str, age: int,
                            push: Any) -> State:
         require(state.players[seat].tiles > 0, "no_tile_in_supply",
-                f"seat {seat} has no aristocrat tile left in supply")
+                f"{self._words(state).who(seat)} has no aristocrat tile left in supply")
         return self._enter_court(self._supply_tiles(state, seat, -1), eid, (seat, side, age), push)
 
     def _court_entries(self, state: State) -> Iterator[tuple[str, Seat | None]]:
@@ -349,8 +390,8 @@ class EmperorBoard(GameRules):
     def _require_city_space(self, e: Electorate) -> None:
         spaces = int(self.einfo[e.id]["city_spaces"])
         require(len(e.cities) < spaces, "no_empty_city_space",
-                f"{e.id} has no empty city space ({spaces} spaces, all taken)",
-                electorate=e.id)
+                sentence(f"{self._place(e.id)} has no empty city space "
+                         f"({plural(spaces, 'space')}, all taken)"), electorate=e.id)
 
     def _knight_spaces(self, state: State) -> list[dict[str, Any]]:
         out = []
@@ -365,14 +406,16 @@ class EmperorBoard(GameRules):
         i, e = self._electorate(state, loc["electorate"])
         if loc["slot"] == "court":
             require(self._court_free(state, e), "no_empty_space",
-                    f"{e.id} has no empty aristocrat space for a knight (knights never push)",
-                    electorate=e.id)
+                    sentence(f"{self._place(e.id)} has no empty aristocrat space for a knight "
+                             "(knights never push)"), electorate=e.id)
             return self._set_e(state, i, knights=plus(e.knights, seat))
         require(loc["slot"] == "castle", "unknown_slot",
-                f"slot {loc['slot']!r} is neither court nor castle")
+                f"a knight stands on an aristocrat space or a castle space, not on "
+                f"{quoted(loc['slot'])}")
         spaces = int(self.einfo[e.id]["castle_spaces"])
         require(len(e.castles) < spaces, "no_empty_space",
-                f"{e.id} has no empty castle space ({spaces})", electorate=e.id)
+                sentence(f"{self._place(e.id)} has no empty castle space "
+                         f"({plural(spaces, 'castle space')} in all)"), electorate=e.id)
         return self._set_e(state, i, castles=plus(e.castles, seat))
 
     def _lift_knight(self, state: State, seat: Seat, loc: Mapping[str, Any]) -> State:
@@ -380,7 +423,7 @@ class EmperorBoard(GameRules):
         slot = "knights" if loc["slot"] == "court" else "castles"
         here = getattr(e, slot) if loc["slot"] in ("court", "castle") else ()
         require(seat in here, "no_such_knight",
-                f"seat {seat} has no knight on a {loc['slot']} space of {e.id}")
+                f"{self._words(state).who(seat)} has no knight on {self._words().slot(loc)}")
         return self._set_e(state, i, **{slot: minus(here, seat)})
 
     # -- tiles on the board (spec §2) ------------------------------------------
@@ -397,8 +440,8 @@ class EmperorBoard(GameRules):
             found = tile in state.electorates[self.eindex[at]].tiles
         if not found:
             raise IllegalAction("no_such_aristocrat",
-                                f"no such aristocrat: seat {ref['owner']}'s {ref['side']} aged "
-                                f"{ref['age']} at {at}", aristocrat=dict(ref))
+                                f"no such aristocrat: {self._words(state).ref(ref)}",
+                                aristocrat=dict(ref))
         return tile
 
     def _replace_tile(self, state: State, at: str, old: Tile, new: Tile | None) -> State:
@@ -437,9 +480,10 @@ class EmperorBoard(GameRules):
             return replace(self._supply_tiles(state, seat, -1),
                            throne=(seat, SINGLE, self.ages[-1]))
         tile = self._tile_at(state, ref)
+        w = self._words(state)
         require(ref["owner"] == seat and ref["at"] in self.eindex, "not_eligible_for_throne",
-                f"the throne takes one of seat {seat}'s tiles from an aristocrat space "
-                f"(never an elector); {ref['at']} is not one")
+                f"the throne takes one of {w.whose(seat)} own tiles from an aristocrat space "
+                f"(never an elector), not {w.ref(ref)}")
         return replace(self._replace_tile(state, ref["at"], tile, None), throne=tile)
 
     # -- views (spec §10) ------------------------------------------------------

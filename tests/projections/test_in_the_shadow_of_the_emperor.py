@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from itertools import product
 from typing import Any
 
 import pytest
@@ -323,7 +324,7 @@ def _permits(thalers: int) -> State:
 
 def test_example_6_the_third_city_costs_five_and_scores_two():
     refused(_permits(4), "buy_card", 2, "not_enough_thalers",
-            "Permit for your 3rd city costs 5 thalers; you have 4", card="permit",
+            "Permit for Player 3's 3rd city costs 5 thalers; Player 3 has 4 thalers", card="permit",
             electorate="palatinate")
     state = act(_permits(6), "buy_card", 2, card="permit", electorate="palatinate")
     assert state.players[2].thalers == 1 and state.players[2].vp == 2
@@ -402,7 +403,7 @@ def test_a_winner_without_an_eligible_tile_empties_the_seat_and_the_old_elector_
     assert electorate(state, "koeln").elector is None
     assert state.pending == Pending("place_former_elector", 1, electorate="koeln")
     assert {a["data"]["push_knight_owner"] for a in R.legal_actions(state)} == {None, 2, 3}
-    refused(state, "place_former_elector", 1, "court_full", "name the knight",
+    refused(state, "place_former_elector", 1, "court_full", "name whose knight to push",
             electorate="koeln", to="court", push_knight_owner=None)
     state = act(state, "place_former_elector", 1, electorate="koeln", to="court",
                 push_knight_owner=3)
@@ -465,48 +466,53 @@ def _emperor_city(round_: int, cities: dict | None = None) -> State:
 
 
 REFUSALS = [
-    ("not_your_turn", lambda: _turn(1), "pass", 2, {}, "seat 1 is to act"),
+    ("not_your_turn", lambda: _turn(1), "pass", 2, {}, "Player 2 is to act"),
     ("unknown_action", lambda: _turn(1), "fly", 1, {}, "fly"),
     ("no_decision_pending", lambda: _turn(1), "break_tie", 1,
-     {"electorate": "mainz", "winner": 1}, "break_tie is not awaited"),
-    ("card_not_buyable", lambda: _turn(1), "buy_card", 1, {"card": "knight"}, "knight_action"),
+     {"electorate": "mainz", "winner": 1}, "breaking a tie is not awaited"),
+    ("card_not_buyable", lambda: _turn(1), "buy_card", 1, {"card": "knight"},
+     "use the knight action"),
     ("card_not_buyable", lambda: _turn(1), "buy_card", 1, {"card": "gray_eminence"},
      "Brandenburg"),
     ("unknown_card", lambda: _turn(1), "buy_card", 1, {"card": "dragon"}, "dragon"),
     ("card_not_available", lambda: _turn(1, display={"pope": 0}), "buy_card", 1,
      {"card": "pope"}, "The Pope"),
     ("not_enough_thalers", lambda: _turn(1, players={1: {"thalers": 1}}), "buy_card", 1,
-     {"card": "indulgence"}, "costs 2 thalers; you have 1"),
+     {"card": "indulgence"}, "costs 2 thalers; Player 2 has 1 thaler"),
     ("already_youngest", lambda: _turn(1), "buy_card", 1,
      {"card": "doctor", "target": ref(1, "koeln", S, 15), "direction": "younger"}, "15"),
     ("no_such_aristocrat", lambda: _turn(1), "buy_card", 1,
      {"card": "doctor", "target": ref(3, "koeln", S, 35), "direction": "older"},
-     "no such aristocrat: seat 3"),
-    ("missing_field", lambda: _turn(1), "buy_card", 1, {"card": "doctor"}, "'target'"),
+     "no such aristocrat: Player 4's single aged 35"),
+    ("missing_field", lambda: _turn(1), "buy_card", 1, {"card": "doctor"},
+     "needs a target aristocrat"),
     ("court_full", lambda: _turn(1), "buy_card", 1, {"card": "ordinance", "electorate": "koeln"},
-     "koeln court is full"),
+     "aristocrat spaces of the Archdiocese of Cologne (Koeln) are full"),
     ("push_not_allowed", lambda: _turn(1), "buy_card", 1,
-     {"card": "ordinance", "electorate": "trier", "push_knight_owner": 3}, "trier"),
+     {"card": "ordinance", "electorate": "trier", "push_knight_owner": 3},
+     "The Archdiocese of Trier has an empty aristocrat space"),
     ("no_such_knight", lambda: _turn(1), "buy_card", 1,
-     {"card": "ordinance", "electorate": "koeln", "push_knight_owner": 2}, "seat 2"),
+     {"card": "ordinance", "electorate": "koeln", "push_knight_owner": 2}, "no knight of Player 3"),
     ("same_electorate", lambda: _turn(1), "buy_card", 1,
-     {"card": "move", "aristocrat": ref(1, "bohemia", C, 25), "to": "bohemia"}, "bohemia"),
+     {"card": "move", "aristocrat": ref(1, "bohemia", C, 25), "to": "bohemia"},
+     "not back to the Kingdom of Bohemia"),
     ("not_movable", lambda: _turn(1), "buy_card", 1,
      {"card": "move", "aristocrat": ref(1, "elector:koeln", S, 25), "to": "bohemia"},
      "never an elector"),
     ("unknown_electorate", lambda: _turn(1), "buy_card", 1,
      {"card": "permit", "electorate": "bavaria"}, "bavaria"),
     ("no_empty_city_space", lambda: _turn(1), "buy_card", 1,
-     {"card": "permit", "electorate": "koeln"}, "koeln has no empty city space"),
+     {"card": "permit", "electorate": "koeln"},
+     "Archdiocese of Cologne (Koeln) has no empty city space"),
     ("no_such_knight", lambda: _turn(1), "buy_card", 1,
-     {"card": "promotion", "electorate": "bohemia"}, "bohemia"),
+     {"card": "promotion", "electorate": "bohemia"}, "the Kingdom of Bohemia"),
     ("not_the_elector", lambda: _turn(1), "use_privilege", 1, {"privilege": "palatinate",
                                                                 "electorate": "mainz"},
-     "palatinate"),
+     "County Palatine of the Rhine"),
     ("not_a_turn_privilege", lambda: _turn(1), "use_privilege", 1, {"privilege": "saxony"},
-     "saxony"),
+     "Duchy of Saxony"),
     ("not_a_phase4_card", lambda: _turn(1, electors={"trier": (1, S, 25)}), "use_privilege", 1,
-     {"privilege": "trier", "card": "pope"}, "pope"),
+     {"privilege": "trier", "card": "pope"}, "not The Pope"),
     ("doctor_wrong_direction", lambda: _turn(1), "use_privilege", 1,
      {"privilege": "koeln", "target": ref(1, "koeln", S, 15), "direction": "older"},
      "other players' aristocrats older"),
@@ -514,20 +520,21 @@ REFUSALS = [
      {"from": {"electorate": "koeln", "slot": "court"},
       "to": {"electorate": "koeln", "slot": "court"}}, "another space"),
     ("no_empty_space", lambda: _turn(1), "knight_action", 1,
-     {"from": None, "to": {"electorate": "mainz", "slot": "castle"}}, "mainz"),
+     {"from": None, "to": {"electorate": "mainz", "slot": "castle"}},
+     "Archdiocese of Mainz has no empty castle space"),
     ("no_such_knight", lambda: _turn(1), "knight_action", 1,
      {"from": {"electorate": "mainz", "slot": "castle"},
-      "to": {"electorate": "trier", "slot": "castle"}}, "mainz"),
+      "to": {"electorate": "trier", "slot": "castle"}}, "castle space of the Archdiocese of Mainz"),
     ("not_enough_thalers", lambda: _turn(1, players={1: {"thalers": 0}}), "knight_action", 1,
-     {"from": None, "to": {"electorate": "trier", "slot": "castle"}}, "you have 0"),
+     {"from": None, "to": {"electorate": "trier", "slot": "castle"}}, "Player 2 has 0 thalers"),
     ("not_tied", _palatinate_tie, "break_tie", 3, {"electorate": "palatinate", "winner": 2},
-     "seat 2 is not among the tied players"),
+     "Player 3 is not among the tied players (Player 1 and Player 2)"),
     ("wrong_electorate", _palatinate_tie, "break_tie", 3, {"electorate": "mainz", "winner": 1},
-     "palatinate"),
+     "about the County Palatine of the Rhine, not the Archdiocese of Mainz"),
     ("not_eligible_elector",
      lambda: act(_palatinate_tie(), "break_tie", 3, electorate="palatinate", winner=1),
      "appoint_elector", 1, {"electorate": "palatinate", "aristocrat": ref(0, "palatinate", C, 25)},
-     "palatinate"),
+     "comes from Player 2's own tiles"),
     ("not_a_voter", lambda: _targets(_election()), "cast_vote", 2, {"choice": "rival"},
      "candidates vote for themselves"),
     ("unknown_choice", lambda: _targets(_election()), "cast_vote", 1, {"choice": "pope"}, "pope"),
@@ -535,18 +542,19 @@ REFUSALS = [
      "cast_vote", 1, {"choice": "rival"}, "already cast"),
     ("ballots_already_cast", lambda: act(_targets(_election("table")), "cast_vote", 1,
                                          choice="emperor"),
-     "reveal_votes", "table", {"votes": {"1": "emperor", "3": "rival"}}, "cast_vote"),
+     "reveal_votes", "table", {"votes": {"1": "emperor", "3": "rival"}},
+     "sealed ballots were already cast"),
     ("wrong_voters", lambda: _targets(_election("table")), "reveal_votes", "table",
      {"votes": {"1": "emperor"}}, "exactly the voters"),
     ("not_an_archdiocese", lambda: act(_election(), "choose_excommunication_target", 0,
                                        electorate=None),
-     "choose_church_influence_target", 2, {"electorate": "saxony"}, "saxony"),
+     "choose_church_influence_target", 2, {"electorate": "saxony"}, "not the Duchy of Saxony"),
     ("not_secular", _election, "choose_excommunication_target", 0, {"electorate": "mainz"},
-     "mainz"),
+     "not the Archdiocese of Mainz"),
     ("no_tile_in_supply", lambda: _turn(1, players={1: {"tiles": 0}}), "buy_card", 1,
      {"card": "ordinance", "electorate": "trier"}, "no aristocrat tile left"),
     ("no_city_in_supply", lambda: _turn(1, players={1: {"cities": 0}}), "buy_card", 1,
-     {"card": "permit", "electorate": "trier"}, "built all its cities"),
+     {"card": "permit", "electorate": "trier"}, "has built every city"),
     ("no_knight_in_supply", lambda: _turn(1, players={1: {"knights": 0}}), "knight_action", 1,
      {"from": None, "to": {"electorate": "trier", "slot": "castle"}}, "no knight left"),
     ("unknown_direction", lambda: _turn(1), "buy_card", 1,
@@ -558,14 +566,14 @@ REFUSALS = [
                                          display={"gray_eminence": 0}),
      "use_privilege", 1, {"privilege": "brandenburg"}, "Gray Eminence"),
     ("elector_space_taken", _setup_electors, "place_start_elector", 2, {"electorate": "saxony"},
-     "saxony elector space is already taken"),
+     "elector space of the Duchy of Saxony is already taken"),
     ("unknown_mode", lambda: _emperor_city(1), "emperor_city_action", 0,
      {"mode": "burn", "from": None, "to": "mainz"}, "burn"),
     ("no_empire_city", lambda: _emperor_city(
         1, {"trier": [EMPIRE, EMPIRE], "koeln": [EMPIRE]}), "emperor_city_action", 0,
      {"mode": "place", "from": None, "to": "mainz"}, "reserve"),
     ("no_empire_city", lambda: _emperor_city(1), "emperor_city_action", 0,
-     {"mode": "move", "from": "saxony", "to": "mainz"}, "saxony holds no empire city"),
+     {"mode": "move", "from": "saxony", "to": "mainz"}, "Duchy of Saxony holds no empire city"),
     ("player_count_mismatch", lambda: R.initial_state(created_for(R, 4)), "setup", "table",
      {"players": 3, "emperor": 0}, "created with 4"),
     ("unknown_seat", lambda: R.initial_state(created_for(R, 4)), "setup", "table",
@@ -616,6 +624,112 @@ def test_emperor_city_action_follows_the_round_s_track():
             mode="place", to="trier")
     moved = act(state, "emperor_city_action", 0, mode="move", **{"from": "mainz"}, to="trier")
     assert electorate(moved, "trier").cities == (EMPIRE,) and moved.round == 4
+
+
+# ---------------------------------------------------------------------------
+# Nothing is "moved" to where it stands (issue #19 item 4)
+# ---------------------------------------------------------------------------
+
+
+def test_an_empire_city_cannot_move_onto_its_own_space_when_no_other_city_space_is_empty():
+    # spec §6.4: a move goes to an *empty* city space; Mainz has 2 city spaces, both taken
+    state = _emperor_city(1, {"mainz": [EMPIRE, 0]})
+    refused(state, "emperor_city_action", 0, "no_empty_city_space",
+            "an empire city moves only to an empty city space (§6.4)",
+            mode="move", **{"from": "mainz"}, to="mainz")
+    assert electorate(state, "mainz").cities == (EMPIRE, 0)
+
+
+def test_an_empire_city_may_move_to_another_empty_city_space_of_its_own_electorate():
+    # spec §6.4: "the same electorate is allowed if it has another empty city space"
+    # (the 5-player fixture records one, Trier to Trier, at seq 63)
+    state = _emperor_city(1, {"mainz": [EMPIRE]})
+    moved = act(state, "emperor_city_action", 0, mode="move", **{"from": "mainz"}, to="mainz")
+    assert electorate(moved, "mainz").cities == (EMPIRE,) and moved.round == 2
+
+
+@pytest.mark.parametrize("cities", [{"mainz": [EMPIRE]}, {"mainz": [EMPIRE, 0]},
+                                    {"mainz": [EMPIRE, 0], "trier": [EMPIRE, 0],
+                                     "koeln": [EMPIRE, 0]}])
+def test_the_empire_city_moves_listed_are_exactly_those_accepted(cities):
+    state = _emperor_city(1, cities)
+    listed = {(a["data"]["mode"], a["data"]["from"], a["data"]["to"])
+              for a in R.legal_actions(state, 0)}
+    for src, dst in product([None, *R.eids], R.eids):
+        mode = "place" if src is None else "move"
+        try:
+            act(state, "emperor_city_action", 0, mode=mode, **{"from": src}, to=dst)
+            accepted = True
+        except IllegalAction:
+            accepted = False
+        assert accepted == ((mode, src, dst) in listed), (mode, src, dst)
+
+
+def test_a_knight_cannot_move_to_the_castle_space_it_stands_on():
+    # spec §6.3: the knight action's `to` differs from `from`
+    refused(_turn(2), "knight_action", 2, "same_space", "where it stands",
+            **{"from": {"electorate": "mainz", "slot": "castle"}},
+            to={"electorate": "mainz", "slot": "castle"})
+
+
+def test_trier_s_move_cannot_take_a_tile_back_to_its_own_electorate():
+    state = _turn(1, electors={"trier": (1, S, 25)}, display={"move": 0})
+    refused(state, "use_privilege", 1, "same_electorate", "where it stands",
+            privilege="trier", card="move", aristocrat=ref(1, "bohemia", C, 25), to="bohemia")
+    assert not electorate(state, "trier").used
+
+
+def test_the_throne_is_not_refilled_from_the_throne_and_an_elector_not_from_its_seat():
+    throne = make(phase=2, throne=(0, S, 45), electors={"mainz": (0, S, 25)},
+                  courts={"saxony": [(0, C, 25), (0, S, 15)]})
+    refused(throne, "fill_throne", 0, "no_such_aristocrat", "on the throne",
+            aristocrat=ref(0, "throne", S, 45))
+    tie = act(_palatinate_tie(), "break_tie", 3, electorate="palatinate", winner=1)
+    refused(tie, "appoint_elector", 1, "no_such_aristocrat", "elector space",
+            electorate="palatinate", aristocrat=ref(1, "elector:palatinate", C, 35))
+    refused(tie, "appoint_elector", 1, "not_eligible_elector", "comes from Player 2's own",
+            electorate="palatinate", aristocrat=ref(0, "elector:palatinate", S, 35))
+
+
+def _stays_put(state: State, option: dict[str, Any]) -> bool:
+    """A listed action that "moves" a piece to where it already stands."""
+    data, kind = option["data"], option["type"]
+    card = data.get("card")
+    if kind == "knight_action":
+        return data["from"] == data["to"]
+    if card == "move" and kind in ("buy_card", "use_privilege"):
+        return data["to"] == data["aristocrat"]["at"]
+    if kind in ("fill_throne", "seat_emperor"):
+        return (data["aristocrat"] or {}).get("at") == "throne"
+    if kind == "appoint_elector":
+        return data["aristocrat"]["at"] != data["electorate"]
+    if kind == "propose_marriage":
+        return data["target"]["owner"] == option["actor"]
+    if kind == "emperor_city_action" and data["mode"] == "move" and data["from"] == data["to"]:
+        e = electorate(state, data["to"])
+        return len(e.cities) >= R.einfo[e.id]["city_spaces"]
+    return False
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_legal_action_of_random_games_moves_a_piece_to_where_it_stands(players):
+    listed = Counter()
+    for seed in range(3):
+        game = _random_game(players, seed, "table")
+        for state in game.states:
+            for option in R.legal_actions(state):
+                listed[option["type"]] += 1
+                assert not _stays_put(state, option), option
+    assert listed["knight_action"] and listed["buy_card"] and listed["emperor_city_action"]
+
+
+def test_the_stays_put_check_sees_a_planted_no_op_move():
+    state = _emperor_city(1, {"mainz": [EMPIRE, 0]})
+    assert _stays_put(state, {"type": "emperor_city_action", "actor": 0,
+                              "data": {"mode": "move", "from": "mainz", "to": "mainz"}})
+    assert _stays_put(state, {"type": "knight_action", "actor": 0,
+                              "data": {"from": {"electorate": "mainz", "slot": "castle"},
+                                       "to": {"electorate": "mainz", "slot": "castle"}}})
 
 
 # ---------------------------------------------------------------------------
@@ -942,8 +1056,10 @@ def test_no_emperor_outside_the_offered_seats_is_accepted(players):
         with pytest.raises(IllegalAction) as err:
             R.apply(state, _picked(setup, slot, value))
         assert err.value.code == "unknown_seat", err.value.message
-        assert f"(0..{players - 1})" in err.value.message
-    refused(state, "setup", "table", "unknown_seat", "emperor None is not a seat",
+        assert f"0 to {players - 1}" in err.value.message
+    refused(state, "setup", "table", "unknown_seat",
+            f"The first Emperor must be one of the {players} seats, 0 to {players - 1}; "
+            "none was named",
             players=players)
 
 
