@@ -58,7 +58,7 @@ def test_a_correction_replaces_an_event_and_names_the_later_event_it_makes_illeg
                                     "data": {"target_seq": 2, "action": fixed}})
     report = recorded.correction_report
     assert report[0] == {"seq": 3, "status": "illegal", "message": report[0]["message"]}
-    assert "card_not_in_deck" in report[0]["message"] and "sea" in report[0]["message"]
+    assert "card_not_in_deck" in report[0]["message"] and "the Sea" in report[0]["message"]
     verify = rec.verify(game_id)
     assert not verify["ok"]
     assert verify["first_bad_seq"] == 3
