@@ -99,7 +99,7 @@ def _points(score: Any) -> str:
 
 
 def _cell(value: Any, ctx: BoardContext) -> str:
-    if value is None:
+    if value is None or value in ({}, [], ""):
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -473,15 +473,14 @@ def reaudit_table(reports: list[dict[str, Any]], titles: Mapping[str, str]) -> R
     if not reports:
         return title
     table = Table(title=title, box=box.SIMPLE_HEAD)
+    table.add_column("id", no_wrap=True)
     table.add_column("game", ratio=1)
-    table.add_column("id", ratio=1, overflow="fold")
-    table.add_column("rules")
     table.add_column("what changed", ratio=2)
     for r in reports:
         pinned, current = r["pinned_rules_version"], r["current_rules_version"]
-        rules = pinned if pinned == current else f"{pinned} → {current}"
-        table.add_row(Text(titles.get(r["game"], words(r["game"]))), Text(r["game_id"]), rules,
-                      Text(_reaudit_change(r)))
+        rules = "" if pinned == current else f"rules {pinned} → {current}: "
+        table.add_row(Text(r["game_id"]), Text(titles.get(r["game"], words(r["game"]))),
+                      Text(rules + _reaudit_change(r)))
     return table
 
 

@@ -102,7 +102,7 @@ def _is_seat_key(key: str | None) -> bool:
 
 
 def _scalar(value: Any, ctx: BoardContext, key: str | None) -> str:
-    if value is None:
+    if value is None or value == "":
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -145,17 +145,21 @@ def _line(key: str | None, text: str) -> Text:
 
 
 def _item_title(item: Any, index: int, ctx: BoardContext,
-                by_seat: bool) -> tuple[str | None, str | None]:
+                by_seat: bool) -> tuple[str | None, set[str]]:
     """A list entry's heading (its player, its name, its label; None for a plain entry),
-    and the field it came from, which the entry then need not repeat."""
+    and the fields it came from, which the entry then need not repeat."""
     if isinstance(item, Mapping):
+        seat = item.get("seat")
+        seat_said = {"seat"} if isinstance(seat, int) and not isinstance(seat, bool) else set()
         if isinstance(item.get("name"), str):
-            return str(item["name"]), "name"
-        if isinstance(item.get("seat"), int) and not isinstance(item.get("seat"), bool):
-            return ctx.name(item["seat"]), "seat"
+            name = str(item["name"])
+            return name, {"name"} | (seat_said if seat_said and ctx.name(seat) == name
+                                     else set())
+        if seat_said:
+            return ctx.name(seat), seat_said
         if isinstance(item.get("id"), str):
-            return ctx.label(item["id"]), "id"
-    return (ctx.name(index) if by_seat else None), None
+            return ctx.label(item["id"]), {"id"}
+    return (ctx.name(index) if by_seat else None), set()
 
 
 def _branch(parent: Tree, key: str, value: Any, ctx: BoardContext) -> None:
@@ -191,7 +195,7 @@ def _list_branch(parent: Tree, words: str, key: str, value: Sequence[Any],
     for index, item in enumerate(value[:LIST_LIMIT]):
         title, said = _item_title(item, index, ctx, by_seat)
         if isinstance(item, Mapping):
-            item = {k: v for k, v in item.items() if k != said}
+            item = {k: v for k, v in item.items() if k not in said}
         if _is_scalar(item):
             node.add(_line(title, _scalar(item, ctx, key)))
         elif isinstance(item, Mapping) and all(_is_scalar(v) for v in item.values()):
