@@ -8,6 +8,7 @@ renderable fits the console's width (80 and 120 columns are tested).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -53,6 +54,15 @@ class GameWords:
 
     def at_width(self, width: int, to_act: Sequence[Any] = ()) -> GameWords:
         return replace(self, ctx=replace(self.ctx, width=width, to_act=tuple(to_act)))
+
+
+#: a rule's machine code in parentheses, "(card_not_in_deck)", inside a service message
+RULE_CODE = re.compile(r"\s?\([a-z]+(?:_[a-z0-9]+)+\)")
+
+
+def without_codes(message: Any) -> str:
+    """A service message as a person reads it: the rule's code is for scripts (`--json`)."""
+    return RULE_CODE.sub("", str(message)).strip()
 
 
 def words(code: Any) -> str:
@@ -200,7 +210,7 @@ def event_text(event: Mapping[str, Any], note: Mapping[str, Any], game: GameWord
     if note.get("corrected_by") is not None:
         text.append(f" (corrected at step {note['corrected_by']})", style="italic")
     if note.get("invalid"):
-        text.append(f" — no longer legal: {note['invalid']}", style="red")
+        text.append(f" — no longer legal: {without_codes(note['invalid'])}", style="red")
     if note.get("redacted"):
         text.append(" (hidden details withheld)", style="dim")
     return text
@@ -265,7 +275,8 @@ def correction_table(report: list[dict[str, Any]], ctx: BoardContext) -> Table:
     table.add_column("what", ratio=1)
     for row in report:
         if row.get("status") == "illegal":
-            table.add_row(str(row["seq"]), "illegal", Text(str(row.get("message", ""))))
+            table.add_row(str(row["seq"]), "illegal",
+                          Text(without_codes(row.get("message", ""))))
         else:
             changed = words_list(ctx.label(k) for k in row.get("changed", []))
             table.add_row(str(row["seq"]), "changed", Text(f"changes {changed}"))
@@ -338,10 +349,11 @@ def _problem_sentence(problem: Mapping[str, Any], ctx: BoardContext) -> str:
     if code == "claimed_result_differs":
         diffs = [_claim_difference(d, ctx) for d in problem.get("differences") or []]
         return f"{at}the result written at the table differs: " + "; ".join(diffs)
-    message = str(problem.get("message", ""))
+    message = without_codes(problem.get("message", ""))
+    if message.startswith(f"seq {seq} "):  # "seq 3 is illegal after the corrections: ..."
+        return f"Step {seq} {message[len(f'seq {seq} '):]}"
     prefix = f"illegal at seq {seq}: "
-    message = message[len(prefix):] if message.startswith(prefix) else message
-    return at + message
+    return at + (message[len(prefix):] if message.startswith(prefix) else message)
 
 
 def _claim_difference(diff: Mapping[str, Any], ctx: BoardContext) -> str:
@@ -487,7 +499,7 @@ def reaudit_table(reports: list[dict[str, Any]], titles: Mapping[str, str]) -> R
 def _reaudit_change(r: Mapping[str, Any]) -> str:
     if r.get("legality_changed") and r.get("first_illegal"):
         bad = r["first_illegal"]
-        return f"step {bad['seq']} is now illegal: {bad['message']}"
+        return f"step {bad['seq']} is now illegal: {without_codes(bad['message'])}"
     if r.get("result_changed"):
         return "the result changed"
     if r.get("first_differing_seq") is not None:

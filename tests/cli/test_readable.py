@@ -323,3 +323,24 @@ def test_stats_titles_stay_on_one_line_at_80_columns(dbs):
     out = cli(dbs["full"], ["stats"], 80).stdout
     for title in ("Adaman: 6 played, 6 finished", "Royals: 5 played, 5 finished"):
         assert any(line.startswith(title) for line in out.splitlines()), out
+
+
+def test_a_correction_and_the_events_it_makes_illegal_read_without_rule_codes(tmp_path):
+    from cli import main
+
+    db = tmp_path / "corrected.db"
+    _import(db, [FIXTURES[0].parent / "won.jsonl"])
+    runner = CliRunner()
+    # step 2 corrected to turn up the Sea, which step 3 turns up too (fixtures/adaman/won)
+    fix = {"target_seq": 2, "action": {"type": "control", "actor": 0, "data": {
+        "target": "painter", "spend": ["ace_knots", "desert"],
+        "drawn": ["sailor", "ace_leaves", "sea"]}}}
+    outs = [runner.invoke(main, ["--db", str(db), *args], env={"COLUMNS": "80"}) for args in (
+        ["act", "adaman-won", "correction", "--actor", "table", "--data", json.dumps(fix)],
+        ["log", "adaman-won"], ["verify", "adaman-won"])]
+    assert [o.exit_code for o in outs] == [0, 0, 1]
+    for out in outs:
+        assert unreadable(out.stdout, 80) == [], out.stdout
+    flat = " ".join(outs[2].stdout.replace("│", " ").split())
+    assert "Step 3 is illegal after the corrections: the Sea is not in the deck" in flat
+    assert "(corrected at step 13)" in " ".join(outs[1].stdout.split())
