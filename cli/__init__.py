@@ -21,8 +21,11 @@ from rich.console import Console
 
 from events import Access, ChronicleError, GameFilter, Recorder, open_store
 from events.recorder import parse_jsonl
+from projections import GAMES, get_rules
+from projections.rules import Action, GameRules
 
 from . import render
+from .boards import BoardContext
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: gunicorn's access log without the query string or the referer: either may carry a token
@@ -71,6 +74,36 @@ def service(ctx: click.Context) -> Iterator[Recorder]:
 
 def _json_out(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _print(*renderables: Any) -> None:
+    out = render.console()
+    for item in renderables:
+        out.print(item)
+
+
+def _width() -> int:
+    return render.console().width
+
+
+def _titles() -> dict[str, str]:
+    return {slug: cls.title for slug, cls in GAMES.items()}
+
+
+def _words_of(rules: GameRules, players: list[str], mode: str) -> render.GameWords:
+    """The game's title, its players' names, its labels and its sentences, for printing."""
+    names = tuple(str(p) for p in players)
+
+    def describe(kind: str, actor: Any, data: Any) -> str:
+        return rules.describe(Action.of(kind, actor, data), names)
+
+    ctx = BoardContext(names, rules.labels(), edition=rules.edition)
+    return render.GameWords(title=rules.title, ctx=ctx, describe=describe, mode=mode)
+
+
+def _game_words(rec: Recorder, game_id: str) -> render.GameWords:
+    game = rec.game(game_id)
+    return _words_of(rec.rules_for(game), game["players"], game["mode"])
 
 
 def _seat(value: str | None) -> Any:
@@ -126,7 +159,7 @@ def games(ctx: click.Context, slug: str | None, player: str | None, status: str 
     if as_json:
         _json_out({"games": rows, "total": total})
     else:
-        render.console().print(render.games_table(rows, total))
+        _print(render.games_table(rows, total, _titles()))
 
 
 @main.command()
@@ -156,7 +189,7 @@ def new(ctx: click.Context, game: str, players: tuple[str, ...], mode: str, seed
     click.echo(created.id)
     click.echo(f"recorder token: {created.recorder_token}", err=True)
     for seat, token in enumerate(created.seat_tokens):
-        click.echo(f"seat {seat} ({players[seat]}) token: {token}", err=True)
+        click.echo(f"token for {players[seat]} (seat {seat}): {token}", err=True)
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -191,18 +224,20 @@ def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: s
         actor_value = _seat(actor) if actor is not None else _default_actor(rec, game_id, type_)
         recorded = rec.record(game_id, {"type": type_, "actor": actor_value, "data": payload},
                               expected_seq=expect_seq)
+        game = None if as_json else _game_words(rec, game_id)
     report = recorded.correction_report
-    if as_json:
+    if as_json or game is None:
         _json_out({"event": recorded.event, "state": recorded.state,
                    **({"correction": report} if report is not None else {})})
-    else:
-        click.echo(f"seq {recorded.event['seq']}: {recorded.event['type']} recorded")
-        if report is not None:
-            render.console().print(render.correction_table(report))
-        render.console().print(render.state_panel(recorded.state))
+        return
+    _print(render.recorded_line(recorded.event, game))
+    if report is not None:
+        _print(render.correction_table(report, game.ctx))
+    _print(render.state_panel(recorded.state, game, _width()))
 
 
 def _default_actor(rec: Recorder, game_id: str, type_: str) -> Any:
+    # the service should make this guess (issue #21 moves it there); kept as it was meanwhile
     for action in rec.legal(game_id):
         if action["type"] == type_:
             return action["actor"]
@@ -237,7 +272,8 @@ def undo(ctx: click.Context, game_id: str, actor: str, as_json: bool) -> None:
     """
     with service(ctx) as rec:
         recorded = rec.undo(game_id, _seat(actor))
-    _meta_out(recorded.event, recorded.state, as_json)
+        game = _game_words(rec, game_id)
+    _meta_out(recorded.event, recorded.state, game, as_json)
 
 
 @main.command()
@@ -253,15 +289,16 @@ def redo(ctx: click.Context, game_id: str, actor: str, as_json: bool) -> None:
     """
     with service(ctx) as rec:
         recorded = rec.redo(game_id, _seat(actor))
-    _meta_out(recorded.event, recorded.state, as_json)
+        game = _game_words(rec, game_id)
+    _meta_out(recorded.event, recorded.state, game, as_json)
 
 
-def _meta_out(event: dict[str, Any], state: dict[str, Any], as_json: bool) -> None:
+def _meta_out(event: dict[str, Any], state: dict[str, Any], game: render.GameWords,
+              as_json: bool) -> None:
     if as_json:
         _json_out({"event": event, "state": state})
         return
-    click.echo(f"seq {event['seq']}: {event['type']} of seq {event['data'].get('target_seq')}")
-    render.console().print(render.state_panel(state))
+    _print(render.recorded_line(event, game), render.state_panel(state, game, _width()))
 
 
 @main.command()
@@ -280,10 +317,11 @@ def state(ctx: click.Context, game_id: str, at: int | None, as_seat: str | None,
     """
     with service(ctx) as rec:
         doc = rec.state(game_id, at, _access_for(_viewer_arg(as_seat)))
-    if as_json:
+        game = None if as_json else _game_words(rec, game_id)
+    if as_json or game is None:
         _json_out(doc)
     else:
-        render.console().print(render.state_panel(doc))
+        _print(render.state_panel(doc, game, _width()))
 
 
 def _viewer_arg(value: str | None) -> Any:
@@ -303,10 +341,12 @@ def legal(ctx: click.Context, game_id: str, as_seat: str | None, as_json: bool) 
     """
     with service(ctx) as rec:
         actions = rec.legal(game_id, seat=_seat(as_seat))
-    if as_json:
+        game = None if as_json else _game_words(rec, game_id)
+        over = not actions and rec.state(game_id)["status"] == "finished"
+    if as_json or game is None:
         _json_out(actions)
     else:
-        render.console().print(render.actions_table(actions))
+        _print(render.actions_table(actions, game, over))
 
 
 @main.command("log")
@@ -321,48 +361,87 @@ def log_(ctx: click.Context, game_id: str, as_json: bool) -> None:
     """
     with service(ctx) as rec:
         events, notes = rec.history(game_id)
-    if as_json:
+        game = None if as_json else _game_words(rec, game_id)
+    if as_json or game is None:
         _json_out({"events": events, "annotations": {str(k): v for k, v in notes.items()}})
     else:
-        render.console().print(render.log_table(events, notes))
+        _print(render.log_table(events, notes, game))
 
 
 @main.command()
 @click.argument("game_id")
-@click.option("--at", type=int, default=None, help="print this one step and exit")
+@click.option("--at", type=int, default=None, help="print only this step (seq) and exit")
 @click.pass_context
 @refusals
 def replay(ctx: click.Context, game_id: str, at: int | None) -> None:
-    """Step through a game: n/→ next, p/← previous, f first, l last, q quit.
+    """Step through a game from step 0: n/→ next, p/← previous, f first, l last, q quit.
 
+    On a terminal each key redraws the step in place; with keys piped to stdin, each step
+    shown is printed once, one after the other.
     Example: chronicle replay abc123   (or --at 5 to print one step)
     """
     with service(ctx) as rec:
         events, notes = rec.history(game_id)
+        game = _game_words(rec, game_id)
         last = events[-1]["seq"]
-        step = last if at is None else at
+
+        def show(step: int) -> Any:
+            doc = rec.state(game_id, step)
+            return render.step_view(events[step], notes.get(step, {}), doc, game, _width())
+
         if at is not None:
-            _show_step(rec, game_id, events, notes, step)
+            if not 0 <= at <= last:
+                raise click.BadParameter(f"this game has steps 0 to {last}, not {at}",
+                                         param_hint="--at")
+            _print(show(at))
             return
-        while True:
-            _show_step(rec, game_id, events, notes, step)
-            key = click.getchar()
-            if key in ("q", "\x03", "\x04", ""):
-                return
-            step = _next_step(key, step, last)
+        keyboard = sys.stdin.isatty()
+        step_through(show, last, click.getchar if keyboard else lambda: sys.stdin.read(1),
+                     redraw=keyboard and sys.stdout.isatty())
+
+
+QUIT_KEYS = frozenset({"q", "Q", "\x03", "\x04", ""})
+
+
+def step_through(show: Callable[[int], Any], last: int, getchar: Callable[[], str],
+                 redraw: bool) -> list[int]:
+    """Show step 0, then move by each key until q (or the end of input); the steps shown.
+
+    `redraw` clears the terminal before each step, so the board stays in one place; without
+    it (output to a pipe or a file) each step shown is printed once, one after the other.
+    """
+    out = render.console()
+    step, shown, seen = 0, None, []
+    while True:
+        if step != shown:
+            if redraw:
+                out.clear()
+            out.print(show(step))
+            shown = step
+            seen.append(step)
+        try:
+            key = _read_key(getchar)
+        except (KeyboardInterrupt, EOFError):  # click's getchar turns ^C / ^D into these
+            return seen
+        if key in QUIT_KEYS:
+            return seen
+        step = _next_step(key, step, last)
+
+
+def _read_key(getchar: Callable[[], str]) -> str:
+    """One key; an arrow read from a pipe arrives one character at a time (ESC [ C)."""
+    key = getchar()
+    if key == "\x1b":
+        key += getchar()
+        if key == "\x1b[":
+            key += getchar()
+    return key
 
 
 def _next_step(key: str, step: int, last: int) -> int:
     moves = {"n": step + 1, " ": step + 1, "\x1b[C": step + 1, "p": step - 1,
-             "\x1b[D": step - 1, "f": 0, "l": last}
+             "\x1b[D": step - 1, "f": 0, "\x1b[H": 0, "l": last, "\x1b[F": last}
     return max(0, min(last, moves.get(key, step)))
-
-
-def _show_step(rec: Recorder, game_id: str, events: list[dict[str, Any]],
-               notes: dict[int, dict[str, Any]], step: int) -> None:
-    doc = rec.state(game_id, step)
-    render.console().print(render.step_panel(events[step], notes.get(step, {}), doc,
-                                             len(events)))
 
 
 @main.command()
@@ -414,13 +493,17 @@ def verify(ctx: click.Context, target: str, as_json: bool) -> None:
     with service(ctx) as rec:
         if Path(target).is_file():
             with open(target, encoding="utf-8") as fh:
-                report = rec.verify_envelopes(parse_jsonl(fh))
+                envelopes = parse_jsonl(fh)
+            report = rec.verify_envelopes(envelopes)
         else:
             report = rec.verify(target)
-    if as_json:
+            # the raw log, read even when it no longer folds (a folding read would refuse)
+            envelopes = [] if as_json else list(rec.store.events(target))
+        log = None if as_json else _audited_log(rec, envelopes, report)
+    if as_json or log is None:
         _json_out(report)
     else:
-        render.console().print(render.verify_panel(report))
+        _print(render.verify_report(report, log, _width()))
     if not report["ok"]:
         raise Refused(f"verification failed at seq {report['first_bad_seq']}: "
                       f"{report['problems'][0]['message']}")
@@ -451,7 +534,42 @@ def editions(ctx: click.Context, words: tuple[str, ...], name: str | None,
     if as_json:
         _json_out(rows)
     else:
-        render.console().print(render.editions_table(rows))
+        _print(render.editions_table(rows, _titles()))
+
+
+def _audited_log(rec: Recorder, envelopes: list[dict[str, Any]],
+                 report: dict[str, Any]) -> render.AuditedLog:
+    """Whose game a log is and what it holds, for the verify report's sentences."""
+    created = envelopes[0].get("data") if envelopes else None
+    created = created if isinstance(created, dict) else {}
+    players = created.get("players") if isinstance(created.get("players"), list) else []
+    mode = str(created.get("mode", "table"))
+    return render.AuditedLog(
+        game=_created_words(rec, created, [str(p) for p in players], mode),
+        events=len(envelopes), claims=sum(e.get("type") == "claim_result" for e in envelopes),
+        seed_revealed=any(e.get("type") == "seed_revealed" for e in envelopes),
+        finished=report.get("result") is not None)
+
+
+def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
+                   mode: str) -> render.GameWords:
+    """The words of the game a `game_created` names, even when it names an unknown one."""
+    slug = str(created.get("game", ""))
+    edition = created.get("edition") if isinstance(created.get("edition"), dict) else {}
+    rules: GameRules | None = None
+    try:
+        rules = rec.rules_for({"game": slug, "edition_sha256": str(edition.get("sha256")),
+                               "id": "the file"})
+    except Exception:  # an edition this store lacks: the shipped one still names things
+        try:
+            rules = get_rules(slug)
+        except Exception:  # a game chronicle does not know
+            rules = None
+    if rules is not None:
+        return _words_of(rules, players, mode)
+    return render.GameWords(title=render.words(slug) or "an unknown game",
+                            ctx=BoardContext(tuple(players)),
+                            describe=lambda kind, actor, data: render.words(kind), mode=mode)
 
 
 def _add_edition(ctx: click.Context, path: str, name: str | None) -> None:
@@ -485,10 +603,11 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
 
     with service(ctx) as rec:
         report = compare_records(rec, game_a, game_b)
-    if as_json:
+        game = None if as_json else _game_words(rec, game_a)
+    if as_json or game is None:
         _json_out(report)
     else:
-        render.console().print(render.compare_panel(report))
+        _print(render.compare_panel(report, (game_a, game_b), game, _width()))
     if not report["agree"]:
         ctx.exit(1)
 
@@ -510,7 +629,7 @@ def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
     if as_json:
         _json_out({"games": reports, "changed": sum(r["changed"] for r in reports)})
     else:
-        render.console().print(render.reaudit_table(reports))
+        _print(render.reaudit_table(reports, _titles()))
 
 
 @main.command()
@@ -530,7 +649,7 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
     if as_json:
         _json_out(report)
     else:
-        render.console().print(render.stats_view(report))
+        _print(render.stats_view(report, _titles()))
 
 
 @main.command()

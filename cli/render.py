@@ -1,173 +1,542 @@
-"""How the CLI shows things to people: rich tables and panels, a board per game."""
+"""How the CLI shows things to people: rich tables and panels, a board per game.
+
+Everything here turns documents the recorder returns into words: players by name (seats stay
+numbers only in `--json`), components by the edition's labels, results as sentences and
+scores as a table by player. No Python repr, `None` or snake_case reaches the screen; each
+renderable fits the console's width (80 and 120 columns are tested).
+"""
 
 from __future__ import annotations
 
-import json
-import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
+from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
-from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
-from .boards import BoardContext, board_for
+from projections.rules import ordinal, plural, possessive, words_list
+
+from .boards import BoardContext, board_for, generic
+
+#: action -> the sentence a player would say for it (the game's `describe`)
+Describe = Callable[[str, Any, Mapping[str, Any]], str]
+PANEL_MARGIN = 4  # a panel's two borders and two padding columns
 
 
 def console() -> Console:
-    """stdout console; plain when not a terminal so scripts and tests read clean text."""
-    return Console(highlight=False, soft_wrap=False,
-                   width=int(os.environ.get("COLUMNS", "110")))
+    """stdout console; plain text when not a terminal, so scripts and tests read clean text.
+
+    Its width is the terminal's, or `COLUMNS`, or 80 when neither is known.
+    """
+    return Console(highlight=False, soft_wrap=False, emoji=False)
 
 
-def games_table(rows: list[dict[str, Any]], total: int) -> Table:
-    table = Table(title=f"{total} game(s)")
-    for col in ("id", "game", "players", "mode", "status", "created"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(row["id"], row["game"], ", ".join(row["players"]), row["mode"],
-                      row["status"], row["created_at"][:19])
-    return table
+@dataclass(frozen=True, slots=True)
+class GameWords:
+    """How one game is put into words: its title, its players and labels, its sentences."""
+
+    title: str
+    ctx: BoardContext
+    describe: Describe
+    mode: str = "table"
+
+    def sentence(self, action: Mapping[str, Any]) -> str:
+        """The action as a sentence; an action the game cannot describe still reads."""
+        try:
+            return self.describe(action["type"], action.get("actor"), action.get("data") or {})
+        except Exception:  # a listed action without its chance fields, an odd shape
+            return f"{self.ctx.name(action.get('actor'))}: {words(action['type'])}"
+
+    def at_width(self, width: int, to_act: Sequence[Any] = ()) -> GameWords:
+        return replace(self, ctx=replace(self.ctx, width=width, to_act=tuple(to_act)))
 
 
-def board(game: str, view: dict[str, Any], ctx: BoardContext | None = None) -> RenderableType:
-    """The game's board, or the view as a pretty tree for games without one."""
+#: a rule's machine code in parentheses, "(card_not_in_deck)", inside a service message
+RULE_CODE = re.compile(r"\s?\([a-z]+(?:_[a-z0-9]+)+\)")
+
+
+def without_codes(message: Any) -> str:
+    """A service message as a person reads it: the rule's code is for scripts (`--json`)."""
+    return RULE_CODE.sub("", str(message)).strip()
+
+
+def words(code: Any) -> str:
+    """A machine code ("claim_result") as words ("claim result")."""
+    return str(code).replace("_", " ")
+
+
+def sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# -- boards and state ---------------------------------------------------------------------------
+def board(game: str, view: Any, ctx: BoardContext) -> RenderableType:
+    """The game's board, or the generic tree of the view for a game without one (or for a
+    view its board does not know)."""
     draw = board_for(game)
-    ctx = ctx or BoardContext(names=())
-    try:
-        return draw(view, ctx) if draw else Pretty(view, max_length=12)
-    except (KeyError, TypeError):
-        return Pretty(view, max_length=12)
+    if draw is not None and isinstance(view, dict):
+        try:
+            return draw(view, ctx)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass
+    return generic(view, ctx)
 
 
-def state_panel(doc: dict[str, Any]) -> Panel:
-    parts: list[RenderableType] = [board(doc["game"], doc["view"])]
-    if doc.get("result"):
-        result = doc["result"]
-        parts.append(Text(f"Result: scores {result['scores']}, winners {result['winners']} "
-                          f"({result['reason']})", style="bold"))
-    elif doc.get("to_act"):
-        parts.append(Text(f"To act: {', '.join(map(str, doc['to_act']))}"))
-    return Panel(Group(*parts), title=f"{doc['game']} {doc['game_id']} — step {doc['seq']} "
-                 f"({doc['status']})")
+def result_sentence(result: Mapping[str, Any], ctx: BoardContext) -> str:
+    """ "Anna wins with 42 points (period 3 scored)": who won, with what, and why it ended."""
+    scores = list(result.get("scores") or [])
+    winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
+    won = {scores[w] for w in winners if w < len(scores)}
+    if winners:
+        who = words_list(ctx.name(w) for w in winners)
+        verb = "wins" if len(winners) == 1 else "share the win"
+        text = f"{who} {verb}" + (f" with {_points(won.pop())}" if len(won) == 1 else "")
+    elif len(scores) == 1:
+        text = f"{ctx.name(0)} loses with {_points(scores[0])}"
+    else:
+        text = "Nobody wins"
+    reason = result.get("reason")
+    return text + (f" ({ctx.label(reason)})" if reason else "")
 
 
-def actions_table(actions: list[dict[str, Any]]) -> Table:
-    table = Table(title=f"{len(actions)} legal action(s)")
-    table.add_column("type")
-    table.add_column("actor")
-    table.add_column("data")
-    for action in actions:
-        table.add_row(action["type"], str(action["actor"]), json.dumps(action["data"]))
+def _points(score: Any) -> str:
+    return plural(score, "point") if isinstance(score, int) else f"{score} points"
+
+
+def _cell(value: Any, ctx: BoardContext) -> str:
+    if value is None or value in ({}, [], ""):
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, str):
+        return ctx.label(value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{ctx.label(k)} {_cell(v, ctx)}" for k, v in value.items())
+    return ", ".join(_cell(v, ctx) for v in value) if isinstance(value, list) else "—"
+
+
+def _breakdown_rows(result: Mapping[str, Any], seats: int) -> list[tuple[str, list[Any]]]:
+    """(category, one value per seat) from the result's breakdown, whatever its shape."""
+    breakdown = result.get("breakdown")
+    per_seat = breakdown.get("per_seat") if isinstance(breakdown, Mapping) else breakdown
+    if isinstance(per_seat, list) and all(isinstance(s, Mapping) for s in per_seat):
+        keys: list[str] = []
+        for entry in per_seat:
+            keys += [k for k in entry if k not in keys and not isinstance(entry[k], list)]
+        return [(k, [entry.get(k) for entry in per_seat]) for k in keys]
+    if isinstance(breakdown, Mapping) and seats == 1:
+        return [(k, [v]) for k, v in breakdown.items() if isinstance(v, int | float)]
+    return []
+
+
+def scores_table(result: Mapping[str, Any], ctx: BoardContext) -> Table:
+    """Scores by player: one column per player (a ★ for each winner), one row per category."""
+    scores = list(result.get("scores") or [])
+    winners = set(result.get("winners") or [])
+    table = Table(box=box.SIMPLE_HEAD, title=None, pad_edge=False)
+    table.add_column("")
+    for seat in range(len(scores)):
+        table.add_column(Text(ctx.name(seat) + (" ★" if seat in winners else "")),
+                         justify="right")
+    for category, values in _breakdown_rows(result, len(scores)):
+        table.add_row(Text(ctx.label(category)), *(Text(_cell(v, ctx)) for v in values))
+    table.add_row(Text("score", style="bold"),
+                  *(Text(_cell(s, ctx), style="bold") for s in scores))
     return table
 
 
-def _event_text(event: dict[str, Any], note: dict[str, Any]) -> Text:
-    words = note.get("description") or event["type"].replace("_", " ")
-    text = Text(words)
+def state_panel(doc: Mapping[str, Any], game: GameWords, width: int) -> Panel:
+    """The board at one step, who is to act or how it ended, titled with the game and step."""
+    inner = width - PANEL_MARGIN
+    g = game.at_width(inner, doc.get("to_act") or ())
+    parts: list[RenderableType] = [board(doc["game"], doc.get("view"), g.ctx)]
+    result = doc.get("result")
+    if result:
+        parts += [Text(""), Text(sentence_case(result_sentence(result, g.ctx)), style="bold"),
+                  scores_table(result, g.ctx)]
+    elif doc.get("to_act"):
+        parts += [Text(""), Text(f"To act: {words_list(g.ctx.name(a) for a in doc['to_act'])}",
+                                 style="bold")]
+    if doc.get("audit") == "failed":
+        parts.append(Text("This game failed its audit: `chronicle verify` says where.",
+                          style="bold red"))
+    status = "finished" if doc.get("status") == "finished" else "in progress"
+    title = Text(f"{game.title} · step {doc['seq']} of {doc.get('last_seq', doc['seq'])}")
+    subtitle = Text(f"{doc['game_id']} · {doc.get('mode', game.mode)} game · {status}")
+    return Panel(Group(*parts), title=title, subtitle=subtitle, width=width)
+
+
+# -- events -------------------------------------------------------------------------------------
+def event_sentence(event: Mapping[str, Any], note: Mapping[str, Any], game: GameWords) -> str:
+    """What happened at one event, in a sentence naming who did it."""
+    ctx, data = game.ctx, event.get("data") or {}
+    who = ctx.name(event.get("actor"))
+    kind = event.get("type")
+    if kind == "game_created":
+        players = data.get("players") or list(ctx.names)
+        text = (f"{game.title} set up for {words_list(str(p) for p in players)} "
+                f"({data.get('mode', game.mode)} game)")
+    elif kind in ("undo", "redo"):
+        text = f"{who} {'undid' if kind == 'undo' else 'redid'} step {data.get('target_seq')}"
+    elif kind == "seed_revealed":
+        text = "The server revealed the seed it dealt from"
+    elif kind == "note":
+        text = f"{who} noted: {data.get('text', '')}".rstrip(": ")
+    elif kind == "claim_result":
+        claimed = ", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(data.get("scores") or [])
+                            if s is not None)
+        text = f"{who} wrote down the result" + (f": {claimed}" if claimed else "")
+    elif kind == "correction":
+        fix = data.get("action") or {}
+        text = f"{who} corrected step {data.get('target_seq')}: " + (
+            game.sentence(fix) if fix.get("type") else "an action with no type")
+    else:
+        text = note.get("description") or game.sentence(event)
+    return sentence_case(text)
+
+
+def event_text(event: Mapping[str, Any], note: Mapping[str, Any], game: GameWords) -> Text:
+    text = Text(event_sentence(event, note, game))
     if note.get("undone"):
         text.stylize("strike dim")
-        text.append(" (undone)")
-    if event["type"] in ("undo", "redo"):
-        text = Text(f"{event['type']} of seq {event['data'].get('target_seq')}", style="italic")
+        text.append(" (undone)", style="dim")
+    if note.get("corrected_by") is not None:
+        text.append(f" (corrected at step {note['corrected_by']})", style="italic")
+    if note.get("invalid"):
+        text.append(f" — no longer legal: {without_codes(note['invalid'])}", style="red")
+    if note.get("redacted"):
+        text.append(" (hidden details withheld)", style="dim")
     return text
 
 
-def log_table(events: list[dict[str, Any]], notes: dict[int, dict[str, Any]]) -> Table:
-    table = Table(title=f"{len(events)} event(s)")
-    for col in ("seq", "actor", "type", "what happened", "recorded"):
-        table.add_column(col)
+def log_table(events: list[dict[str, Any]], notes: Mapping[int, Mapping[str, Any]],
+              game: GameWords) -> Table:
+    table = Table(title=Text(f"{game.title}: {plural(len(events), 'event')}"),
+                  box=box.SIMPLE_HEAD)
+    table.add_column("step", justify="right")
+    table.add_column("who")
+    table.add_column("what happened", ratio=1)
+    table.add_column("recorded", no_wrap=True)
     for event in events:
-        table.add_row(str(event["seq"]), str(event["actor"]), event["type"],
-                      _event_text(event, notes.get(event["seq"], {})),
-                      event["recorded_at"][:19])
+        table.add_row(str(event["seq"]), Text(game.ctx.name(event.get("actor"))),
+                      event_text(event, notes.get(event["seq"], {}), game),
+                      _when(event.get("recorded_at")))
     return table
 
 
-def step_panel(event: dict[str, Any], note: dict[str, Any], doc: dict[str, Any],
-               total: int) -> Panel:
-    head = Text(f"step {event['seq']} of {total - 1}: {event['type']} by {event['actor']} — ")
-    head.append_text(_event_text(event, note))
-    keys = Text("n/→ next  p/← previous  f first  l last  q quit", style="dim")
-    return Panel(Group(head, state_panel(doc), keys), title="replay")
+def _when(stamp: Any) -> str:
+    return str(stamp or "")[:16].replace("T", " ")
 
 
-def verify_panel(report: dict[str, Any]) -> Panel:
-    if report["ok"]:
-        body = Text(f"OK: chain intact, {report['checked']} events re-applied, "
-                    f"result {report['result']}", style="green")
-    else:
-        body = Text(f"FAILED at seq {report['first_bad_seq']}\n", style="bold red")
-        for problem in report["problems"]:
-            body.append(f"  seq {problem['seq']} ({problem['code']}): {problem['message']}\n")
-    return Panel(body, title="verify")
+def step_view(event: Mapping[str, Any], note: Mapping[str, Any], doc: Mapping[str, Any],
+              game: GameWords, width: int) -> Group:
+    """One step of a replay: what happened, the board after it, the keys."""
+    head = Text(f"Step {event['seq']} of {doc.get('last_seq', event['seq'])}: ", style="bold")
+    head.append_text(event_text(event, note, game))
+    keys = Text("n or → next · p or ← previous · f first · l last · q quit", style="dim")
+    return Group(head, state_panel(doc, game, width), keys)
 
 
-def editions_table(rows: list[dict[str, Any]]) -> Table:
-    table = Table(title="editions")
-    for col in ("game", "name", "sha256"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(row["slug"], row["name"], row["sha256"])
+def recorded_line(event: Mapping[str, Any], game: GameWords) -> Text:
+    """ "Step 3 recorded: Ann controlled the Sailor with the Mill"."""
+    line = Text(f"Step {event['seq']} recorded: ", style="bold")
+    line.append(event_sentence(event, {}, game))
+    return line
+
+
+# -- legal actions ------------------------------------------------------------------------------
+def actions_table(actions: list[dict[str, Any]], game: GameWords,
+                  finished: bool = False) -> RenderableType:
+    if not actions:
+        return Text("No legal action now: " + ("the game is over." if finished else
+                                               "it is someone else's turn."))
+    table = Table(title=Text(f"{plural(len(actions), 'legal action')} now"),
+                  box=box.SIMPLE_HEAD, caption=Text("`--json` lists them ready to pass to `act`"))
+    table.add_column("#", justify="right")
+    table.add_column("who")
+    table.add_column("the action, as it would be recorded", ratio=1)
+    for number, action in enumerate(actions, 1):
+        table.add_row(str(number), Text(game.ctx.name(action.get("actor"))),
+                      Text(sentence_case(game.sentence(action))))
     return table
 
 
-def correction_table(report: list[dict[str, Any]]) -> Table:
-    table = Table(title="events after the corrected one")
-    for col in ("seq", "now", "what"):
-        table.add_column(col)
+def correction_table(report: list[dict[str, Any]], ctx: BoardContext) -> Table:
+    table = Table(title=Text("What the correction did to the later events"), box=box.SIMPLE_HEAD)
+    table.add_column("step", justify="right")
+    table.add_column("now")
+    table.add_column("what", ratio=1)
     for row in report:
-        what = row.get("message") or ", ".join(row.get("changed", []))
-        table.add_row(str(row["seq"]), row["status"], what)
+        if row.get("status") == "illegal":
+            table.add_row(str(row["seq"]), "illegal",
+                          Text(without_codes(row.get("message", ""))))
+        else:
+            changed = words_list(ctx.label(k) for k in row.get("changed", []))
+            table.add_row(str(row["seq"]), "changed", Text(f"changes {changed}"))
     if not report:
         table.add_row("—", "unchanged", "no later event changed")
     return table
 
 
-def compare_panel(report: dict[str, Any]) -> Panel:
-    if report["agree"]:
-        return Panel(Text(report["message"], style="green"), title="compare")
-    table = Table(title=report["message"])
-    table.add_column("record A")
-    table.add_column("record B")
-    side = [json.dumps(report[k], indent=1) if report[k] else "—" for k in ("a", "b")]
-    table.add_row(*side)
-    return Panel(table, title="compare")
-
-
-def reaudit_table(reports: list[dict[str, Any]]) -> Table:
-    changed = sum(r["changed"] for r in reports)
-    table = Table(title=f"re-audit: {len(reports)} game(s), {changed} changed")
-    for col in ("game", "id", "rules", "legal", "result", "first differing seq"):
-        table.add_column(col)
-    for r in reports:
-        table.add_row(r["game"], r["game_id"],
-                      f"{r['pinned_rules_version']} → {r['current_rules_version']}",
-                      "CHANGED" if r["legality_changed"] else "same",
-                      "CHANGED" if r["result_changed"] else "same",
-                      str(r["first_differing_seq"] if r["first_differing_seq"] is not None
-                          else "—"))
+# -- lists of games and editions ----------------------------------------------------------------
+def games_table(rows: list[dict[str, Any]], total: int,
+                titles: Mapping[str, str]) -> RenderableType:
+    """One row per game: its id (what the other commands take), then what it is in words."""
+    if not rows:
+        return Text("No games match." if total else "No games yet.")
+    shown = f", {len(rows)} shown" if len(rows) < total else ""
+    table = Table(title=Text(f"{plural(total, 'game')}{shown}"), box=box.SIMPLE_HEAD)
+    table.add_column("id", no_wrap=True)
+    table.add_column("game", ratio=1)
+    for row in rows:
+        status = "finished" if row.get("status") == "finished" else "in progress"
+        about = Text(titles.get(row["game"], words(row["game"])), style="bold")
+        about.append(f"\n{words_list(str(p) for p in row['players'])}")
+        about.append(f"\n{status} · {row.get('mode', 'table')} game · created "
+                     f"{str(row.get('created_at', ''))[:10]}", style="dim")
+        table.add_row(Text(row["id"]), about)
     return table
 
 
-def stats_view(report: dict[str, Any]) -> Group:
-    parts: list[RenderableType] = [Text(f"{report['total_games']} game(s) in the archive")]
+def editions_table(rows: list[dict[str, Any]], titles: Mapping[str, str]) -> RenderableType:
+    if not rows:
+        return Text("No editions yet.")
+    table = Table(title=Text(plural(len(rows), "edition")), box=box.SIMPLE_HEAD)
+    table.add_column("game", ratio=1)
+    table.add_column("name", ratio=1)
+    table.add_column("sha256", overflow="fold", ratio=2)
+    for row in rows:
+        table.add_row(Text(titles.get(row["slug"], words(row["slug"]))), Text(row["name"]),
+                      row["sha256"])
+    return table
+
+
+# -- audits --------------------------------------------------------------------------------------
+CHAIN_CODES = frozenset({"missing_fields", "seq_gap", "wrong_game", "broken_chain",
+                         "hash_mismatch", "no_game_created", "empty_log"})
+DEAL_CODES = frozenset({"deal_mismatch", "seed_mismatch", "seed_not_revealed"})
+CLAIM_CODES = frozenset({"claimed_result_differs"})
+PASS, FAIL, SKIP = "✓", "✗", "·"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditedLog:
+    """What `verify` needs to know of a log besides the report: whose game, which kind."""
+
+    game: GameWords
+    events: int
+    claims: int
+    seed_revealed: bool
+    finished: bool
+
+
+def _problem_sentence(problem: Mapping[str, Any], ctx: BoardContext) -> str:
+    seq, code = problem.get("seq"), problem.get("code")
+    at = f"Step {seq}: " if isinstance(seq, int) else ""
+    if code == "deal_mismatch":
+        return f"{at}the cards recorded are not the ones the revealed seed deals"
+    if code == "seed_mismatch":
+        return f"{at}the revealed seed is not the one committed to when the game was created"
+    if code == "seed_not_revealed":
+        return "The game is over, but the seed it was dealt from was never revealed"
+    if code == "claimed_result_differs":
+        diffs = [_claim_difference(d, ctx) for d in problem.get("differences") or []]
+        return f"{at}the result written at the table differs: " + "; ".join(diffs)
+    message = without_codes(problem.get("message", ""))
+    if message.startswith(f"seq {seq} "):  # "seq 3 is illegal after the corrections: ..."
+        return f"Step {seq} {message[len(f'seq {seq} '):]}"
+    prefix = f"illegal at seq {seq}: "
+    return at + (message[len(prefix):] if message.startswith(prefix) else message)
+
+
+def _claim_difference(diff: Mapping[str, Any], ctx: BoardContext) -> str:
+    category, claimed, computed = diff.get("category"), diff.get("claimed"), diff.get("computed")
+    if category == "result":
+        return f"a result was written down, but {computed}"
+    if category == "winners":
+        return (f"the winners were written as {_seats(claimed, ctx)}, the rules make it "
+                f"{_seats(computed, ctx)}")
+    whose = possessive(ctx.name(diff["seat"])) + " " if diff.get("seat") is not None else ""
+    what = "score" if category == "total" else ctx.label(category)
+    return f"{whose}{what} was written as {_cell(claimed, ctx)}, the rules make it " \
+           f"{_cell(computed, ctx)}"
+
+
+def _seats(value: Any, ctx: BoardContext) -> str:
+    if isinstance(value, list):
+        return words_list(ctx.name(s) for s in value) or "nobody"
+    return _cell(value, ctx)
+
+
+def verify_report(report: Mapping[str, Any], log: AuditedLog, width: int) -> Panel:
+    """chain, moves, deals, result, claims: one line each, then every problem in words."""
+    ctx = log.game.ctx
+    problems = list(report.get("problems") or [])
+    kinds = {"chain": [p for p in problems if p.get("code") in CHAIN_CODES],
+             "deals": [p for p in problems if p.get("code") in DEAL_CODES],
+             "claims": [p for p in problems if p.get("code") in CLAIM_CODES]}
+    kinds["moves"] = [p for p in problems if not any(p in v for v in kinds.values())]
+    lines = [
+        _check("Hash chain", kinds["chain"], ctx,
+               f"intact: {plural(log.events, 'event')}, each linked to the one before"),
+        _check("Moves", kinds["moves"], ctx,
+               f"re-applied: all {plural(report.get('checked', 0), 'event')} replay under the "
+               "rules"),
+        _deals_line(kinds["deals"], log, ctx),
+        _result_line(report, kinds["moves"], log, ctx),
+        _claims_line(kinds["claims"], log, ctx),
+    ]
+    first = report.get("first_bad_seq")
+    verdict = Text("The record verifies." if report.get("ok") else
+                   f"The record does not verify: {plural(len(problems), 'problem')}"
+                   + (f", the first at step {first}." if first is not None else "."),
+                   style="bold green" if report.get("ok") else "bold red")
+    checks = Table.grid(padding=(0, 1))
+    checks.add_column(no_wrap=True)
+    checks.add_column(ratio=1)
+    for sign, text in lines:
+        checks.add_row(Text(sign, style={PASS: "green", FAIL: "bold red", SKIP: "dim"}[sign]),
+                       text)
+    return Panel(Group(checks, Text(""), verdict), width=width,
+                 title=Text(f"verify · {log.game.title}"))
+
+
+Check = tuple[str, Text]
+
+
+def _check(name: str, problems: list[Mapping[str, Any]], ctx: BoardContext,
+           fine: str) -> Check:
+    if not problems:
+        return _mark(PASS, f"{name} {fine}.")
+    sign, text = _mark(FAIL, f"{name}: {plural(len(problems), 'problem')}.")
+    for problem in problems:
+        text.append(f"\n{_problem_sentence(problem, ctx)}")
+    return sign, text
+
+
+def _mark(sign: str, sentence: str) -> Check:
+    return sign, Text(sentence)
+
+
+def _deals_line(problems: list[Mapping[str, Any]], log: AuditedLog,
+                ctx: BoardContext) -> Check:
+    if log.game.mode != "digital":
+        return _mark(SKIP, "Deals: a table game; the cards were entered at the table, "
+                           "so there is no seed to re-derive them from.")
+    if problems:
+        return _check("Deals", problems, ctx, "")
+    if not log.seed_revealed:
+        return _mark(SKIP, "Deals: the seed stays secret until the game ends; every deal is "
+                           "re-derived from it then.")
+    return _mark(PASS, "Deals re-derived: every deal is the one the revealed seed gives.")
+
+
+def _result_line(report: Mapping[str, Any], moves: list[Any], log: AuditedLog,
+                 ctx: BoardContext) -> Check:
+    result = report.get("result")
+    if result:
+        return _mark(PASS, f"Result recomputed: {result_sentence(result, ctx)}.")
+    if moves:
+        return _mark(FAIL, "Result: not recomputed, since the moves do not replay.")
+    return _mark(SKIP, "Result: the game is not over yet.")
+
+
+def _claims_line(problems: list[Mapping[str, Any]], log: AuditedLog,
+                 ctx: BoardContext) -> Check:
+    if problems:
+        return _check("Claims", problems, ctx, "")
+    if not log.claims:
+        return _mark(SKIP, "Claims: no result was written down at the table.")
+    return _mark(PASS, f"Claims compared: the {plural(log.claims, 'result')} written down at "
+                       "the table match the rules.")
+
+
+def compare_panel(report: Mapping[str, Any], ids: tuple[str, str], game: GameWords,
+                  width: int) -> Panel:
+    if report.get("agree"):
+        return Panel(Text(sentence_case(str(report["message"])) + ".", style="green"),
+                     title=Text("compare"), width=width)
+    index = report.get("index")
+    lines: list[RenderableType] = [Text(
+        f"The records differ at the {ordinal(index + 1)} action:" if index is not None
+        else "The records differ:", style="bold")]
+    for side, game_id in zip(("a", "b"), ids, strict=True):
+        entry = report.get(side)
+        line = Text(f"{game_id}: ", style="bold")
+        if entry:
+            line.append(f"step {entry['seq']}: {sentence_case(game.sentence(entry['action']))}")
+        else:
+            line.append("ends before it")
+        lines.append(line)
+    return Panel(Group(*lines), title=Text("compare"), width=width)
+
+
+def reaudit_table(reports: list[dict[str, Any]], titles: Mapping[str, str]) -> RenderableType:
+    changed = sum(bool(r["changed"]) for r in reports)
+    title = Text(f"Re-audit under today's rules: {plural(len(reports), 'game')}, "
+                 f"{changed} changed")
+    if not reports:
+        return title
+    table = Table(title=title, box=box.SIMPLE_HEAD)
+    table.add_column("id", no_wrap=True)
+    table.add_column("game", ratio=1)
+    table.add_column("what changed", ratio=2)
+    for r in reports:
+        pinned, current = r["pinned_rules_version"], r["current_rules_version"]
+        rules = "" if pinned == current else f"rules {pinned} → {current}: "
+        table.add_row(Text(r["game_id"]), Text(titles.get(r["game"], words(r["game"]))),
+                      Text(rules + _reaudit_change(r)))
+    return table
+
+
+def _reaudit_change(r: Mapping[str, Any]) -> str:
+    if r.get("legality_changed") and r.get("first_illegal"):
+        bad = r["first_illegal"]
+        return f"step {bad['seq']} is now illegal: {without_codes(bad['message'])}"
+    if r.get("result_changed"):
+        return "the result changed"
+    if r.get("first_differing_seq") is not None:
+        return f"the state differs from step {r['first_differing_seq']}"
+    return "nothing"
+
+
+def stats_view(report: Mapping[str, Any], titles: Mapping[str, str]) -> Group:
+    parts: list[RenderableType] = [Text(f"{plural(report['total_games'], 'game')} in the "
+                                        "archive", style="bold")]
     for game, stats in report["games"].items():
-        table = Table(title=f"{game}: {stats['played']} played, {stats['finished']} finished, "
-                      f"average length {stats['average_length']}")
-        table.add_column("seat")
-        table.add_column("win rate")
-        for seat, rate in stats["win_rate_by_seat"].items():
-            table.add_row(seat, f"{rate:.0%}")
-        parts.append(table)
-        if stats["scores"]:
-            hist = Table(title="scores", box=None)
-            hist.add_column("range")
-            hist.add_column("games")
-            for b in stats["scores"]["histogram"]:
-                hist.add_row(f"{b['from']} to {b['to']}", "█" * b["count"] + f" {b['count']}")
+        length = stats.get("average_length")
+        parts += [Text(""), Text(
+            f"{titles.get(game, words(game))}: {stats['played']} played, "
+            f"{stats['finished']} finished, "
+            + (f"{length} actions on average" if length is not None else "none finished yet"),
+            style="bold")]
+        if stats["win_rate_by_seat"]:
+            table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+            table.add_column("seat")
+            table.add_column("wins", justify="right")
+            for seat, rate in stats["win_rate_by_seat"].items():
+                table.add_row(f"{ordinal(int(seat) + 1)} seat", f"{rate:.0%}")
+            parts.append(table)
+        if stats.get("scores"):
+            s = stats["scores"]
+            parts.append(Text(f"scores: lowest {s['min']}, median {s['median']}, "
+                              f"highest {s['max']}"))
+            hist = Table(box=None, show_header=False, pad_edge=False)
+            hist.add_column("range", justify="right")
+            hist.add_column("games", ratio=1)
+            most = max((b["count"] for b in s["histogram"]), default=1) or 1
+            for b in s["histogram"]:
+                bar = "█" * max(0, round(30 * b["count"] / most))
+                hist.add_row(f"{b['from']} to {b['to']}", f"{bar} {b['count']}")
             parts.append(hist)
-        parts.append(Text("most frequent actions: " + ", ".join(
-            f"{name} ({n})" for name, n in stats["most_frequent_actions"])))
+        if stats.get("most_frequent_actions"):
+            parts.append(Text("most frequent actions: " + ", ".join(
+                f"{words(name)} ({n})" for name, n in stats["most_frequent_actions"])))
     return Group(*parts)

@@ -7,7 +7,7 @@ Actions: `setup` (actor "table", chance: `drawn`), `control` (seat 0, chance: `d
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import combinations
@@ -15,7 +15,19 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .rules import Action, Dealer, GameRules, IllegalAction, Viewer, require, require_seat
+from .rules import (
+    Action,
+    Dealer,
+    GameRules,
+    IllegalAction,
+    Viewer,
+    ordinal,
+    plural,
+    possessive,
+    require,
+    seat_name,
+    words_list,
+)
 
 CardId = str
 
@@ -41,6 +53,8 @@ class State:
     end_reason: str | None = None
     win_resources: tuple[CardId, ...] = ()  # the resource row when the last personality fell
     plays: int = 0  # controls made so far
+    #: the player's name, for messages only (not in the view, so state digests stay put)
+    names: tuple[str, ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -88,18 +102,21 @@ class _Edition(Schema):
 class _Deal:
     """Consumes chance cards one at a time, refusing what the deck cannot hold."""
 
-    def __init__(self, cards: Sequence[CardId], deck: frozenset[CardId]) -> None:
+    def __init__(self, cards: Sequence[CardId], deck: frozenset[CardId],
+                 name: Callable[[CardId], str]) -> None:
         self.cards = list(cards)
         self.used = 0
         self.deck = set(deck)
+        self.name = name
 
     def has_more_in_deck(self) -> bool:
         return bool(self.deck)
 
     def next(self) -> CardId:
         require(self.used < len(self.cards), "drawn_too_short",
-                f"the deal needs more cards: `drawn` ends after {len(self.cards)} "
-                f"while the deck still holds {len(self.deck)}")
+                "the deal needs more cards: "
+                f"{plural(len(self.cards), 'card was', 'cards were')} recorded as turned up "
+                f"while the deck still holds {plural(len(self.deck), 'card')}")
         card = self.cards[self.used]
         self.used += 1
         self.deck.discard(card)
@@ -108,8 +125,8 @@ class _Deal:
     def finish(self) -> None:
         extra = self.cards[self.used:]
         require(not extra, "drawn_too_long",
-                f"the deal stopped after {self.used} cards; {', '.join(extra)} "
-                "would not be turned up", extra=extra)
+                f"the deal stopped after {plural(self.used, 'card')}; "
+                f"{words_list(self.name(c) for c in extra)} would not be turned up", extra=extra)
 
 
 class Adaman(GameRules):
@@ -157,7 +174,8 @@ class Adaman(GameRules):
     # -- protocol -----------------------------------------------------------
     def initial_state(self, created: Mapping[str, Any]) -> State:
         """Before setup: every card in the deck."""
-        return State(status="awaiting_setup", deck=frozenset(self.cards))
+        return State(status="awaiting_setup", deck=frozenset(self.cards),
+                     names=tuple(str(n) for n in created.get("players", ())))
 
     def apply(self, state: State, action: Action) -> State:
         """Check and apply one action (spec §3, §5)."""
@@ -247,19 +265,43 @@ class Adaman(GameRules):
         return None
 
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
+        """"Ann controlled the Sailor with the Mill, then turned up the Bard and the Pact"."""
+        who = seat_name(names, action.actor)
+        data = action.data
         if action.type == "setup":
-            return f"dealt the layout ({len(action.data.get('drawn', ()))} cards)"
-        if action.type == "control":
-            drawn = action.data.get("drawn", ())
-            text = (f"controlled {self._name(action.data['target'])} with "
-                    f"{', '.join(self._name(c) for c in action.data['spend'])}")
-            return text + (f"; turned up {', '.join(self._name(c) for c in drawn)}" if drawn
-                           else "")
-        return "abandoned the game"
+            drawn = data.get("drawn") or ()
+            text = f"{who} dealt the layout" + (f" ({plural(len(drawn), 'card')})" if drawn
+                                                 else "")
+        elif action.type == "control" and isinstance(data.get("target"), str):
+            text = f"{who} controlled {self._name(data['target'])}"
+            spend = [self._name(c) for c in data.get("spend") or ()]
+            drawn = [self._name(c) for c in data.get("drawn") or ()]
+            text += f" with {words_list(spend)}" if spend else ""
+            text += f", then turned up {words_list(drawn)}" if drawn else ""
+        elif action.type == "abandon":
+            text = f"{who} abandoned the game"
+        else:
+            text = f"{who} made a move Adaman does not know ({action.type.replace('_', ' ')})"
+        return text[:1].upper() + text[1:]
+
+    def labels(self) -> dict[str, str]:
+        """The cards' and suits' printed names, and words for the statuses and the ways a
+        game ends, which the boards and results show (spec §7)."""
+        loses = self._layout("court_count_that_loses")
+        words = {
+            "awaiting_setup": "waiting for the deal", "in_progress": "in progress",
+            "won": "won", "lost": "lost", "lost_utterly": "lost utterly",
+            "all_personalities_controlled": "every personality controlled",
+            "no_legal_move": "no legal move left", "abandoned": "abandoned",
+            "court_overflow": f"a {ordinal(loses)} personality reached the court",
+        }
+        return {**words, **super().labels()}
 
     # -- handlers -----------------------------------------------------------
     def _apply_setup(self, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "the setup deal is the table's")
+        require(action.actor == "table", "not_your_turn",
+                "the setup deal is the table's, not "
+                f"{possessive(seat_name(state.names, action.actor))}")
         require(state.status == "awaiting_setup", "game_already_set_up",
                 "the layout has already been dealt")
         drawn = list(action.data["drawn"])
@@ -267,7 +309,7 @@ class Adaman(GameRules):
         return self._check_stuck(self._deal(self._empty_table(state), drawn))
 
     def _apply_control(self, state: State, action: Action) -> State:
-        require_seat(action, 0, "control a card")
+        self._require_player(state, action, "control a card")
         self._require_running(state)
         target, spend = action.data["target"], list(action.data["spend"])
         self._check_control(state, target, spend)
@@ -278,41 +320,62 @@ class Adaman(GameRules):
             # spec §6 step 3 and §10.4: victory ends the game before any refill
             require(not drawn, "drawn_after_victory",
                     "the last personality was controlled, so the game is won and no card "
-                    f"is turned up; `drawn` must be empty, not {drawn}")
+                    f"is turned up, yet {words_list(self._name(c) for c in drawn)} "
+                    f"{'was' if len(drawn) == 1 else 'were'} recorded as turned up")
             return replace(moved, status="won", end_reason="all_personalities_controlled",
                            win_resources=moved.resources)
         for card in drawn:
             require(card in state.deck, "card_not_in_deck",
-                    f"{card!r} is not in the deck; it was already turned up", card=card)
+                    f"{self._name(card)} is not in the deck; it was already turned up",
+                    card=card)
         return self._check_stuck(self._deal(moved, drawn))
 
     def _apply_abandon(self, state: State, action: Action) -> State:
-        require_seat(action, 0, "abandon")
+        self._require_player(state, action, "abandon it")
         self._require_running(state)
         return replace(state, status="lost", end_reason="abandoned")
 
     # -- rules helpers ------------------------------------------------------
+    def _require_player(self, state: State, action: Action, what: str) -> None:
+        """One seat plays Adaman (seat 0); anyone else is refused by name."""
+        if action.actor != 0:
+            raise IllegalAction("not_your_turn",
+                                f"only {seat_name(state.names, 0)} plays this patience, so "
+                                f"{seat_name(state.names, action.actor)} may not {what}",
+                                expected=0, actor=action.actor)
+
     def _require_running(self, state: State) -> None:
         require(state.status != "awaiting_setup", "game_not_started",
                 "the layout has not been dealt yet (setup comes first)")
-        require(not state.is_over, "game_over", f"the game is over ({state.status})")
+        require(not state.is_over, "game_over",
+                f"the game is over: {seat_name(state.names, 0)} "
+                f"{self.labels().get(state.status, state.status)}")
 
     def _name(self, card: CardId) -> str:
-        return self.cards[card].name if card in self.cards else card
+        """The card's printed name ("the Sailor"); an id no edition knows stays quoted."""
+        if card in self.cards:
+            return self.cards[card].name
+        excluded = {c["id"]: c["name"] for c in self.edition.get("excluded_cards", ())}
+        return excluded.get(card, repr(card))
+
+    def _suits(self, card: CardId) -> str:
+        names = {s["id"]: s["name"] for s in self.edition.get("suits", ())}
+        return words_list(names.get(s, s) for s in sorted(self.cards[card].suits))
 
     def _check_ids(self, cards: Sequence[CardId]) -> None:
         for card in cards:
             self._require_known(card)
         seen: set[CardId] = set()
         for card in cards:
-            require(card not in seen, "duplicate_card", f"{card!r} appears twice", card=card)
+            require(card not in seen, "duplicate_card", f"{self._name(card)} appears twice",
+                    card=card)
             seen.add(card)
 
     def _require_known(self, card: CardId) -> None:
         if card in self.excluded:
             raise IllegalAction("card_not_in_basic_deck",
-                                f"{card!r} is an extended Decktet card; Adaman uses the basic "
-                                "36-card deck only", card=card)
+                                f"{self._name(card)} is an extended Decktet card; Adaman uses "
+                                "the basic 36-card deck only", card=card)
         require(card in self.cards, "unknown_card", f"{card!r} is not a Decktet card", card=card)
 
     def _check_control(self, state: State, target: CardId, spend: list[CardId]) -> None:
@@ -330,9 +393,8 @@ class Adaman(GameRules):
         goal = self.cards[target]
         for card in spend:
             require(bool(self.cards[card].suits & goal.suits), "spend_card_shares_no_suit",
-                    f"{self._name(card)} ({', '.join(sorted(self.cards[card].suits))}) shares "
-                    f"no suit with {goal.name} ({', '.join(sorted(goal.suits))}); every spent "
-                    "card must", card=card)
+                    f"{self._name(card)} ({self._suits(card)}) shares no suit with "
+                    f"{goal.name} ({self._suits(target)}); every spent card must", card=card)
         total = sum(self.cards[c].rank for c in spend)
         require(total >= goal.rank, "spend_total_too_low",
                 f"{goal.name} has rank {goal.rank}; the spent cards add up to {total}",
@@ -360,7 +422,7 @@ class Adaman(GameRules):
 
     def _deal(self, state: State, drawn: Sequence[CardId]) -> State:
         """Spec §3 and §6 steps 4-6: capital first, then resources with personalities to court."""
-        deal = _Deal(drawn, state.deck)
+        deal = _Deal(drawn, state.deck, self._name)
         capital, court, resources = list(state.capital), list(state.court), list(state.resources)
         status, reason = state.status, state.end_reason
         for row, card in self._routing(deal, capital, court, resources):

@@ -1,28 +1,111 @@
-"""Adaman's table in the terminal: the court, the capital, the resources and the deck."""
+"""Adaman's table in the terminal: the court, the capital, the resource row, the deck.
+
+Spec shared/games/adaman.md §3 (the layout) and §8 (what is visible: everything but the
+order of the deck). Each card shows its printed name, its rank and its suits, so a move can
+be checked against the rule "every spent card shares a suit, ranks add up" at a glance.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from projections.rules import plural
+
 from . import BoardContext
 
+ROWS = (("court", "Court"), ("capital", "Capital"), ("resources", "Resources"))
+#: the layout's rows hold five cards (spec §3); a sixth in the court ends the game (§6)
+ROW_CARDS = 5
+#: from this many columns the rows are drawn across, as they lie on the table
+WIDE = 100
 
-def _row(title: str, cards: list[str], ctx: BoardContext) -> Table:
-    table = Table(title=title, show_header=False, box=None, title_justify="left")
-    table.add_row(*([ctx.label(c) for c in cards] or ["—"]))
+
+def _cards(ctx: BoardContext) -> dict[str, Mapping[str, Any]]:
+    return {c["id"]: c for c in ctx.edition.get("cards", ()) if isinstance(c, Mapping)}
+
+
+def _suit_names(ctx: BoardContext) -> dict[str, str]:
+    return {s["id"]: s["name"] for s in ctx.edition.get("suits", ()) if isinstance(s, Mapping)}
+
+
+def _detail(card_id: str, ctx: BoardContext) -> tuple[str, str, str]:
+    """(printed name, rank, suits) of a card; the style marks a personality."""
+    card = _cards(ctx).get(card_id, {})
+    suits = _suit_names(ctx)
+    return (ctx.label(card_id), str(card.get("rank", "")),
+            ", ".join(suits.get(s, ctx.label(s)) for s in card.get("suits", ())))
+
+
+def _style(card_id: str, ctx: BoardContext) -> str:
+    return "bold magenta" if _cards(ctx).get(card_id, {}).get("personality") else "bold"
+
+
+def _rows(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    return {key: [str(c) for c in view.get(key) or ()] for key, _ in ROWS}
+
+
+def _across(view: Mapping[str, Any], ctx: BoardContext) -> Table:
+    """Wide terminals: each row of the layout across the screen, as on the table."""
+    rows = _rows(view)
+    columns = max(ROW_CARDS, *(len(cards) for cards in rows.values()))
+    table = Table(box=box.SIMPLE, show_header=False, pad_edge=False, padding=(0, 1))
+    table.add_column("row", no_wrap=True, style="bold")
+    for _ in range(columns):
+        table.add_column(ratio=1, max_width=20)
+    for key, title in ROWS:
+        cells: list[RenderableType] = []
+        for card in rows[key]:
+            name, rank, suits = _detail(card, ctx)
+            cell = Text(name, style=_style(card, ctx))
+            cell.append(f"\n{rank} · {suits}" if rank else "", style="dim")
+            cells.append(cell)
+        cells = cells or [Text("empty", style="dim italic")]
+        cells += [Text("")] * (columns - len(cells))
+        table.add_row(Text(f"{title}\n{len(rows[key])} of {ROW_CARDS}"), *cells,
+                      end_section=True)
     return table
 
 
+def _down(view: Mapping[str, Any], ctx: BoardContext) -> Table:
+    """Narrow terminals: one card a line, its rank and suits in columns of their own."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    for header, justify in (("row", "left"), ("card", "left"), ("rank", "right"),
+                            ("suits", "left")):
+        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    rows = _rows(view)
+    for key, title in ROWS:
+        where = Text(f"{title} ({len(rows[key])} of {ROW_CARDS})", style="bold")
+        if not rows[key]:
+            table.add_row(where, Text("empty", style="dim italic"), "", "", end_section=True)
+        for i, card in enumerate(rows[key]):
+            name, rank, suits = _detail(card, ctx)
+            table.add_row(where if i == 0 else "", Text(name, style=_style(card, ctx)), rank,
+                          suits, end_section=i == len(rows[key]) - 1)
+    return table
+
+
+def _names(title: str, cards: Sequence[str], ctx: BoardContext, style: str = "") -> Text:
+    line = Text(f"{title} ({len(cards)}): ", style="bold")
+    line.append(", ".join(ctx.label(c) for c in cards) if cards else "none", style=style)
+    return line
+
+
 def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
+    status = ctx.label(view["status"])
+    head = Text(f"{ctx.name(0)} · {status} · {plural(int(view.get('plays', 0)), 'control')} "
+                f"made · {plural(int(view['deck_count']), 'card')} in the deck", style="bold")
+    if view.get("score") is not None:
+        head.append(f" · score {view['score']}")
     return Group(
-        _row(f"Court ({len(view['court'])})", view["court"], ctx),
-        _row(f"Capital ({len(view['capital'])})", view["capital"], ctx),
-        _row(f"Resources ({len(view['resources'])})", view["resources"], ctx),
-        Text(f"Deck: {view['deck_count']} cards   Controlled: "
-             f"{', '.join(ctx.label(c) for c in view['controlled']) or '—'}   "
-             f"Status: {view['status']}"),
+        head,
+        _across(view, ctx) if ctx.width >= WIDE else _down(view, ctx),
+        _names("Controlled personalities", view.get("controlled") or (), ctx, "magenta"),
+        _names("Discard", view.get("discard") or (), ctx, "dim"),
+        _names("Still in the deck, in no known order", view.get("unseen") or (), ctx, "dim"),
     )

@@ -58,7 +58,7 @@ def test_a_correction_replaces_an_event_and_names_the_later_event_it_makes_illeg
                                     "data": {"target_seq": 2, "action": fixed}})
     report = recorded.correction_report
     assert report[0] == {"seq": 3, "status": "illegal", "message": report[0]["message"]}
-    assert "card_not_in_deck" in report[0]["message"] and "sea" in report[0]["message"]
+    assert "card_not_in_deck" in report[0]["message"] and "the Sea" in report[0]["message"]
     verify = rec.verify(game_id)
     assert not verify["ok"]
     assert verify["first_bad_seq"] == 3
@@ -66,7 +66,7 @@ def test_a_correction_replaces_an_event_and_names_the_later_event_it_makes_illeg
     assert [e["seq"] for e in rec.store.events(game_id)][2] == 2, "the original stays"
     _, notes = rec.history(game_id)
     assert notes[2]["corrected_by"] == recorded.event["seq"]
-    assert "sea" in notes[3]["invalid"]
+    assert "the Sea" in notes[3]["invalid"]
 
 
 def test_a_correction_that_is_itself_illegal_is_refused_and_stores_nothing(rec):

@@ -114,16 +114,16 @@ def test_the_score_constant_is_computed_from_the_cards_not_the_sheets_70():
     ([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}],
      _control("pact", ["mountain"]), "target_not_in_capital_or_court", "Pact"),
     ([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}],
-     _control("watchman", ["mountain"]), "card_not_in_basic_deck", "watchman"),
+     _control("watchman", ["mountain"]), "card_not_in_basic_deck", "the Watchman"),
     ([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}],
      _control("diplomat", []), "spend_empty", "spend"),
     ([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}],
      _control("diplomat", ["mountain", "forest"], ["bard", "castle"]), "card_not_in_deck",
-     "castle"),
+     "the Castle"),
     ([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}],
-     _control("sailor", ["forest", "forest"]), "duplicate_card", "forest"),
+     _control("sailor", ["forest", "forest"]), "duplicate_card", "the Forest"),
     ([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}],
-     {"type": "abandon", "actor": 1, "data": {}}, "not_your_turn", "seat 0"),
+     {"type": "abandon", "actor": 1, "data": {}}, "not_your_turn", "only Player 1 plays"),
 ])
 def test_refusals_name_the_rule_and_the_value(events, bad, code, named):
     with pytest.raises(IllegalAction) as err:
@@ -174,3 +174,78 @@ def test_random_games_conserve_all_36_cards_and_end_within_25_controls(seed):
 def test_hundreds_of_random_games_finish_and_conserve_cards(seed):
     test_random_games_conserve_all_36_cards_and_end_within_25_controls.hypothesis.inner_test(
         seed)
+
+
+# -- what a person reads: sentences, labels, refusals naming the player -----------------------
+NAMED = {**created_for(RULES, 1, "table"), "players": ["Ann"]}
+
+
+def _named_fold(events):
+    state = RULES.initial_state(NAMED)
+    for ev in events:
+        state = RULES.apply(state, Action.of(ev["type"], ev["actor"], ev["data"]))
+    return state
+
+
+@pytest.mark.parametrize(("action", "sentence"), [
+    (Action.of("setup", "table", {"drawn": EXAMPLE_1}),
+     f"The table dealt the layout ({len(EXAMPLE_1)} cards)"),
+    (Action.of("setup", "table", {}), "The table dealt the layout"),
+    (Action.of("control", 0, {"target": "sailor", "spend": ["mill"], "drawn": []}),
+     "Ann controlled the Sailor with the Mill"),
+    (Action.of("control", 0, {"target": "huntress", "spend": ["mountain", "forest"],
+                              "drawn": ["bard", "ace_suns", "pact"]}),
+     "Ann controlled the Huntress with the Mountain and the Forest, then turned up the Bard, "
+     "Ace of Suns and the Pact"),
+    (Action.of("abandon", 0, {}), "Ann abandoned the game"),
+])
+def test_describe_is_a_whole_sentence_naming_the_player_and_the_cards(action, sentence):
+    # expected sentences written from the card table of spec §2.4, not from the code
+    assert RULES.describe(action, ["Ann"]) == sentence
+
+
+def test_describe_survives_a_legal_action_listed_without_its_chance_fields():
+    for listed in RULES.legal_actions(_named_fold([{"type": "setup", "actor": "table",
+                                                     "data": {"drawn": EXAMPLE_1}}])):
+        text = RULES.describe(Action.of(listed["type"], listed["actor"], listed["data"]),
+                              ["Ann"])
+        assert text.startswith("Ann ") and "_" not in text
+
+
+def test_labels_name_every_card_suit_status_and_end_reason_in_words():
+    labels = RULES.labels()
+    assert labels["chance_meeting"] == "the Chance Meeting"   # spec §2.4 row 22
+    assert labels["ace_knots"] == "Ace of Knots"
+    assert labels["moons"] == "Moons"
+    assert labels["court_overflow"] == "a 6th personality reached the court"  # spec §6 step 5
+    for key in [*RULES.edition["statuses"], *RULES.edition["end_reasons"]]:
+        assert key in labels and "_" not in labels[key], key
+
+
+@pytest.mark.parametrize(("bad", "named"), [
+    ({"type": "abandon", "actor": 1, "data": {}}, "only Ann plays this patience, so seat 1"),
+    ({"type": "control", "actor": "table",
+      "data": {"target": "sailor", "spend": ["mill"], "drawn": []}}, "so the table may not"),
+    ({"type": "setup", "actor": 0, "data": {"drawn": EXAMPLE_1}}, "not Ann's"),
+])
+def test_a_refusal_names_the_player_not_a_seat_number(bad, named):
+    events = [] if bad["type"] == "setup" else [
+        {"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}]
+    with pytest.raises(IllegalAction) as err:
+        _named_fold([*events, bad])
+    assert err.value.code == "not_your_turn"
+    assert named in err.value.message
+    assert "seat 0" not in err.value.message
+
+
+def test_a_refusal_after_the_end_says_how_the_player_fared():
+    game = next(g for g in EXAMPLES["games"] if g["id"] == "setup_no_legal_move")
+    with pytest.raises(IllegalAction) as err:
+        _named_fold([*game["events"], {"type": "abandon", "actor": 0, "data": {}}])
+    assert err.value.message == "the game is over: Ann lost"
+
+
+def test_the_players_name_stays_out_of_the_view_so_stored_digests_do_not_change():
+    state = _named_fold([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}])
+    assert state.names == ("Ann",)
+    assert "Ann" not in repr(RULES.view(state, None))

@@ -1,17 +1,29 @@
-// Adaman (a Decktet patience): capital, court, resource row, controlled personalities.
+// Adaman (a Decktet patience): court, capital, resource row, controlled personalities.
+// Every card shows its printed name, rank and suits (spec §2.4); statuses and end reasons
+// read as words from the catalog's labels, while data-value keeps the raw value.
 "use strict";
 (() => {
-  const {h} = CH;
+  const {h, val, stat} = CH;
   const SUITS = {moons: "☾", suns: "☀", waves: "≈", leaves: "❦", wyrms: "⟆", knots: "⌘"};
+  const ROWS = [["Court", "court"], ["Capital", "capital"], ["Resources", "resources"],
+    ["Controlled personalities", "controlled"]];
 
-  function card(id, ctx, listPath, extra = {}) {
+  function suitWords(c, ctx) {
+    return (c.suits || []).map((s) => `${SUITS[s] || ""} ${ctx.label(s)}`.trim()).join(" · ");
+  }
+
+  function card(id, ctx, listPath) {
     const c = ctx.cards[id] || {};
     const fresh = listPath && ctx.isNew(listPath, id);
-    return h("div", Object.assign({class: "card" + (c.personality ? " personality" : "") + (fresh ? " changed" : ""),
-      "data-card": id, "data-item": JSON.stringify(id), title: id}, extra),
-      c.rank !== undefined ? h("span", {class: "rank"}, c.rank) : null,
-      h("span", {class: "name"}, c.name || id),
-      c.suits ? h("span", {class: "suits"}, c.suits.map((s) => `${SUITS[s] || ""} ${s}`).join(" · ")) : null);
+    const name = ctx.label(id);
+    const suits = suitWords(c, ctx);
+    return h("div", {class: "card" + (c.personality ? " personality" : "") + (fresh ? " changed" : ""),
+      "data-card": id, "data-item": JSON.stringify(id),
+      title: [name, c.rank !== undefined ? `rank ${c.rank}` : null, suits || null,
+        c.personality ? "personality" : null].filter(Boolean).join(", ")},
+    c.rank !== undefined ? h("span", {class: "rank"}, c.rank) : null,
+    h("span", {class: "name"}, name),
+    suits ? h("span", {class: "suits"}, suits) : null);
   }
 
   function row(label, key, view, ctx) {
@@ -22,24 +34,29 @@
       h("div", {class: "row-label"}, `${label} (${ids.length})`),
       h("div", {class: "row", "data-row": key, "data-path": key, "data-list": true},
         ids.length ? ids.map((id) => card(id, ctx, key)) : h("span", {class: "nil"}, "empty"),
-        gone.map((id) => h("div", {class: "card gone", "data-gone": id, style: "opacity:.35;text-decoration:line-through"},
-          (ctx.cards[id] || {}).name || id))));
+        gone.map((id) => h("div", {class: "card gone", "data-gone": id, title: `${ctx.label(id)} left this row`},
+          ctx.label(id)))));
   }
+
+  const word = (ctx) => ({show: (v) => (v === null ? "—" : ctx.label(v))});
 
   CH.registerBoard("adaman", (view, ctx) => {
     if (!Array.isArray(view.capital)) return null;  // not the shape we know: generic view
-      return h("div", {class: "adaman"},
+    const discard = Array.isArray(view.discard) ? view.discard : [];
+    const unseen = Array.isArray(view.unseen) ? view.unseen : null;
+    return h("div", {class: "adaman"},
       h("div", {class: "stats"},
-        h("span", {}, "status ", CH.val(ctx, "status")),
-        view.end_reason ? h("span", {}, "reason ", CH.val(ctx, "end_reason")) : null,
-        h("span", {}, "deck ", CH.val(ctx, "deck_count")),
-        h("span", {}, "plays ", CH.val(ctx, "plays")),
-        h("span", {}, "score ", CH.val(ctx, "score"))),
-      row("Capital", "capital", view, ctx),
-      row("Court", "court", view, ctx),
-      row("Resources", "resources", view, ctx),
-      row("Controlled personalities", "controlled", view, ctx),
-      h("details", {}, h("summary", {}, `Discard (${(view.discard || []).length})`),
-        h("div", {class: "row", "data-row": "discard", "data-path": "discard", "data-list": true}, (view.discard || []).map((id) => card(id, ctx, "discard")))));
+        h("span", {class: "stat player"}, h("span", {class: "pawn s0"}), " ", ctx.seatName(0)),
+        stat("", val(ctx, "status", word(ctx))),
+        view.end_reason ? stat("ended:", val(ctx, "end_reason", word(ctx))) : null,
+        stat("cards in the deck", val(ctx, "deck_count")),
+        stat("controls made", val(ctx, "plays")),
+        view.score !== null && view.score !== undefined ? stat("score", val(ctx, "score")) : null),
+      ROWS.map(([label, key]) => row(label, key, view, ctx)),
+      h("details", {}, h("summary", {}, `Discard (${discard.length})`),
+        h("div", {class: "row", "data-row": "discard", "data-path": "discard", "data-list": true},
+          discard.map((id) => card(id, ctx, "discard")))),
+      unseen ? h("details", {}, h("summary", {}, `Still in the deck, in no known order (${unseen.length})`),
+        CH.chips(ctx, "unseen")) : null);
   });
 })();
