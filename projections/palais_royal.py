@@ -239,9 +239,8 @@ class PalaisRoyal(LegalActions, ScoringAndViews, Words, GameRules):
         """Check and apply one action (spec §5), or raise IllegalAction naming the rule."""
         handler = self._handlers.get(action.type)
         if handler is None:
-            raise _fail("unknown_action", f"Palais Royal has no action {quoted(action.type)}; "
-                        f"it knows {words_list(t.replace('_', ' ') for t in self.action_schemas)}",
-                        type=action.type)
+            raise _fail("unknown_action", f"Palais Royal has no action {quoted(action.type)}",
+                        type=action.type, known=sorted(self.action_schemas))
         return handler(state, action)
 
     @cached_property

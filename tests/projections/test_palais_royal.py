@@ -738,6 +738,105 @@ def test_refusals_name_the_rule(name, make, type_, actor, data, code, named):
 
 
 # ---------------------------------------------------------------------------
+# Moves and placements that go nowhere (issue #19.4): each is refused
+# ---------------------------------------------------------------------------
+
+
+def _seal_tiles_state(**court_counts):
+    """Anne at step 3 with an empty supply, a Seal +1 noble and a majority on both seal
+    tiles, so only the no-op rule can refuse her placements."""
+    state = with_player(_play(open_step=3), 0, supply=0, nobles=("n34",),
+                        court={"kings_chamber": 2, "pompadour": 2, **court_counts})
+    assert RULES.has_advantage(state, 0, "kings_chamber")
+    assert RULES.has_advantage(state, 0, "pompadour")
+    return state
+
+
+NO_OPS = [
+    # spec §5.5: "for every step ... from ≠ to"
+    ("a move onto the tile it starts on", lambda: _play(), "move_servants",
+     {"steps": [{"from": "mint", "to": "mint"}]}, "move_to_same_tile",
+     "move 1 goes from the Mint to the Mint"),
+    ("a later move onto its own tile", lambda: _play(), "move_servants",
+     {"steps": [{"from": "gate", "to": "office"}, {"from": "office", "to": "office"}]},
+     "move_to_same_tile", "move 2 goes from the Office to the Office"),
+    # spec §4.2 / §5.4: "no source may be gate"
+    ("a Gate servant taken from the Gate", lambda: with_player(_play(), 0, supply=0),
+     "place_at_gate", {"sources": ["gate"]}, "source_is_destination",
+     "servant 1 for the Gate cannot come from the Gate itself"),
+    # spec §4.2 / §5.6: "a tile source may not be the destination"
+    ("the King's Chamber extra from the King's Chamber", _seal_tiles_state,
+     "court_placements", {"kings_chamber_extra": "kings_chamber"}, "source_is_destination",
+     "servant 1 for the King's Chamber cannot come from the King's Chamber itself"),
+    ("the Pompadour extra from Madame de Pompadour", _seal_tiles_state, "court_placements",
+     {"pompadour_extra": "pompadour"}, "source_is_destination",
+     "servant 1 for Madame de Pompadour cannot come from Madame de Pompadour itself"),
+    ("a Seal +1 servant from the tile it goes to", _seal_tiles_state, "court_placements",
+     {"seal_bonus": [{"tile": "kings_chamber", "source": "kings_chamber"}]},
+     "source_is_destination", "cannot come from the King's Chamber itself"),
+    # spec §5.9: kept is a sub-multiset of the cards drawn; one card cannot be kept twice
+    ("one drawn card kept twice", lambda: with_player(_drawn(), 0, court={"back_door": 2}),
+     "keep_privilege_cards", {"kept": ["noble_2_points", "noble_2_points"]},
+     "card_not_drawn", "Anne drew 1 copy of the Noble: 2 points card"),
+    # spec §5.7: the space must hold that noble now; a taken noble is not there any more
+    ("a noble recruited from the space it already left",
+     lambda: replace(_play(), garden=(None, *_play().garden[1:])), "recruit_noble",
+     {"space": N01_SPACE, "noble": "n01"}, "noble_not_in_garden", "that space is empty"),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "type_", "data", "code", "words"), NO_OPS,
+                         ids=[r[0] for r in NO_OPS])
+def test_a_move_or_placement_that_goes_nowhere_is_refused(name, make, type_, data, code,
+                                                          words):
+    err = refused(make(), type_, 0, data)
+    assert err.code == code, err.message
+    assert words in err.message
+
+
+def test_the_same_placements_from_another_tile_are_accepted():
+    """The refusals above are the no-op rule, not something else about those states."""
+    state = _seal_tiles_state(gate=1)
+    after = act(state, "court_placements", 0, {
+        "kings_chamber_extra": "gate", "pompadour_extra": "kings_chamber",
+        "seal_bonus": [{"tile": "kings_chamber", "source": "pompadour"}]})
+    assert count(after, 0, "gate") == 0
+    assert (count(after, 0, "kings_chamber"), count(after, 0, "pompadour")) == (3, 2)
+    moved = act(_play(), "move_servants", 0, {"steps": [{"from": "mint", "to": "stairway"}]})
+    assert count(moved, 0, "mint") == 0
+
+
+def test_a_servant_walked_there_and_back_is_two_real_moves():
+    """Rulings #21: each step changes tile (§5.5), so a servant may go and come back; it
+    spends 2 moves of the allowance and leaves the court as it was."""
+    state = _play()
+    steps = [{"from": "gate", "to": "office"}, {"from": "office", "to": "gate"}]
+    after = act(state, "move_servants", 0, {"steps": steps})
+    assert after.players[0].court == state.players[0].court
+    err = refused(_play(), "move_servants", 0, {"steps": steps * 2})
+    assert err.code == "too_many_moves"  # 4 moves against an allowance of 3
+
+
+@pytest.mark.parametrize("players, seed", [(2, 21), (3, 22), (4, 23)])
+def test_the_listed_actions_never_move_or_place_a_servant_onto_its_own_tile(players, seed):
+    game = random_game(players, seed)
+    checked = 0
+    for state in game.states[::3]:
+        for action in RULES.legal_actions(state):
+            d = action["data"]
+            for step in d.get("steps", ()):
+                assert step["from"] != step["to"], action
+            assert "gate" not in d.get("sources", ()), action
+            for tile, key in (("kings_chamber", "kings_chamber_extra"),
+                              ("pompadour", "pompadour_extra")):
+                assert d.get(key) != tile, action
+            for entry in d.get("seal_bonus", ()):
+                assert entry["tile"] != entry["source"], action
+            checked += action["type"] in ("move_servants", "place_at_gate", "court_placements")
+    assert checked > 50
+
+
+# ---------------------------------------------------------------------------
 # Views and redaction
 # ---------------------------------------------------------------------------
 
