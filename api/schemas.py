@@ -166,6 +166,9 @@ class ChanceSlotSchema(Schema):
     many = fields.Boolean(required=True)
     count = fields.Integer(allow_none=True, required=True)
     label = fields.String(required=True)
+    groups = fields.List(fields.Dict(), metadata={
+        "description": "optional: the options for two taps, [{label, items: [{label, values}]}]"
+                       " (GameRules.chance_slots)"})
 
 
 class LegalSchema(Schema):

@@ -60,6 +60,7 @@ from .palais_royal_state import (
     TileId,
     Turn,
 )
+from .palais_royal_words import Words, quoted
 from .rules import (
     ALL,
     Action,
@@ -68,19 +69,27 @@ from .rules import (
     GameRules,
     IllegalAction,
     Viewer,
+    plural,
+    possessive,
     require,
     thaw,
     with_item,
+    words_list,
 )
 
 __all__ = ["DONE", "PalaisRoyal", "PlayerState", "State", "Turn"]
+
+#: where the game stands, for refusals that say why an action does not fit now
+PHASE_WORDS = {"awaiting_setup": "the game is not set up yet",
+               "initial_placement": "the initial placements are under way",
+               "play": "play has begun", "over": "the game is over"}
 
 
 def _fail(code: str, message: str, **details: Any) -> IllegalAction:
     return IllegalAction(code, message, **details)
 
 
-class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
+class PalaisRoyal(LegalActions, ScoringAndViews, Words, GameRules):
     slug: ClassVar[str] = "palais_royal"
     title: ClassVar[str] = "Palais Royal"
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
@@ -187,6 +196,11 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         return tuple(s["id"] for s in self.edition["garden"]["spaces"])
 
     @cached_property
+    def garden_size(self) -> tuple[int, int]:
+        spaces = self.edition["garden"]["spaces"]
+        return (1 + max(int(s["row"]) for s in spaces), 1 + max(int(s["col"]) for s in spaces))
+
+    @cached_property
     def space_index(self) -> dict[SpaceId, int]:
         return {s: i for i, s in enumerate(self.space_ids)}
 
@@ -216,15 +230,17 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
 
     # -- protocol -----------------------------------------------------------
     def initial_state(self, created: Mapping[str, Any]) -> State:
-        """Before the setup event: only the player count is known."""
-        return State(phase="awaiting_setup", player_count=len(created["players"]))
+        """Before the setup event: only the players are known (their names only for the
+        sentences a person reads)."""
+        names = tuple(str(n) for n in created["players"])
+        return State(phase="awaiting_setup", player_count=len(names), names=names)
 
     def apply(self, state: State, action: Action) -> State:
         """Check and apply one action (spec §5), or raise IllegalAction naming the rule."""
         handler = self._handlers.get(action.type)
         if handler is None:
-            raise _fail("unknown_action", f"palais_royal has no action {action.type!r}; it "
-                        f"knows {', '.join(self.action_schemas)}", type=action.type)
+            raise _fail("unknown_action", f"Palais Royal has no action {quoted(action.type)}",
+                        type=action.type, known=sorted(self.action_schemas))
         return handler(state, action)
 
     @cached_property
@@ -267,7 +283,11 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
         """Table mode: the setup is picked position by position (each court position, each
         garden space, then the start player; `set_aside` is left out, the reducer derives it
-        from the garden, rulings #11); a draw is the cards in the order turned up."""
+        from the garden, rulings #11); a draw is the cards in the order turned up.
+
+        A garden slot also carries `groups` (the `GameRules.chance_slots` extension): the
+        nobles by the privilege icon, or by the points of those without one, then each look
+        once, so a person holding a tile finds it in two taps (rulings #20)."""
         if action.type == "setup":
             return self._setup_slots(state)
         if action.type == "draw_privilege_cards":
@@ -282,12 +302,44 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         slots = [_slot("court_layout", [i], tiles,
                        f"court tile in row {i // cols + 1}, column {i % cols + 1}")
                  for i in range(len(self.tile_ids))]
-        slots += [_slot("garden", [s["id"]], nobles,
-                        f"noble on garden row {int(s['row']) + 1}, column {int(s['col']) + 1}")
+        groups = self.noble_groups
+        slots += [{**_slot("garden", [s["id"]], nobles,
+                           f"noble on garden {self.label(s['id'])}"), "groups": groups}
                   for s in self.edition["garden"]["spaces"]]
         slots.append(_slot("start_player", [], list(range(state.player_count)),
-                           "start player (seat number)"))
+                           "start player"))
         return slots
+
+    @property
+    def noble_groups(self) -> list[dict[str, Any]]:
+        """The nobles for a two-tap pick: a group per privilege icon and per crown value of
+        the tiles without one (spec §2.4: what a tile shows), each group holding one item
+        per look. Tiles identical in all the rules read (costs, points, privilege) and in
+        their label share an item; its `values` are in id order and a pick takes the first
+        one still unplaced, since which of two identical tiles lies where changes nothing
+        (rulings #20). A fresh copy each time: slots are handed out as data."""
+        return [{"label": label, "items": [{"label": self.label(ids[0]), "values": list(ids)}
+                                           for ids in looks]}
+                for label, looks in self._noble_looks]
+
+    @cached_property
+    def _noble_looks(self) -> tuple[tuple[str, tuple[tuple[NobleId, ...], ...]], ...]:
+        def look(n: Noble) -> tuple[Any, ...]:
+            return (n.gold, n.purple, n.blue, n.points, n.privilege, self.label(n.id))
+
+        by_group: dict[tuple[int, Any], dict[tuple[Any, ...], list[NobleId]]] = {}
+        privileges = [p["id"] for p in self.edition["noble_privileges"]]
+        for noble_id in sorted(self.nobles):
+            n = self.nobles[noble_id]
+            key = (1, privileges.index(n.privilege)) if n.privilege in privileges \
+                else (0, n.points)
+            by_group.setdefault(key, {}).setdefault(look(n), []).append(noble_id)
+        out = []
+        for (kind, which), looks in sorted(by_group.items()):
+            label = (f"nobles with {self.label(privileges[which])}" if kind
+                     else f"{which}-point nobles without a privilege")
+            out.append((label, tuple(tuple(ids) for ids in looks.values())))
+        return tuple(out)
 
     def _draw_slots(self, state: State, count: Any) -> list[dict[str, Any]]:
         """Spec §5.8: the cards come off the draw pile; when it runs out the discard pile
@@ -324,29 +376,10 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
             return {"kept_count": len(action.data.get("kept", ()))}
         return None
 
-    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
-        d = action.data
-        texts = {
-            "setup": lambda: "laid out the court and the garden",
-            "initial_placement": lambda: "placed " + ", ".join(
-                f"{n} on {t}" for t, n in sorted(d.get("placements", {}).items())),
-            "play_privilege_card": lambda: f"played the privilege card {d.get('card')}",
-            "place_at_gate": lambda: f"put {len(d.get('sources', ()))} servants on the Gate",
-            "move_servants": lambda: f"made {len(d.get('steps', ()))} moves",
-            "court_placements": lambda: "placed extra servants on the seal tiles",
-            "recruit_noble": lambda: f"recruited noble {d.get('noble')} from {d.get('space')}",
-            "draw_privilege_cards": lambda: f"drew {len(d.get('cards', ()))} privilege cards",
-            "keep_privilege_cards": lambda: f"kept {len(d.get('kept', ()))} privilege cards",
-            "end_turn": lambda: "ended the turn",
-        }
-        text = texts.get(action.type, lambda: action.type.replace("_", " "))()
-        who = f"seat {action.actor}" if isinstance(action.actor, int) else str(action.actor)
-        return f"{who} {text}"
-
     # -- handlers: setup ----------------------------------------------------
     def _apply_setup(self, state: State, action: Action) -> State:
         require(action.actor == "table", "not_your_turn",
-                f"the setup is the table's action, not {action.actor!r}'s")
+                f"the table records the setup, not {self.who(state, action.actor)}")
         require(state.phase == "awaiting_setup", "game_already_set_up",
                 "setup must be the first event; the game is already set up")
         d = action.data
@@ -354,37 +387,45 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         count = d.get("player_count")
         # review ruling 5: setup must agree with game_created
         require(count == n, "player_count_mismatch",
-                f"the game was created for {n} players; setup says {count!r}", expected=n)
+                f"the game was created for {n} players; the setup says {quoted(count)}",
+                expected=n)
         start = d.get("start_player")
-        require(isinstance(start, int) and 0 <= start < n, "bad_start_player",
-                f"start_player must be a seat from 0 to {n - 1}, not {start!r}")
+        require(isinstance(start, int) and 0 <= start < n,
+                "bad_start_player", f"the start player must be one of the players "
+                f"({self._players_text(state)}), not seat {quoted(start)}")
         layout = tuple(d.get("court_layout") or ())
         require(sorted(layout) == sorted(self.tile_ids), "bad_court_layout",
-                f"court_layout must be a permutation of the {len(self.tile_ids)} court tiles "
-                f"({', '.join(self.tile_ids)}); got {list(layout)}")
+                f"the court is laid out with each of its {len(self.tile_ids)} tiles once "
+                f"({self._labels_text(self.tile_ids)}); got "
+                f"{self._labels_text(layout) or 'none'}")
         garden = self._check_garden(d.get("garden") or {})
         set_aside = self._check_set_aside(d.get("set_aside"), garden)
         return self._set_up(state, start, layout, garden, set_aside)
 
     def _check_garden(self, garden: Mapping[str, Any]) -> tuple[NobleId, ...]:
-        require(set(garden) == set(self.space_ids), "bad_garden",
-                f"the garden must name a noble for each of its {len(self.space_ids)} spaces; "
-                f"missing {sorted(set(self.space_ids) - set(garden))}, "
-                f"unknown {sorted(set(garden) - set(self.space_ids))}")
+        missing = [s for s in self.space_ids if s not in garden]
+        unknown = sorted(set(garden) - set(self.space_ids))
+        require(not missing and not unknown, "bad_garden",
+                f"the garden holds a noble on each of its {len(self.space_ids)} spaces; " +
+                "; ".join(part for part in (
+                    f"no noble is named for {self._labels_text(missing)}" if missing else "",
+                    f"{self._labels_text(unknown)} is not a garden space" if unknown else "")
+                    if part))
         placed = tuple(garden[s] for s in self.space_ids)
         for noble in placed:
-            require(noble in self.nobles, "unknown_noble", f"{noble!r} is not a noble tile",
-                    noble=noble)
+            require(noble in self.nobles, "unknown_noble",
+                    f"{quoted(noble)} is not a noble tile", noble=noble)
         dupes = sorted(k for k, v in Counter(placed).items() if v > 1)
-        require(not dupes, "bad_garden", f"each noble lies on one space only; {dupes} repeat")
+        require(not dupes, "bad_garden", "each noble lies on one space only; " + "; ".join(
+            f"{self.the_noble(k)} is on {plural(placed.count(k), 'space')}" for k in dupes))
         return placed
 
     def _check_set_aside(self, given: Any, placed: tuple[NobleId, ...]) -> tuple[NobleId, ...]:
         rest = tuple(sorted(set(self.nobles) - set(placed)))
         if given is not None:
             require(sorted(given) == list(rest), "bad_set_aside",
-                    f"set_aside must be exactly the nobles not placed ({', '.join(rest)}); "
-                    f"got {list(given)}")
+                    f"the nobles set aside are exactly the {len(rest)} not in the garden "
+                    f"({self._labels_text(rest)}); got {self._labels_text(given) or 'none'}")
         return rest
 
     def _set_up(self, state: State, start: int, layout: tuple[TileId, ...],
@@ -413,22 +454,26 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     def _apply_initial_placement(self, state: State, action: Action) -> State:
         self._require_not_over(state)
         require(state.phase == "initial_placement", "wrong_phase",
-                f"initial placements happen after setup and before round 1; phase is "
-                f"{state.phase}")
-        seat = self._require_actor(action, self._placing_seat(state), "place 5 servants")
-        placements = action.data.get("placements") or {}
+                "initial placements happen after the setup and before round 1; "
+                f"{PHASE_WORDS.get(state.phase, 'the game is elsewhere')}")
         need = int(self._setup_value("free_initial_servants"))
+        seat = self._require_actor(state, action, self._placing_seat(state),
+                                   f"place {plural(need, 'servant')}")
+        placements = action.data.get("placements") or {}
+        who = self.who(state, seat)
         for tile, k in placements.items():
             self._require_tile(tile)
             require(isinstance(k, int) and k > 0, "bad_placement",
-                    f"each placement count must be a positive whole number; {tile} has {k!r}")
+                    f"each placement is a positive whole number of servants; "
+                    f"{self.the(tile)} has {quoted(k)}")
         total = sum(placements.values())
         require(total == need, "wrong_placement_total",
-                f"each player places exactly {need} servants at setup; you placed {total}",
-                placed=total)
+                f"each player places exactly {plural(need, 'servant')} at setup; {who} placed "
+                f"{total}", placed=total)
         player = state.players[seat]
         require(player.supply >= total, "supply_empty",
-                f"you place {total} servants but your supply holds {player.supply}")
+                f"{who} places {plural(total, 'servant')} but {possessive(who)} personal "
+                f"supply holds {player.supply}")
         court = list(player.court)
         for tile, k in placements.items():
             court[self.tile_index[tile]] += k
@@ -443,22 +488,26 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     # -- handlers: the turn -------------------------------------------------
     def _apply_play_privilege_card(self, state: State, action: Action) -> State:
         seat = self._require_turn(state, action, "play a privilege card")
+        who = self.who(state, seat)
         name = action.data.get("card")
-        card = self.cards.get(name)  # type: ignore[arg-type]
+        card = self.cards.get(name) if isinstance(name, str) else None
         require(card is not None, "unknown_card",
-                f"{name!r} is not a privilege card; they are {', '.join(self.cards)}")
+                f"{quoted(name)} is not a privilege card; they are "
+                f"{self._labels_text(self.cards)}")
         assert card is not None
         require(state.players[seat].hand.count(card.id) > 0, "card_not_in_hand",
-                f"you hold no {card.id} card", card=card.id)
+                f"{who} holds no {self.label(card.id)} card", card=card.id)
         require(state.turn.open_step in card.window, "card_window_closed",
-                f"{card.id} may be played only while step {self._window_text(card)} is open; "
-                f"now {self._step_text(state.turn.open_step)}", card=card.id)
+                f"{self.the_card(card.id)} may be played only while step "
+                f"{self._window_text(card)} is open; this turn is at "
+                f"{self._step_text(state.turn.open_step)}", card=card.id)
         seals = self._card_seals(card, action.data.get("seals"))
         if "closes_steps_through" in card.effect:  # spec §5.3: seals_plus_2 closes 1-3 first
             state = self._close_steps(state, int(card.effect["closes_steps_through"]) + 1)
         player = state.players[seat]
         require(player.gold >= card.cost, "not_enough_gold",
-                f"{card.id} costs {card.cost} gold; you have {player.gold}", cost=card.cost)
+                f"{self.the_card(card.id)} costs {card.cost} gold; {who} has {player.gold}",
+                cost=card.cost)
         player = replace(player, gold=player.gold - card.cost + int(card.effect.get("gold", 0)),
                          hand=player.hand.take([card.id]))
         discard = state.discard
@@ -473,13 +522,15 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         total = int(card.effect.get("bonus_seals", 0))
         if not total:
             require(seals is None, "seals_not_allowed",  # rulings #5
-                    f"only a bonus-seal card takes a seals split; {card.id} does not")
+                    f"only a bonus-seal card takes a split of seals; "
+                    f"{self.the_card(card.id)} does not")
             return 0, 0
         blue, purple = (seals or {}).get("blue"), (seals or {}).get("purple")
         require(isinstance(blue, int) and isinstance(purple, int) and blue >= 0 and purple >= 0
                 and blue + purple == total, "bad_seals",
-                f"{card.id} gives {total} bonus seals: declare blue and purple (each 0 or more) "
-                f"adding up to {total}; got blue={blue!r}, purple={purple!r}")
+                f"{self.the_card(card.id)} gives {plural(total, 'bonus seal')}: declare blue "
+                f"and purple seals (each 0 or more) adding up to {total}; got {quoted(blue)} "
+                f"blue and {quoted(purple)} purple")
         return blue, purple  # type: ignore[return-value]
 
     def _card_effect(self, turn: Turn, card: CardType, seals: tuple[int, int]) -> Turn:
@@ -501,10 +552,11 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         allowance = self.gate_allowance(state, seat)
         if not state.turn.gate_unlimited:
             require(len(sources) <= allowance, "too_many_servants",
-                    f"your Gate allowance is {allowance} (Parade Ground servants, advantage, "
-                    f"nobles and cards); you placed {len(sources)}",
+                    f"{self.whose(state, seat)} Gate allowance is "
+                    f"{plural(allowance, 'servant')} (Parade Ground servants, advantage, nobles "
+                    f"and cards); {self.who(state, seat)} placed {len(sources)}",
                     allowance=allowance, placed=len(sources))
-        player = self._place(state.players[seat], GATE, sources)
+        player = self._place(self.who(state, seat), state.players[seat], GATE, sources)
         state = replace(state, players=with_item(state.players, seat, player))
         return replace(state, turn=replace(state.turn, open_step=2))
 
@@ -514,34 +566,40 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         steps = list(action.data.get("steps") or ())
         allowance = self.move_allowance(state, seat)  # fixed before the first step (§5.5)
         require(len(steps) <= allowance, "too_many_moves",
-                f"your move allowance is {allowance} (Stairway servants, advantage, nobles and "
-                f"cards); you made {len(steps)} moves", allowance=allowance, moves=len(steps))
+                f"{self.whose(state, seat)} move allowance is {plural(allowance, 'move')} "
+                f"(Stairway servants, advantage, nobles and cards); {self.who(state, seat)} "
+                f"made {len(steps)}", allowance=allowance, moves=len(steps))
         court = list(state.players[seat].court)
         diagonal = self._owns(state.players[seat], "diagonal_move")
         positions = self._positions(state)
         for number, step in enumerate(steps, 1):
-            self._check_step(court, step, positions, diagonal, number)
+            self._check_step(state, court, step, positions, diagonal, number)
             court[self.tile_index[step["from"]]] -= 1
             court[self.tile_index[step["to"]]] += 1
         player = replace(state.players[seat], court=tuple(court))
         state = replace(state, players=with_item(state.players, seat, player))
         return self._close_steps(state, 3)
 
-    def _check_step(self, court: list[int], step: Mapping[str, Any],
+    def _check_step(self, state: State, court: list[int], step: Mapping[str, Any],
                     positions: Mapping[TileId, tuple[int, int]], diagonal: bool,
                     number: int) -> None:
         src, dst = step.get("from"), step.get("to")
         self._require_tile(src)
         self._require_tile(dst)
+        # spec §5.5: "from ≠ to" - a servant "moved" to the tile it stands on is no move
+        # (the no-op class of issue #19.4)
         require(src != dst, "move_to_same_tile",
-                f"move {number} goes from {src} to {src}; a move must change tile")
+                f"move {number} goes from {self.the(src)} to {self.the(src)}; a move takes a "
+                "servant to another court tile", number=number, tile=src)
         require(court[self.tile_index[src]] > 0, "no_servant_on_tile",
-                f"move {number}: you have no servant on {src} to move", tile=src)
+                f"move {number}: {self.who(state, state.active)} has no servant on "
+                f"{self.the(src)} to move", tile=src)
         adjacent = _is_adjacent(positions[src], positions[dst], diagonal)
+        diagonal_name = self.label("diagonal_move")
         require(adjacent, "not_adjacent",
-                f"move {number}: {dst} is not {'' if diagonal else 'orthogonally '}adjacent to "
-                f"{src} in the court" + ("" if diagonal else
-                                         " (diagonal steps need a diagonal-move noble)"),
+                f"move {number}: {self.the(dst)} is not "
+                f"{'' if diagonal else 'orthogonally '}next to {self.the(src)} in the court" +
+                ("" if diagonal else f" (a diagonal step needs a {diagonal_name} noble)"),
                 src=src, dst=dst)
 
     def _positions(self, state: State) -> dict[TileId, tuple[int, int]]:
@@ -560,22 +618,25 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
             source = d.get(key)
             if source is not None:
                 require(adv[tile], "no_advantage",
-                        f"the extra servant on {tile} needs the advantage there; you do not "
-                        "have it", tile=tile)
+                        f"the extra servant on {self.the(tile)} needs the advantage there; "
+                        f"{self.who(state, seat)} does not have it", tile=tile)
                 plan.append((tile, source))
         bonus = list(d.get("seal_bonus") or ())
         owned = self._privilege_count(state.players[seat], "seal_plus_1")
+        seal = self.label("seal_plus_1")
         require(len(bonus) <= owned, "too_many_seal_bonus",
-                f"you own {owned} seal+1 nobles, so at most {owned} bonus servants; you "
-                f"placed {len(bonus)}", allowed=owned)
+                f"{self.who(state, seat)} may place {plural(owned, 'bonus servant')} (one per "
+                f"{seal} noble owned); {self.who(state, seat)} placed {len(bonus)}",
+                allowed=owned)
         for entry in bonus:
             tile = entry.get("tile")
             require(tile in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
-                    f"a seal+1 servant goes on {KINGS} or {POMPADOUR}, not {tile!r}")
+                    f"a {seal} servant goes on {self.the(KINGS)} or on {self.the(POMPADOUR)}, "
+                    f"not on {self.the(tile)}")
             plan.append((tile, entry.get("source")))
         player = state.players[seat]
         for tile, source in plan:
-            player = self._place(player, tile, [source])
+            player = self._place(self.who(state, seat), player, tile, [source])
         state = replace(state, players=with_item(state.players, seat, player))
         return replace(state, turn=replace(state.turn, open_step=4))
 
@@ -590,32 +651,46 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     def _check_recruit(self, state: State, seat: Seat, space: Any,
                        noble_id: Any) -> tuple[Noble, int]:
         """Spec §5.7 legality, in the listed order; returns the noble and its price."""
+        rows, cols = self.garden_size
         require(space in self.space_index, "unknown_space",
-                f"{space!r} is not a garden space (r0c0 ... )", space=space)
-        require(noble_id in self.nobles, "unknown_noble", f"{noble_id!r} is not a noble tile")
+                f"{quoted(space)} is not a garden space (the garden has {rows} rows and "
+                f"{cols} columns)", space=space)
+        require(noble_id in self.nobles, "unknown_noble",
+                f"{quoted(noble_id)} is not a noble tile")
         here = state.garden[self.space_index[space]]
+        where = self.label(space)
         require(here == noble_id, "noble_not_in_garden",
-                f"{noble_id} is not in the garden on {space}" +
-                (f" ({space} holds {here})" if here else f" ({space} is empty)"),
+                f"{self.the_noble(noble_id)} is not on {where}; " +
+                (f"that space holds {self.the_noble(here)}" if here else "that space is empty"),
                 space=space, noble=noble_id)
         noble = self.nobles[noble_id]
         player, turn = state.players[seat], state.turn
+        who = self.who(state, seat)
         require(self._count(player, OFFICE) >= 1, "no_office_servant",
-                "each recruit returns a servant from the Office; you have none there")
+                f"each recruit returns a servant from the Office; {who} has none there")
         need_purple = max(0, noble.purple - turn.bonus_purple)
         require(self._count(player, POMPADOUR) >= need_purple, "not_enough_purple_seals",
-                f"{noble.id} costs {noble.purple} purple seals; you have "
-                f"{turn.bonus_purple} bonus + {self._count(player, POMPADOUR)} on Madame de "
-                "Pompadour", noble=noble.id)
+                self._seals_text(who, noble, "purple", turn.bonus_purple,
+                                 self._count(player, POMPADOUR), POMPADOUR), noble=noble.id)
         need_blue = max(0, noble.blue - turn.bonus_blue)
         require(self._count(player, KINGS) >= need_blue, "not_enough_blue_seals",
-                f"{noble.id} costs {noble.blue} blue seals; you have {turn.bonus_blue} bonus + "
-                f"{self._count(player, KINGS)} on the King's Chamber", noble=noble.id)
+                self._seals_text(who, noble, "blue", turn.bonus_blue,
+                                 self._count(player, KINGS), KINGS), noble=noble.id)
         price = self.recruit_price(state, space, noble)
+        off = noble.gold - price
         require(player.gold >= price, "not_enough_gold",
-                f"{noble.id} costs {price} gold here ({noble.gold} less {noble.gold - price} "
-                f"for empty neighbours); you have {player.gold}", price=price)
+                f"{self.the_noble(noble.id)} costs {price} gold on {where}" +
+                (f" ({noble.gold} printed, {off} off for "
+                 f"{plural(off, 'empty neighbouring space')})" if off else "") +
+                f"; {who} has {player.gold}", price=price)
         return noble, price
+
+    def _seals_text(self, who: str, noble: Noble, colour: str, bonus: int, servants: int,
+                    tile: TileId) -> str:
+        cost = noble.purple if colour == "purple" else noble.blue
+        return (f"{self.the_noble(noble.id)} costs {plural(cost, f'{colour} seal')}; {who} has "
+                f"{plural(bonus, f'bonus {colour} seal')} and "
+                f"{plural(servants, 'servant')} on {self.the(tile)}")
 
     def _recruit(self, state: State, seat: Seat, space: SpaceId, noble: Noble,
                  price: int) -> State:
@@ -648,40 +723,54 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
         self._require_step(state, 4, "drawing privilege cards at the Back Door", shown=5)
         state = self._close_steps(state, 5)
         count = action.data.get("count")
+        who = self.who(state, seat)
         require(isinstance(count, int) and count >= 0, "bad_count",
-                f"count must be a whole number of cards, 0 or more; got {count!r}")
+                f"the number of cards to draw is a whole number, 0 or more; got {quoted(count)}")
         allowance = self.draw_allowance(state, seat)
+        extra = self.privilege_amount.get("cards_plus_3", 0)
         require(count <= allowance, "too_many_cards",
-                f"your Back Door allowance is {allowance} cards (servants there, plus the "
-                f"cards+3 nobles if you have one there); you asked for {count}",
-                allowance=allowance, count=count)
+                f"{possessive(who)} Back Door allowance is {plural(allowance, 'card')} (1 per "
+                f"servant there, plus {extra} per {self.label('cards_plus_3')} noble while a "
+                f"servant is there); {who} asked for {count}", allowance=allowance, count=count)
         cards = list(action.data.get("cards") or ())
         expected = min(count, len(state.deck) + len(state.discard))
         require(len(cards) == expected, "wrong_card_count",
-                f"a draw of {count} must name {expected} cards (draw pile {len(state.deck)}, "
-                f"discard {len(state.discard)}); {len(cards)} were named")
+                f"a draw of {plural(count, 'card')} names {expected} (draw pile "
+                f"{len(state.deck)}, discard pile {len(state.discard)}); "
+                f"{len(cards)} {'was' if len(cards) == 1 else 'were'} named")
         deck, discard = state.deck, state.discard
         for card in cards:
-            require(card in self.cards, "unknown_card", f"{card!r} is not a privilege card")
+            require(card in self.cards, "unknown_card",
+                    f"{quoted(card)} is not a privilege card", card=card)
             if not len(deck):  # spec §5.8: the discard pile becomes the draw pile
                 deck, discard = discard, Bag()
-            deck = deck.take([card], code="not_available", where="the draw pile")
+            require(deck.count(card) > 0, "not_available",
+                    f"{self.the_card(card)} is not in the draw pile", card=card)
+            deck = deck.take([card])
         turn = replace(state.turn, pending=tuple(cards), open_step=5 if cards else DONE)
         return replace(state, deck=deck, discard=discard, turn=turn)
 
     def _apply_keep_privilege_cards(self, state: State, action: Action) -> State:
         seat = self._require_turn(state, action, "keep privilege cards")
         pending = Bag(state.turn.pending)
+        who = self.who(state, seat)
         require(len(pending) > 0, "nothing_drawn",
-                "there are no drawn cards to keep: draw at the Back Door first "
-                "(or you already kept this turn)")
+                f"{who} has no drawn cards to keep: draw at the Back Door first (or the cards "
+                "were already kept this turn)")
         kept = list(action.data.get("kept") or ())
-        rest = pending.take(kept, code="card_not_drawn", where="the cards you drew")
+        left = Counter(pending)
+        for card in kept:
+            require(left[card] > 0, "card_not_drawn",
+                    f"{who} drew {plural(pending.count(card), 'copy', 'copies')} of "
+                    f"{self.the_card(card)}" if card in pending else
+                    f"{self.the_card(card)} is not among the cards {who} drew", card=card)
+            left[card] -= 1
+        rest = pending.take(kept)
         player = state.players[seat]
         on_door = self._count(player, BACK_DOOR)
         require(len(kept) <= on_door, "too_many_kept",
-                f"each kept card returns a servant from the Back Door; you have {on_door} "
-                f"there and kept {len(kept)}", kept=len(kept), servants=on_door)
+                f"each kept card returns a servant from the Back Door; {who} has {on_door} there "
+                f"and kept {len(kept)}", kept=len(kept), servants=on_door)
         player = self._return(player, BACK_DOOR, len(kept))
         player = replace(player, hand=player.hand.add(kept))
         turn = replace(state.turn, pending=(), open_step=DONE)
@@ -691,8 +780,8 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     def _apply_end_turn(self, state: State, action: Action) -> State:
         self._require_turn(state, action, "end the turn")
         require(not state.turn.pending, "cards_pending",
-                f"keep or discard the {len(state.turn.pending)} drawn cards before ending the "
-                "turn (keep_privilege_cards)")
+                f"{self.who(state, state.active)} keeps or discards the "
+                f"{plural(len(state.turn.pending), 'drawn card')} before ending the turn")
         state = self._close_steps(state, DONE)
         nxt = (state.active + 1) % state.player_count
         state = replace(state, active=nxt, turn=Turn(), turns_played=state.turns_played + 1)
@@ -708,18 +797,19 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
     def _require_not_over(self, state: State) -> None:
         require(state.phase != "over", "game_over", "the game is over")
 
-    def _require_actor(self, action: Action, seat: Seat, what: str) -> Seat:
+    def _require_actor(self, state: State, action: Action, seat: Seat, what: str) -> Seat:
         if action.actor != seat or isinstance(action.actor, bool):
-            raise _fail("not_your_turn", f"it is seat {seat}'s turn to {what}, not "
-                        f"{action.actor!r}'s", expected=seat, actor=action.actor)
+            raise _fail("not_your_turn", f"it is {self.whose(state, seat)} turn to {what}, "
+                        f"not {self.whose(state, action.actor)}", expected=seat,
+                        actor=action.actor)
         return seat
 
     def _require_turn(self, state: State, action: Action, what: str) -> Seat:
         self._require_not_over(state)
         require(state.phase == "play", "wrong_phase",
-                f"you cannot {what} before the game is set up and the initial placements are "
-                f"done (phase: {state.phase})")
-        return self._require_actor(action, state.active, what)
+                f"nobody can {what} before the game is set up and the initial placements are "
+                f"done ({PHASE_WORDS.get(state.phase, 'the game is elsewhere')})")
+        return self._require_actor(state, action, state.active, what)
 
     def _require_step(self, state: State, step: int, what: str, shown: int | None = None) -> None:
         """Steps run in order and never reopen (spec §4.1)."""
@@ -729,14 +819,23 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
                 open_step=state.turn.open_step)
 
     def _require_tile(self, tile: Any) -> None:
-        require(tile in self.tile_index, "unknown_tile",
-                f"{tile!r} is not a court tile ({', '.join(self.tile_ids)})", tile=tile)
+        require(isinstance(tile, str) and tile in self.tile_index, "unknown_tile",
+                f"{quoted(tile)} is not a court tile (they are "
+                f"{self._labels_text(self.tile_ids)})", tile=tile)
 
     def _step_text(self, step: int) -> str:
-        return "the end of the turn (all steps done)" if step >= DONE else f"step {step}"
+        if step >= DONE:
+            return "the end of the turn (all steps done)"
+        return "step 5 (the cards drawn wait to be kept)" if step == 5 else f"step {step}"
 
     def _window_text(self, card: CardType) -> str:
-        return " or ".join("done" if s == DONE else str(s) for s in sorted(card.window))
+        return words_list([str(s) for s in sorted(card.window) if s != DONE], "or")
+
+    def _labels_text(self, ids: Any) -> str:
+        return words_list([self.label(i) for i in ids])
+
+    def _players_text(self, state: State) -> str:
+        return words_list([self.who(state, s) for s in range(state.player_count)], "or")
 
     # -- rule helpers -------------------------------------------------------
     def _count(self, player: PlayerState, tile: TileId) -> int:
@@ -816,27 +915,34 @@ class PalaisRoyal(LegalActions, ScoringAndViews, GameRules):
             turn = replace(turn, bonus_blue=0, bonus_purple=0)
         return replace(state, turn=turn)
 
-    def _place(self, player: PlayerState, dest: TileId, sources: Sequence[Any]) -> PlayerState:
+    def _place(self, who: str, player: PlayerState, dest: TileId,
+               sources: Sequence[Any]) -> PlayerState:
         """Spec §4.2: place servants on `dest`, each from the supply, or from another tile
-        only while the supply is empty."""
+        only while the supply is empty. `who` names the player in refusals."""
         court, supply = list(player.court), player.supply
         for number, source in enumerate(sources, 1):
+            what = f"servant {number} for {self.the(dest)}"
             if source == SUPPLY:
                 require(supply > 0, "supply_empty",
-                        f"servant {number} for {dest}: your personal supply is empty; take it "
-                        "from another court tile instead", number=number)
+                        f"{what}: {possessive(who)} personal supply is empty; take it from "
+                        "another court tile instead", number=number)
                 supply -= 1
             else:
                 self._require_tile(source)
+                # spec §4.2: "from any other court tile (not the destination tile)" - a
+                # servant "placed" where it already stands is no placement (issue #19.4)
                 require(source != dest, "source_is_destination",
-                        f"servant {number} for {dest} cannot come from {dest} itself")
+                        f"{what} cannot come from {self.the(dest)} itself: a placed servant "
+                        "comes from the personal supply or, once it is empty, from another "
+                        "court tile", number=number, tile=dest)
                 require(supply == 0, "supply_not_empty",
-                        f"servant {number} for {dest}: a servant may be taken from a court tile "
-                        f"({source}) only when your supply is empty; it holds {supply}",
+                        f"{what}: a servant may be taken from a court tile "
+                        f"({self.the(source)}) only when {possessive(who)} personal supply is "
+                        f"empty; it holds {plural(supply, 'servant')}",
                         number=number, supply=supply)
                 i = self.tile_index[source]
                 require(court[i] > 0, "no_servant_on_source",
-                        f"servant {number} for {dest}: you have no servant on {source}")
+                        f"{what}: {who} has no servant on {self.the(source)}")
                 court[i] -= 1
             court[self.tile_index[dest]] += 1
         return replace(player, court=tuple(court), supply=supply)

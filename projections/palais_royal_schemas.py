@@ -97,6 +97,8 @@ class _EdCourt(Schema):
 
 class _EdSpace(Schema):
     id = fields.String(required=True)
+    row = fields.Integer(required=True, validate=validate.Range(min=0))
+    col = fields.Integer(required=True, validate=validate.Range(min=0))
     edges = fields.List(fields.String(), required=True)
     edge_weight = fields.Integer(required=True, validate=validate.Range(min=0))
 

@@ -85,3 +85,6 @@ class State:
     turn: Turn = field(default_factory=Turn)
     placements_done: int = 0  # initial_placement events so far
     turns_played: int = 0
+    # the players' names, for the sentences a person reads; never in a view (the view
+    # feeds the stored state digests)
+    names: tuple[str, ...] = ()

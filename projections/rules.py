@@ -374,7 +374,13 @@ class GameRules:
           slots are exact when filled in order;
         - `many`: an ordered list of picks (cards in the order turned up) rather than one
           value; `count` how many when the rules know it (None: the rules check);
-        - `label` a few words for the person at the table ("cards Bo drew").
+        - `label` a few words for the person at the table ("cards Bo drew");
+        - `groups` (optional; a client may ignore it and offer `options`): the options
+          arranged for two taps, `[{"label", "items": [{"label", "values"}]}]`: first a
+          group, then an item. Every option is in the `values` of exactly one item, as many
+          times as `options` lists it. An item's values are the same piece for the rules (one
+          look, one button, shown with how many are left); a pick records the item's first
+          value not yet used up by the picks of the action's slots.
         The rules still check whatever is recorded; slots only spare the typing. `[]` means
         the action needs no outcome now; the default, None, that this game offers no slots,
         so a client lets the recorder type the outcomes.

@@ -24,6 +24,7 @@ LAYOUT = ["parade_ground", "stairway", "mint", "office", "gate", "kings_chamber"
           "back_door", "cardinal", "pompadour"]
 SPACES = RULES.space_ids
 ALL_NOBLES = sorted(RULES.nobles)
+NAMES = ["Anne", "Bastien", "Claire", "Denis"]
 
 
 # ---------------------------------------------------------------------------
@@ -46,8 +47,13 @@ def setup_data(n: int = 3, start: int = 0, garden: dict | None = None) -> dict:
             "garden": garden}
 
 
+def created(n: int) -> dict:
+    """A game_created payload for `n` players named Anne, Bastien, Claire, Denis."""
+    return {**created_for(RULES, n), "players": NAMES[:n]}
+
+
 def set_up(n: int = 3, start: int = 0, garden: dict | None = None):
-    state = RULES.initial_state(created_for(RULES, n))
+    state = RULES.initial_state(created(n))
     return RULES.apply(state, Action.of("setup", "table", setup_data(n, start, garden)))
 
 
@@ -156,7 +162,7 @@ def test_e2_orthogonal_steps_are_legal():
 def test_e2_diagonal_step_without_a_diagonal_noble_is_refused():
     err = refused(e2_state(), "move_servants", 0, {"steps": [{"from": "gate",
                                                                "to": "pompadour"}]})
-    assert err.code == "not_adjacent" and "pompadour" in err.message
+    assert err.code == "not_adjacent" and "Madame de Pompadour" in err.message
 
 
 def test_e2_diagonal_step_with_a_diagonal_noble_is_legal():
@@ -239,7 +245,8 @@ def test_e4_the_next_recruit_fails_on_the_first_missing_seal_purple():
     after = act(e4_state(), "recruit_noble", 0, {"space": "r3c2", "noble": "n13"})
     space = next(s for s in SPACES if after.garden[RULES.space_index[s]] == "n01")
     err = refused(after, "recruit_noble", 0, {"space": space, "noble": "n01"})
-    assert err.code == "not_enough_purple_seals" and "n01" in err.message
+    assert err.code == "not_enough_purple_seals"
+    assert "the 2-point noble (1 purple, 1 blue) costs 1 purple seal" in err.message
 
 
 def e5_state(back_door: int = 2):
@@ -299,7 +306,7 @@ def test_e5_reshuffle_refuses_a_discard_card_before_the_pile_is_empty():
     cards = ["noble_4_points", "cardinal", "mint_4_gold", "stairway_plus_9", "noble_4_points"]
     err = refused(e5_reshuffle_state(), "draw_privilege_cards", 0, {"count": 5,
                                                                     "cards": cards})
-    assert err.code == "not_available" and "noble_4_points" in err.message
+    assert err.code == "not_available" and "Noble: 4 points" in err.message
 
 
 def e6_state():
@@ -401,7 +408,7 @@ def test_e9_tile_sources_only_once_the_supply_is_empty():
 ])
 def test_e9_refused_sources(sources, code):
     err = refused(e9_state(), "place_at_gate", 0, {"sources": sources})
-    assert err.code == code and "for gate" in err.message
+    assert err.code == code and "for the Gate" in err.message
 
 
 def test_e10_setup_numbers():
@@ -514,7 +521,7 @@ def test_garden_tie_for_first_scores_two_each_and_nobody_else():
 
 def test_setup_fill_chance_gives_a_legal_setup():
     from projections.rules import Dealer
-    state = RULES.initial_state(created_for(RULES, 4))
+    state = RULES.initial_state(created(4))
     auto = RULES.auto_action(state)
     data = RULES.fill_chance(state, Action.of(auto["type"], "table", auto["data"]),
                              Dealer("x", 1))
@@ -562,7 +569,7 @@ def _drawn():
     return act(state, "draw_privilege_cards", 0, {"count": 1, "cards": ["noble_2_points"]})
 
 
-FRESH = RULES.initial_state(created_for(RULES, 3))
+FRESH = RULES.initial_state(created(3))
 N01_SPACE = "r0c0"  # garden_with() puts n01 on r0c0
 
 REFUSALS = [
@@ -574,32 +581,38 @@ REFUSALS = [
     ("setup start player", lambda: FRESH, "setup", "table", setup_data(3, start=3),
      "bad_start_player", "3"),
     ("setup layout", lambda: FRESH, "setup", "table",
-     {**setup_data(3), "court_layout": [*LAYOUT[:-1], "gate"]}, "bad_court_layout", "gate"),
+     {**setup_data(3), "court_layout": [*LAYOUT[:-1], "gate"]}, "bad_court_layout",
+     "Cardinal and Gate"),
     ("setup garden missing", lambda: FRESH, "setup", "table",
-     setup_data(3, garden=_bad_garden_missing()), "bad_garden", "r0c0"),
+     setup_data(3, garden=_bad_garden_missing()), "bad_garden",
+     "no noble is named for row 1, column 1"),
     ("setup garden repeat", lambda: FRESH, "setup", "table",
-     setup_data(3, garden=_bad_garden_dup()), "bad_garden", "n02"),
+     setup_data(3, garden=_bad_garden_dup()), "bad_garden",
+     "the 1-point noble (1 gold, 1 purple) is on 2 spaces"),
     ("setup garden unknown", lambda: FRESH, "setup", "table",
      setup_data(3, garden=_bad_garden_unknown()), "unknown_noble", "n99"),
     ("setup set aside", lambda: FRESH, "setup", "table",
-     {**setup_data(3), "set_aside": ["n01"] * 6}, "bad_set_aside", "n37"),
-    ("setup by a seat", lambda: FRESH, "setup", 0, setup_data(3), "not_your_turn", "0"),
+     {**setup_data(3), "set_aside": ["n01"] * 6}, "bad_set_aside",
+     "2-point noble with Servants +3 (1 purple, 2 blue))"),
+    ("setup by a seat", lambda: FRESH, "setup", 0, setup_data(3), "not_your_turn",
+     "the table records the setup, not Anne"),
     # initial placement
     ("placement out of turn", lambda: set_up(3), "initial_placement", 1,
-     {"placements": {"office": 5}}, "not_your_turn", "seat 0"),
+     {"placements": {"office": 5}}, "not_your_turn",
+     "it is Anne's turn to place 5 servants, not Bastien's"),
     ("placement of 4", lambda: set_up(3), "initial_placement", 0,
      {"placements": {"office": 4}}, "wrong_placement_total", "4"),
     ("placement unknown tile", lambda: set_up(3), "initial_placement", 0,
      {"placements": {"garden": 5}}, "unknown_tile", "garden"),
     ("placement of zero", lambda: set_up(3), "initial_placement", 0,
-     {"placements": {"office": 5, "mint": 0}}, "bad_placement", "mint"),
+     {"placements": {"office": 5, "mint": 0}}, "bad_placement", "the Mint has 0"),
     ("turn action during setup placements", lambda: set_up(3), "place_at_gate", 0,
-     {"sources": []}, "wrong_phase", "initial_placement"),
+     {"sources": []}, "wrong_phase", "the initial placements are under way"),
     ("placement during play", lambda: _play(), "initial_placement", 0,
      {"placements": {"office": 5}}, "wrong_phase", "play"),
     # gate
     ("gate by the wrong seat", lambda: _play(), "place_at_gate", 1, {"sources": []},
-     "not_your_turn", "seat 0"),
+     "not_your_turn", "it is Anne's turn to place servants on the Gate, not Bastien's"),
     ("gate twice", lambda: _after("place_at_gate", {"sources": []}), "place_at_gate", 0,
      {"sources": []}, "step_closed", "step 2"),
     ("gate after moving", lambda: _after("move_servants", {"steps": []}), "place_at_gate", 0,
@@ -607,19 +620,23 @@ REFUSALS = [
     ("gate over the allowance", lambda: _play(), "place_at_gate", 0,
      {"sources": ["supply"] * 3}, "too_many_servants", "2"),
     ("gate from a tile with supply left", lambda: _play(), "place_at_gate", 0,
-     {"sources": ["mint"]}, "supply_not_empty", "mint"),
+     {"sources": ["mint"]}, "supply_not_empty",
+     "taken from a court tile (the Mint) only when Anne's personal supply is empty"),
     ("gate from an unknown place", lambda: _play(), "place_at_gate", 0,
      {"sources": ["cellar"]}, "unknown_tile", "cellar"),
     ("gate from an empty tile", lambda: with_player(_play(), 0, supply=0), "place_at_gate", 0,
-     {"sources": ["back_door"]}, "no_servant_on_source", "back_door"),
+     {"sources": ["back_door"]}, "no_servant_on_source",
+     "Anne has no servant on the Back Door"),
     # moves
     ("move to a non-adjacent tile", lambda: _play(), "move_servants", 0,
      {"steps": [{"from": "gate", "to": "cardinal"}, {"from": "office", "to": "mint"}]},
-     "not_adjacent", "mint"),
+     "not_adjacent", "move 2: the Mint is not orthogonally next to the Office"),
     ("move from an empty tile", lambda: _play(), "move_servants", 0,
-     {"steps": [{"from": "pompadour", "to": "cardinal"}]}, "no_servant_on_tile", "pompadour"),
+     {"steps": [{"from": "pompadour", "to": "cardinal"}]}, "no_servant_on_tile",
+     "Anne has no servant on Madame de Pompadour"),
     ("move to the same tile", lambda: _play(), "move_servants", 0,
-     {"steps": [{"from": "gate", "to": "gate"}]}, "move_to_same_tile", "gate"),
+     {"steps": [{"from": "gate", "to": "gate"}]}, "move_to_same_tile",
+     "from the Gate to the Gate"),
     ("move to an unknown tile", lambda: _play(), "move_servants", 0,
      {"steps": [{"from": "gate", "to": "ballroom"}]}, "unknown_tile", "ballroom"),
     ("too many moves", lambda: _play(), "move_servants", 0,
@@ -629,18 +646,20 @@ REFUSALS = [
      {"steps": []}, "step_closed", "step 2"),
     # court placements
     ("extra servant without advantage", lambda: _play(), "court_placements", 0,
-     {"kings_chamber_extra": "supply"}, "no_advantage", "kings_chamber"),
+     {"kings_chamber_extra": "supply"}, "no_advantage",
+     "the extra servant on the King's Chamber needs the advantage"),
     ("seal bonus without a seal noble", lambda: _play(), "court_placements", 0,
      {"seal_bonus": [{"tile": "pompadour", "source": "supply"}]}, "too_many_seal_bonus", "0"),
     ("seal bonus on a wrong tile", lambda: with_player(_play(), 0, nobles=("n34",)),
      "court_placements", 0, {"seal_bonus": [{"tile": "mint", "source": "supply"}]},
-     "bad_seal_bonus_tile", "mint"),
+     "bad_seal_bonus_tile", "not on the Mint"),
     ("court placements after recruiting", lambda: _after(
         "play_privilege_card", {"card": "seals_plus_2", "seals": {"blue": 0, "purple": 2}}),
      "court_placements", 0, {}, "step_closed", "step 4"),
     # recruits
     ("recruit a noble not on that space", lambda: _play(), "recruit_noble", 0,
-     {"space": "r0c0", "noble": "n02"}, "noble_not_in_garden", "n02"),
+     {"space": "r0c0", "noble": "n02"}, "noble_not_in_garden",
+     "the 1-point noble (1 gold, 1 purple) is not on row 1, column 1"),
     ("recruit from an unknown space", lambda: _play(), "recruit_noble", 0,
      {"space": "r9c9", "noble": "n01"}, "unknown_space", "r9c9"),
     ("recruit an unknown noble", lambda: _play(), "recruit_noble", 0,
@@ -651,13 +670,16 @@ REFUSALS = [
     ("recruit without office", lambda: with_player(_play(), 0, court={"pompadour": 3}),
      "recruit_noble", 0, {"space": N01_SPACE, "noble": "n01"}, "no_office_servant", "Office"),
     ("recruit without purple", lambda: _play(), "recruit_noble", 0,
-     {"space": N01_SPACE, "noble": "n01"}, "not_enough_purple_seals", "n01"),
+     {"space": N01_SPACE, "noble": "n01"}, "not_enough_purple_seals",
+     "the 2-point noble (1 purple, 1 blue) costs 1 purple seal"),
     ("recruit without blue", lambda: with_player(_play(), 0, court={"office": 1,
                                                                     "pompadour": 1}),
-     "recruit_noble", 0, {"space": N01_SPACE, "noble": "n01"}, "not_enough_blue_seals", "n01"),
+     "recruit_noble", 0, {"space": N01_SPACE, "noble": "n01"}, "not_enough_blue_seals",
+     "1 blue seal; Anne has 0 bonus blue seals and 0 servants on the King's Chamber"),
     ("recruit without gold", lambda: with_player(_play(), 0, gold=0, court={
         "office": 1, "pompadour": 2, "kings_chamber": 2}),
-     "recruit_noble", 0, {"space": "r0c1", "noble": "n02"}, "not_enough_gold", "n02"),
+     "recruit_noble", 0, {"space": "r0c1", "noble": "n02"}, "not_enough_gold",
+     "the 1-point noble (1 gold, 1 purple) costs 1 gold on row 1, column 2; Anne has 0"),
     ("recruit after drawing", lambda: act(_play(open_step=4), "draw_privilege_cards", 0,
                                           {"count": 0, "cards": []}),
      "recruit_noble", 0, {"space": N01_SPACE, "noble": "n01"}, "step_closed", "step 4"),
@@ -672,7 +694,7 @@ REFUSALS = [
                                                                 court={"back_door": 1}),
                                                     deck=Bag(["mint_4_gold"])),
      "draw_privilege_cards", 0, {"count": 1, "cards": ["cardinal"]}, "not_available",
-     "cardinal"),
+     "the Cardinal card is not in the draw pile"),
     ("draw an unknown card", lambda: with_player(_play(), 0, court={"back_door": 1}),
      "draw_privilege_cards", 0, {"count": 1, "cards": ["joker"]}, "unknown_card", "joker"),
     ("draw twice", _drawn, "draw_privilege_cards", 0, {"count": 0, "cards": []},
@@ -680,13 +702,13 @@ REFUSALS = [
     ("keep without drawing", lambda: _play(), "keep_privilege_cards", 0, {"kept": []},
      "nothing_drawn", "draw"),
     ("keep a card not drawn", _drawn, "keep_privilege_cards", 0, {"kept": ["cardinal"]},
-     "card_not_drawn", "cardinal"),
+     "card_not_drawn", "the Cardinal card is not among the cards Anne drew"),
     ("keep more than the back door", lambda: with_player(_drawn(), 0, court={}),
      "keep_privilege_cards", 0, {"kept": ["noble_2_points"]}, "too_many_kept", "0"),
     ("end turn with cards pending", _drawn, "end_turn", 0, {}, "cards_pending", "1"),
     # privilege cards
     ("card not in hand", lambda: _play(), "play_privilege_card", 0, {"card": "mint_4_gold"},
-     "card_not_in_hand", "mint_4_gold"),
+     "card_not_in_hand", "Anne holds no Mint: 4 gold card"),
     ("unknown card", lambda: _play(), "play_privilege_card", 0, {"card": "joker"},
      "unknown_card", "joker"),
     ("cardinal after the gate step", lambda: _after("place_at_gate", {"sources": []}),
@@ -695,10 +717,10 @@ REFUSALS = [
      0, {"card": "cardinal"}, "not_enough_gold", "2"),
     ("seals split not adding up", lambda: with_player(_play(), 0, gold=9),
      "play_privilege_card", 0, {"card": "seals_plus_2", "seals": {"blue": 2, "purple": 1}},
-     "bad_seals", "purple=1"),
+     "bad_seals", "got 2 blue and 1 purple"),
     ("seals on another card", lambda: with_player(_play(), 0, gold=9), "play_privilege_card",
      0, {"card": "cardinal", "seals": {"blue": 1, "purple": 1}}, "seals_not_allowed",
-     "cardinal"),
+     "the Cardinal card does not"),
     # game over and unknown actions
     ("acting after the end", lambda: replace(_play(), phase="over"), "end_turn", 0, {},
      "game_over", "over"),
@@ -713,6 +735,105 @@ def test_refusals_name_the_rule(name, make, type_, actor, data, code, named):
     err = refused(make(), type_, actor, data)
     assert err.code == code, err.message
     assert named in err.message
+
+
+# ---------------------------------------------------------------------------
+# Moves and placements that go nowhere (issue #19.4): each is refused
+# ---------------------------------------------------------------------------
+
+
+def _seal_tiles_state(**court_counts):
+    """Anne at step 3 with an empty supply, a Seal +1 noble and a majority on both seal
+    tiles, so only the no-op rule can refuse her placements."""
+    state = with_player(_play(open_step=3), 0, supply=0, nobles=("n34",),
+                        court={"kings_chamber": 2, "pompadour": 2, **court_counts})
+    assert RULES.has_advantage(state, 0, "kings_chamber")
+    assert RULES.has_advantage(state, 0, "pompadour")
+    return state
+
+
+NO_OPS = [
+    # spec §5.5: "for every step ... from ≠ to"
+    ("a move onto the tile it starts on", lambda: _play(), "move_servants",
+     {"steps": [{"from": "mint", "to": "mint"}]}, "move_to_same_tile",
+     "move 1 goes from the Mint to the Mint"),
+    ("a later move onto its own tile", lambda: _play(), "move_servants",
+     {"steps": [{"from": "gate", "to": "office"}, {"from": "office", "to": "office"}]},
+     "move_to_same_tile", "move 2 goes from the Office to the Office"),
+    # spec §4.2 / §5.4: "no source may be gate"
+    ("a Gate servant taken from the Gate", lambda: with_player(_play(), 0, supply=0),
+     "place_at_gate", {"sources": ["gate"]}, "source_is_destination",
+     "servant 1 for the Gate cannot come from the Gate itself"),
+    # spec §4.2 / §5.6: "a tile source may not be the destination"
+    ("the King's Chamber extra from the King's Chamber", _seal_tiles_state,
+     "court_placements", {"kings_chamber_extra": "kings_chamber"}, "source_is_destination",
+     "servant 1 for the King's Chamber cannot come from the King's Chamber itself"),
+    ("the Pompadour extra from Madame de Pompadour", _seal_tiles_state, "court_placements",
+     {"pompadour_extra": "pompadour"}, "source_is_destination",
+     "servant 1 for Madame de Pompadour cannot come from Madame de Pompadour itself"),
+    ("a Seal +1 servant from the tile it goes to", _seal_tiles_state, "court_placements",
+     {"seal_bonus": [{"tile": "kings_chamber", "source": "kings_chamber"}]},
+     "source_is_destination", "cannot come from the King's Chamber itself"),
+    # spec §5.9: kept is a sub-multiset of the cards drawn; one card cannot be kept twice
+    ("one drawn card kept twice", lambda: with_player(_drawn(), 0, court={"back_door": 2}),
+     "keep_privilege_cards", {"kept": ["noble_2_points", "noble_2_points"]},
+     "card_not_drawn", "Anne drew 1 copy of the Noble: 2 points card"),
+    # spec §5.7: the space must hold that noble now; a taken noble is not there any more
+    ("a noble recruited from the space it already left",
+     lambda: replace(_play(), garden=(None, *_play().garden[1:])), "recruit_noble",
+     {"space": N01_SPACE, "noble": "n01"}, "noble_not_in_garden", "that space is empty"),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "type_", "data", "code", "words"), NO_OPS,
+                         ids=[r[0] for r in NO_OPS])
+def test_a_move_or_placement_that_goes_nowhere_is_refused(name, make, type_, data, code,
+                                                          words):
+    err = refused(make(), type_, 0, data)
+    assert err.code == code, err.message
+    assert words in err.message
+
+
+def test_the_same_placements_from_another_tile_are_accepted():
+    """The refusals above are the no-op rule, not something else about those states."""
+    state = _seal_tiles_state(gate=1)
+    after = act(state, "court_placements", 0, {
+        "kings_chamber_extra": "gate", "pompadour_extra": "kings_chamber",
+        "seal_bonus": [{"tile": "kings_chamber", "source": "pompadour"}]})
+    assert count(after, 0, "gate") == 0
+    assert (count(after, 0, "kings_chamber"), count(after, 0, "pompadour")) == (3, 2)
+    moved = act(_play(), "move_servants", 0, {"steps": [{"from": "mint", "to": "stairway"}]})
+    assert count(moved, 0, "mint") == 0
+
+
+def test_a_servant_walked_there_and_back_is_two_real_moves():
+    """Rulings #21: each step changes tile (§5.5), so a servant may go and come back; it
+    spends 2 moves of the allowance and leaves the court as it was."""
+    state = _play()
+    steps = [{"from": "gate", "to": "office"}, {"from": "office", "to": "gate"}]
+    after = act(state, "move_servants", 0, {"steps": steps})
+    assert after.players[0].court == state.players[0].court
+    err = refused(_play(), "move_servants", 0, {"steps": steps * 2})
+    assert err.code == "too_many_moves"  # 4 moves against an allowance of 3
+
+
+@pytest.mark.parametrize("players, seed", [(2, 21), (3, 22), (4, 23)])
+def test_the_listed_actions_never_move_or_place_a_servant_onto_its_own_tile(players, seed):
+    game = random_game(players, seed)
+    checked = 0
+    for state in game.states[::3]:
+        for action in RULES.legal_actions(state):
+            d = action["data"]
+            for step in d.get("steps", ()):
+                assert step["from"] != step["to"], action
+            assert "gate" not in d.get("sources", ()), action
+            for tile, key in (("kings_chamber", "kings_chamber_extra"),
+                              ("pompadour", "pompadour_extra")):
+                assert d.get(key) != tile, action
+            for entry in d.get("seal_bonus", ()):
+                assert entry["tile"] != entry["source"], action
+            checked += action["type"] in ("move_servants", "place_at_gate", "court_placements")
+    assert checked > 50
 
 
 # ---------------------------------------------------------------------------
@@ -941,12 +1062,64 @@ def refused_with(rules, state, type_, actor, data):
     return err.value
 
 
-def test_describe_reads_like_a_player():
-    assert RULES.describe(Action.of("recruit_noble", 1, {"space": "r0c3", "noble": "n21"})) \
-        == "seat 1 recruited noble n21 from r0c3"
-    assert RULES.describe(Action.of("draw_privilege_cards", 0, {"count": 2,
-                                                                "cards": ["a", "b"]})) \
-        == "seat 0 drew 2 privilege cards"
+SENTENCES = [
+    ("setup", "table", {"player_count": 3, "start_player": 1},
+     "The table laid out the court and the garden; Bastien starts"),
+    ("initial_placement", 0, {"placements": {"office": 2, "mint": 1, "back_door": 2}},
+     "Anne placed 5 servants: 2 on the Office, 1 on the Mint and 2 on the Back Door"),
+    ("initial_placement", 2, {"placements": {"pompadour": 5}},
+     "Claire placed 5 servants on Madame de Pompadour"),
+    ("play_privilege_card", 1, {"card": "seals_plus_2", "seals": {"blue": 1, "purple": 1}},
+     "Bastien played the Seals +2 card for 1 blue seal and 1 purple seal"),
+    ("play_privilege_card", 1, {"card": "noble_4_points"},
+     "Bastien played the Noble: 4 points card"),
+    ("place_at_gate", 2, {"sources": ["supply"]}, "Claire put 1 servant on the Gate"),
+    ("place_at_gate", 2, {"sources": ["supply", "mint", "mint"]},
+     "Claire put 3 servants on the Gate (2 taken from the Mint)"),
+    ("place_at_gate", 2, {"sources": []}, "Claire put no servants on the Gate"),
+    ("move_servants", 0, {"steps": [{"from": "gate", "to": "office"}] * 2 + [
+        {"from": "office", "to": "pompadour"}]},
+     "Anne made 3 moves: from the Gate to the Office twice and from the Office to Madame de "
+     "Pompadour"),
+    ("move_servants", 0, {"steps": [{"from": "gate", "to": "office"}]},
+     "Anne made 1 move: from the Gate to the Office"),
+    ("court_placements", 0, {"kings_chamber_extra": "supply", "pompadour_extra": None,
+                             "seal_bonus": [{"tile": "pompadour", "source": "supply"}]},
+     "Anne put 2 extra servants on the seal tiles: 1 on the King's Chamber (advantage) and 1 "
+     "on Madame de Pompadour (Seal +1 noble)"),
+    ("court_placements", 0, {}, "Anne put no extra servants on the seal tiles"),
+    ("recruit_noble", 1, {"space": "r1c0", "noble": "n08"},
+     "Bastien recruited the 3-point noble (2 gold, 1 purple, 1 blue) from row 2, column 1"),
+    ("recruit_noble", 1, {"space": "r0c3", "noble": "n41"},
+     "Bastien recruited the 4-point noble with Servants +3 (2 gold, 2 purple, 2 blue) from "
+     "row 1, column 4"),
+    ("draw_privilege_cards", 1, {"count": 3, "cards": ["cardinal", "cardinal", "mint_4_gold"]},
+     "Bastien drew 3 privilege cards at the Back Door"),
+    ("draw_privilege_cards", 1, {"count": 1, "cards": ["cardinal"]},
+     "Bastien drew 1 privilege card at the Back Door"),
+    ("draw_privilege_cards", 1, {"count": 0, "cards": []},
+     "Bastien drew no privilege cards at the Back Door"),
+    ("keep_privilege_cards", 1, {"kept": ["cardinal"]}, "Bastien kept 1 privilege card"),
+    ("keep_privilege_cards", 1, {"kept": []}, "Bastien kept none of the drawn cards"),
+    ("end_turn", 2, {}, "Claire ended the turn"),
+]
+
+
+@pytest.mark.parametrize(("type_", "actor", "data", "sentence"), SENTENCES,
+                         ids=[f"{r[0]}-{i}" for i, r in enumerate(SENTENCES)])
+def test_describe_is_a_sentence_naming_the_player_and_the_pieces(type_, actor, data, sentence):
+    assert RULES.describe(Action.of(type_, actor, data), NAMES[:3]) == sentence
+
+
+def test_describe_never_names_the_cards_drawn_or_kept():
+    """Spec §8: which cards were drawn or kept is the drawer's secret; the sentence is
+    shown to every seat."""
+    draw = Action.of("draw_privilege_cards", 0, {"count": 2, "cards": ["cardinal",
+                                                                       "mint_4_gold"]})
+    keep = Action.of("keep_privilege_cards", 0, {"kept": ["mint_4_gold"]})
+    for action in (draw, keep):
+        text = RULES.describe(action, NAMES)
+        assert "Cardinal" not in text and "Mint" not in text, text
 
 
 # ---------------------------------------------------------------------------
@@ -1043,7 +1216,8 @@ def test_slots_cover_every_needed_chance_field_and_fit_what_the_dealer_deals(pla
         slots = slots_of(state, dealt.type, dealt.actor, listed)
         assert {s["field"] for s in slots} == NEEDED[dealt.type]
         for slot in slots:
-            assert set(slot) == {"field", "path", "options", "many", "count", "label"}
+            assert set(slot) - {"groups"} == {"field", "path", "options", "many", "count",
+                                              "label"}
             assert slot["label"] and (slot["count"] is not None or not slot["many"])
         data = fill_slots(listed, slots, the_dealers_picks(dealt.data))
         expected = {k: v for k, v in thaw_json(dealt.data).items() if k != "set_aside"}
@@ -1069,19 +1243,20 @@ def test_any_pick_the_slots_offer_is_accepted_by_the_rules(players, seed):
 
 
 def test_setup_slots_one_per_court_position_one_per_garden_space_then_the_start_player():
-    state = RULES.initial_state(created_for(RULES, 3))
+    state = RULES.initial_state(created(3))
     slots = slots_of(state, "setup", "table", {"player_count": 3})
     assert len(slots) == 9 + 36 + 1
     assert slots[0] == {"field": "court_layout", "path": [0], "options": TILES, "many": False,
                         "count": None, "label": "court tile in row 1, column 1"}
     assert slots[5]["label"] == "court tile in row 2, column 3"
     assert [s["path"] for s in slots[:9]] == [[i] for i in range(9)]
-    assert slots[9] == {"field": "garden", "path": ["r0c0"], "options": ALL_NOBLES,
-                        "many": False, "count": None, "label": "noble on garden row 1, column 1"}
+    assert {k: v for k, v in slots[9].items() if k != "groups"} == {
+        "field": "garden", "path": ["r0c0"], "options": ALL_NOBLES, "many": False,
+        "count": None, "label": "noble on garden row 1, column 1"}
     assert slots[44]["path"] == ["r5c5"] and slots[44]["label"].endswith("row 6, column 6")
     assert [s["path"] for s in slots[9:45]] == [[s] for s in SPACES]
     assert slots[45] == {"field": "start_player", "path": [], "options": [0, 1, 2],
-                         "many": False, "count": None, "label": "start player (seat number)"}
+                         "many": False, "count": None, "label": "start player"}
     # tapping the layout, the garden and seat 0 records the same setup as typing it
     picks = iter(LAYOUT + list(garden_with().values()) + [0])
     data = fill_slots({"player_count": 3}, slots, lambda slot, number, offered: next(picks))
@@ -1090,7 +1265,7 @@ def test_setup_slots_one_per_court_position_one_per_garden_space_then_the_start_
 
 
 def test_a_tile_or_noble_tapped_once_is_no_longer_offered():
-    state = RULES.initial_state(created_for(RULES, 2))
+    state = RULES.initial_state(created(2))
     slots = slots_of(state, "setup", "table", {"player_count": 2})
     picked = Counter({_key("mint"): 1, _key("n07"): 1})
     assert _key("mint") not in still_offered(slots[1], picked)
@@ -1099,13 +1274,13 @@ def test_a_tile_or_noble_tapped_once_is_no_longer_offered():
 
 
 def test_an_incomplete_setup_pick_gets_the_rules_refusal():
-    state = RULES.initial_state(created_for(RULES, 3))
+    state = RULES.initial_state(created(3))
     slots = slots_of(state, "setup", "table", {"player_count": 3})
     picks = iter(LAYOUT + list(garden_with().values()) + [0])
     data = fill_slots({"player_count": 3}, slots, lambda slot, number, offered: next(picks))
     del data["garden"]["r3c3"]
     err = refused(state, "setup", "table", data)
-    assert err.code == "bad_garden" and "r3c3" in err.message
+    assert err.code == "bad_garden" and "row 4, column 4" in err.message
 
 
 def listed_draw(state):
