@@ -350,10 +350,12 @@ def _problem_sentence(problem: Mapping[str, Any], ctx: BoardContext) -> str:
         diffs = [_claim_difference(d, ctx) for d in problem.get("differences") or []]
         return f"{at}the result written at the table differs: " + "; ".join(diffs)
     message = without_codes(problem.get("message", ""))
-    if message.startswith(f"seq {seq} "):  # "seq 3 is illegal after the corrections: ..."
-        return f"Step {seq} {message[len(f'seq {seq} '):]}"
-    prefix = f"illegal at seq {seq}: "
-    return at + (message[len(prefix):] if message.startswith(prefix) else message)
+    prefix = f"event {seq} is illegal: "  # the audit's sentence for an illegal event
+    if message.startswith(prefix):
+        return at + message[len(prefix):]
+    if message.startswith(f"event {seq} "):  # "event 3 is illegal after the corrections: .."
+        return f"Step {seq} {message[len(f'event {seq} '):]}"
+    return at + message
 
 
 def _claim_difference(diff: Mapping[str, Any], ctx: BoardContext) -> str:
