@@ -80,6 +80,26 @@ class ActorField(fields.Field):
         return value
 
 
+class SeedField(fields.Field):
+    """A client's extra entropy for a digital game's seed: a string, or an integer (kept as
+    its canonical decimal string). It is mixed with the server's own randomness, never used
+    alone (README, "Deals")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValidationError("must be a string or an integer")
+        if isinstance(value, int):
+            value = str(value)
+        if not isinstance(value, str):
+            raise ValidationError("must be a string or an integer")
+        if len(value) > 200:
+            raise ValidationError("must be at most 200 characters")
+        return value
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
 class ActionSchema(Schema):
     """An action as a client sends it: {"type", "actor", "data"}."""
 
@@ -95,7 +115,11 @@ class NewGameSchema(Schema):
     players = fields.List(fields.String(validate=validate.Length(min=1, max=80)),
                           required=True, validate=validate.Length(min=1, max=MAX_SEAT))
     mode = fields.String(load_default="table", validate=validate.OneOf(["table", "digital"]))
-    seed = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+    seed = SeedField(load_default=None, allow_none=True, metadata={
+        "oneOf": [{"type": "string", "maxLength": 200}, {"type": "integer"}],
+        "description": "digital mode only: extra entropy mixed into the server's own random "
+                       "seed (a string, or an integer read as its decimal string); it never "
+                       "chooses the deals"})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     edition = fields.String(load_default=None, allow_none=True)
     title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
