@@ -49,9 +49,11 @@ from .twins import (
     normalise,
     observers,
     rules_level_differences,
+    secret_types,
     seers,
     served_salts,
     stored,
+    what_the_rules_hide,
 )
 
 PAIRS = [(s, m) for s in REGISTRY for m in MODES]
@@ -118,6 +120,31 @@ def _count_probe(verdict: Verdict, who: list[Observer]) -> None:
     count("hidden information: leaks found", len(verdict.leaks))
     count("hidden information: endpoints asked", len(verdict.doors - DOORS))
     DOORS.update(verdict.doors)
+
+
+# -- every secret is registered -------------------------------------------------------------------
+def unregistered(slug: str, registry: tuple[Secret, ...]) -> list[str]:
+    """What `slug` hides in its recorded games that no secret of `registry` varies."""
+    views_differ, redacted = what_the_rules_hide(slug)
+    mine = [s for s in registry if s.game == slug]
+    covered = set().union(*(secret_types(s) for s in mine)) if mine else set()
+    problems = [f"{slug} hides part of its views but has no secret"] if views_differ and not \
+        mine else []
+    return problems + [f"{slug}: no twins vary a {kind}" for kind in sorted(redacted - covered)]
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_kind_of_hidden_value_a_game_has_is_registered(slug):
+    """A game whose rules hide anything in its recorded games has twins for every action type
+    they redact, so a new game (or a new secret) is judged once it is registered here."""
+    assert unregistered(slug, REGISTRY) == []
+
+
+def test_the_registry_check_finds_a_secret_left_out():
+    without_plots = tuple(s for s in REGISTRY if s.id != "thrones-plot")
+    assert unregistered("thrones", without_plots) == ["thrones: no twins vary a choose_plot"]
+    assert unregistered("royals", ()) == ["royals hides part of its views but has no secret",
+                                          "royals: no twins vary a draw_cards"]
 
 
 # -- the twins are fair ----------------------------------------------------------------------------

@@ -49,6 +49,8 @@ class Secret:
     upto: int  # the twins' last seq: the value is still hidden there
     owner: int  # the seat that sees the value
     vary: Vary  # the other twin's data, by seq
+    #: moves the fixture lacks, recorded from seq `at` on instead of the fixture's
+    extra: Callable[[GameRules, State], list[dict[str, Any]]] | None = None
 
     @property
     def id(self) -> str:
@@ -115,6 +117,27 @@ def _thrones_setup_cards(rules: GameRules, before: State, data: dict[str, Any]
     raise AssertionError("seat 1 has no other card to set up")
 
 
+def _thrones_setup_draw(rules: GameRules, before: State, data: dict[str, Any]
+                        ) -> dict[str, Any]:
+    drawn = data["draws"]["1"]
+    drawn[0] = _other(set(before.players[1].deck) - set(drawn), drawn[0])
+    return data
+
+
+def _thrones_ability_draw(rules: GameRules, before: State) -> list[dict[str, Any]]:
+    """Seat 1 draws a card by a card ability (an `effect` op, §9), in its marshalling."""
+    card = sorted(before.players[1].deck)[0]
+    return [{"type": "effect", "actor": 1, "data": {
+        "costs": [], "ops": [{"op": "draw", "seat": 1, "cards": [card]}], "source": None}}]
+
+
+def _thrones_effect_draw(rules: GameRules, before: State, data: dict[str, Any]
+                         ) -> dict[str, Any]:
+    op = next(o for o in data["ops"] if o["op"] == "draw")
+    op["cards"] = [_other(set(before.players[op["seat"]].deck), op["cards"][0])]
+    return data
+
+
 def _thrones_plot(rules: GameRules, before: State, data: dict[str, Any]) -> dict[str, Any]:
     return {"plot": _other(before.players[1].plot_deck, data["plot"])}
 
@@ -162,6 +185,11 @@ REGISTRY: tuple[Secret, ...] = (
            "2_players", at=1, upto=4, owner=1, vary=_one(1, _thrones_setup_hand)),
     Secret("thrones", "face-down-setup", "the card seat 1 set up face down",
            "2_players", at=2, upto=2, owner=1, vary=_one(2, _thrones_setup_cards)),
+    Secret("thrones", "setup-draw", "the card seat 1 drew after setting up",
+           "2_players", at=4, upto=4, owner=1, vary=_one(4, _thrones_setup_draw)),
+    Secret("thrones", "effect-draw", "the card seat 1 drew by a card ability",
+           "2_players", at=12, upto=12, owner=1, vary=_one(12, _thrones_effect_draw),
+           extra=_thrones_ability_draw),
     Secret("thrones", "plot", "the plot seat 1 chose face down",
            "2_players", at=5, upto=5, owner=1, vary=_one(5, _thrones_plot)),
     Secret("thrones", "draw", "a card seat 1 drew in the draw phase",
@@ -181,8 +209,15 @@ def fixture_script(secret: Secret) -> tuple[dict[str, Any], Script]:
     """game_created's data and the fixture's actions 1..upto, by seq."""
     path = ROOT / "fixtures" / secret.game / f"{secret.fixture}.jsonl"
     envelopes = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    last = secret.upto if secret.extra is None else secret.at - 1
     script = {e["seq"]: {k: e[k] for k in ("seq", "type", "actor", "data")}
-              for e in envelopes[1: secret.upto + 1]}
+              for e in envelopes[1: last + 1]}
+    if secret.extra is not None:
+        rules = get_rules(secret.game)
+        before = fold(rules, {**envelopes[0]["data"], "mode": "table"}, script)[-1]
+        for seq, act in enumerate(secret.extra(rules, before), start=secret.at):
+            script[seq] = {"seq": seq, **act}
+        assert max(script) == secret.upto, "the extra moves must end at upto"
     return envelopes[0]["data"], script
 
 
@@ -562,3 +597,34 @@ def rules_level_differences(secret: Secret, mode: str, who: Observer) -> list[st
                           rules.describe(action, created["players"])))
         out += [f"seq {seq} as shown: {d}" for d in differences(shown[0], shown[1])]
     return out
+
+
+def secret_types(secret: Secret) -> frozenset[str]:
+    """The action types of the events a secret's twins differ in."""
+    _, script, other = twin_scripts(secret)
+    return frozenset(script[s]["type"] for s in script if script[s] != other[s])
+
+
+def what_the_rules_hide(slug: str) -> tuple[bool, set[str]]:
+    """Over a game's recorded fixtures: whether any viewer's view of some state differs from
+    the full one, and the action types whose data `redact` hides from some viewer. A game
+    that hides anything must have secrets in `REGISTRY`, one for each such type."""
+    from projections.replay import Folder, to_action
+
+    rules = get_rules(slug)
+    views_differ, kinds = False, set()
+    for path in sorted((ROOT / "fixtures" / slug).glob("*.jsonl")):
+        envelopes = [json.loads(ln) for ln in path.read_text("utf-8").splitlines() if ln]
+        folder = Folder(rules, envelopes[0]["data"].get("mode", "table"))
+        viewers = [*range(len(envelopes[0]["data"]["players"])), None]
+        for env in envelopes:
+            before = folder.last
+            if before is not None and env["type"] not in META_TYPES and env["type"] not in kinds:
+                action = to_action(env)
+                if any(rules.redact(action, v, before.state) is not None for v in viewers):
+                    kinds.add(env["type"])
+            state = folder.feed(env).state
+            if not views_differ and rules.result(state) is None:
+                full = rules.view(state, ALL)
+                views_differ = any(rules.view(state, v) != full for v in viewers)
+    return views_differ, kinds
