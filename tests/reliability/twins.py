@@ -475,7 +475,8 @@ def normalise(text: str, names: Mapping[str, str]) -> str:
     return _KEEPALIVE.sub("", text)  # stream keep-alives come as the clock says
 
 
-def names_of(game: Game, third: str | None = None, twin: Game | None = None) -> dict[str, str]:
+def names_of(game: Game, third: str | None = None) -> dict[str, str]:
+    """What to replace in a twin's answers: its id and tokens, and the third game's id."""
     names = {game.id: "<game>", game.recorder: "<recorder token>"}
     names |= {t: f"<seat {i} token>" for i, t in enumerate(game.seats)}
     if third:
