@@ -2,8 +2,9 @@
 
 Sizes: the default is the bounded run CI does (`./test -m slow`); set
 CHRONICLE_RELIABILITY=full for the long run. Every test adds its figures (kills survived,
-appends acknowledged and found, hostile inputs tried, leaks found) to one table printed at
-the end of the run and written to $CHRONICLE_FIGURES (JSON) when that is set.
+appends acknowledged and found, hostile inputs tried, twin pairs built, observers probed,
+endpoints and questions asked of both twins, leaks found, planted leaks caught) to one table
+printed at the end of the run and written to $CHRONICLE_FIGURES (JSON) when that is set.
 """
 
 from __future__ import annotations

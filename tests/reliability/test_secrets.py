@@ -3,9 +3,11 @@ hidden card reaches a log (the app's or gunicorn's access log); a seat can neith
 another seat nor read what is hidden from it through any endpoint.
 
 The isolation test is generic: for every registered game and every recorded fixture, cut
-mid-game and imported as a new game, "hidden from seat s" means every string of
-`view(state, "all")` that appears neither in `view(state, s)` nor in the spectator's event
-history; no response to s's token may contain one.
+mid-game and imported as a new game, "hidden from seat s" at a step means every string of
+`view(state, "all")` that the rules let s see neither in `view(state, s)` nor in any event so
+far as `redact` shows it to s - both computed here from the rules, never read from a served
+answer (the served history was the very thing that leaked, issue #18); no response to s's
+token may contain one. `test_hidden_information.py` judges the same promise by twins.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from api import create_app
 from events import Recorder
 from events.sqlite import SQLiteStore
 from projections import GAMES
-from projections.rules import ALL
+from projections.replay import META_TYPES, Folder, mode_of, state_at, to_action
+from projections.rules import ALL, thaw
 
 from .conftest import ROOT, Server, count, import_prefix, table_game
 
@@ -159,10 +162,33 @@ def test_the_gunicorn_access_log_holds_no_token(tmp_path):
 
 
 # -- isolation between seats ------------------------------------------------------------------
-def _hidden(rules, state, seat: int, spectator_history: str) -> set[str]:
-    everything = _strings(rules.view(state, ALL))
-    seen = _strings(rules.view(state, seat))
-    return {s for s in everything - seen if json.dumps(s) not in spectator_history}
+def _told(rules, envelopes: list[dict], seat) -> set[str]:
+    """Every string the rules let `seat` be told of these events: each event's data as
+    `redact` shows it to that seat given the state before it (a revealed seed shows nothing
+    before the end). Computed from the fixture and the rules, never from a served answer."""
+    folder = Folder(rules, mode_of(envelopes))
+    told: set[str] = set()
+    for env in envelopes:
+        shown = env["data"]
+        if env["type"] == "seed_revealed" and seat != ALL:
+            shown = {}
+        elif env["type"] not in META_TYPES and folder.last is not None:
+            hidden = rules.redact(to_action(env), seat, folder.last.state)
+            shown = thaw(hidden) if hidden is not None else shown
+        _strings({"type": env["type"], "actor": str(env["actor"]), "data": shown}, told)
+        folder.feed(env)
+    return told
+
+
+def _hidden(rules, state, seat, told: set[str]) -> set[str]:
+    """What the full view holds that the rules show `seat` neither in its view nor in what
+    it was told of the events."""
+    return _strings(rules.view(state, ALL)) - _strings(rules.view(state, seat)) - told
+
+
+def _leaks(hidden: set[str], responses: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(where, s) for s in sorted(hidden) for where, text in responses
+            if json.dumps(s) in text]
 
 
 @pytest.mark.parametrize(("slug", "path", "cut"), CUTS,
@@ -179,17 +205,15 @@ def test_a_seat_reads_nothing_hidden_from_it_and_acts_for_no_one_else(db_path, c
     leaks = []
     for seat, token in enumerate(created.seat_tokens):
         for at in sorted({0, cut // 2, cut}):
-            state = rec.cursor(gid, at)[1].state
-            spectator = _get(client, f"/games/{gid}/events?limit=5000")[1]
-            hidden = _hidden(rules, state, seat, spectator) if at == cut else set()
-            hidden_then = _hidden(rules, state, seat, spectator)
-            responses = [_get(client, f"/games/{gid}/state?at={at}", token)[1]]
+            state = state_at(rules, envelopes, at).state
+            hidden = _hidden(rules, state, seat, _told(rules, envelopes[: at + 1], seat))
+            responses = [(f"state?at={at}", _get(client, f"/games/{gid}/state?at={at}", token)[1])]
             if at == cut:
-                responses += [_get(client, f"/games/{gid}{p}", token)[1] for p in READS]
+                responses += [(p or "/", _get(client, f"/games/{gid}{p}", token)[1])
+                              for p in READS]
             count("isolation: seat responses checked", len(responses))
-            count("isolation: hidden strings checked", len(hidden | hidden_then) * len(responses))
-            leaks += [(seat, at, s) for s in hidden | hidden_then
-                      for text in responses if json.dumps(s) in text]
+            count("isolation: hidden strings checked", len(hidden) * len(responses))
+            leaks += [(seat, at, where, s) for where, s in _leaks(hidden, responses)]
         # acting for another seat or for the table is refused, and stores nothing
         last = rec.last_seq(gid)
         for actor in [*(a for a in range(players) if a != seat), "table"]:
@@ -206,12 +230,12 @@ def test_a_seat_reads_nothing_hidden_from_it_and_acts_for_no_one_else(db_path, c
         assert rec.last_seq(gid) == last
     store.close()
     count("isolation: leaks found", len(leaks))
-    assert leaks == []
+    assert leaks == [], f"{len(leaks)} hidden strings reached a seat: {leaks[:12]}"
 
 
 def test_the_isolation_check_would_catch_a_leak():
-    """The oracle itself: a card in the full view, not in the seat's, not in the public
-    history, is hidden; the same string in a response is a leak."""
+    """The oracle itself: a card in the full view, in neither the seat's view nor what it
+    was told of the events, is hidden; the same string in a response is a leak."""
 
     class Rules:
         def view(self, state, seat):
@@ -219,6 +243,27 @@ def test_the_isolation_check_would_catch_a_leak():
             return {"hands": hands if seat == ALL else {str(seat): hands[str(seat)]},
                     "table": ["pawn"]}
 
-    hidden = _hidden(Rules(), None, 0, '{"events": [{"data": {"card": "pawn"}}]}')
+    hidden = _hidden(Rules(), None, 0, {"pawn"})
     assert hidden == {"the_huntress", "1"}
-    assert any(json.dumps(s) in '{"view": {"peek": "the_huntress"}}' for s in hidden)
+    assert _leaks(hidden, [("/x", '{"view": {"peek": "the_huntress"}}')]) == [
+        ("/x", "the_huntress")]
+
+
+def test_the_isolation_check_finds_what_the_table_recorder_may_see(db_path, client):
+    """Planted: the same check, with the recorder's token of a table game (who sees every
+    card) in place of the seat's, finds hidden strings in its answers."""
+    path = ROOT / "fixtures" / "thrones" / "2_players.jsonl"
+    envelopes = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    rec = Recorder(SQLiteStore(str(db_path)))
+    cut = 12
+    created = import_prefix(rec, envelopes, cut, "planted-isolation")
+    rules = rec.cursor(created.id)[0]
+    state = state_at(rules, envelopes, cut).state
+    hidden = _hidden(rules, state, 0, _told(rules, envelopes[: cut + 1], 0))
+    assert hidden, "nothing is hidden from seat 0: the check is vacuous here"
+    responses = [(p or "/", _get(client, f"/games/{created.id}{p}", created.recorder_token)[1])
+                 for p in ("/state", "/events?after=0")]
+    found = _leaks(hidden, responses)
+    count("isolation: planted leaks caught", len(found))
+    assert {where for where, _ in found} == {"/state", "/events?after=0"}
+    rec.store.close()
