@@ -138,6 +138,57 @@ def test_an_idempotency_key_returns_the_first_response_and_stores_nothing_new(cl
     assert client.get(f"/games/{gid}/state").json["last_seq"] == 2
 
 
+def test_an_idempotent_replay_answers_only_the_token_that_made_it(client):
+    """Authentication comes before the stored answer is read: no token is 401, another
+    token 409 with nothing of the stored event, and a different action under the same key
+    409 too (DESIGN.md, "Who sees what")."""
+    made = client.post("/games", json={"game": "royals", "players": ["Ann", "Bo"],
+                                       "mode": "digital", "seed": "idem"}).json
+    gid, seats = made["id"], made["seat_tokens"]
+    state = client.get(f"/games/{gid}/state").json
+    seat = state["to_act"][0]
+    move = client.get(f"/games/{gid}/legal-actions", headers=auth(seats[seat])).json[
+        "actions"][0]
+    key = {"Idempotency-Key": "k-1"}
+    first = client.post(f"/games/{gid}/events", json=move, headers={**auth(seats[seat]), **key})
+    assert first.status_code == 201
+    anyone = client.post(f"/games/{gid}/events", json=move, headers=key)
+    assert anyone.status_code == 401 and "event" not in anyone.json
+    other = client.post(f"/games/{gid}/events", json=move,
+                        headers={**auth(seats[1 - seat]), **key})
+    assert other.status_code in (403, 409) and "event" not in other.json
+    assert first.json["event"]["salt"] not in other.get_data(as_text=True)
+    again = client.post(f"/games/{gid}/events", json=move, headers={**auth(seats[seat]), **key})
+    assert again.status_code == 201 and again.json["event"] == first.json["event"]
+    different = client.post(f"/games/{gid}/events", json={**move, "type": "note", "data": {}},
+                            headers={**auth(seats[seat]), **key})
+    assert different.status_code == 409
+    assert different.json["error"]["code"] == "idempotency_key_reused"
+
+
+def test_a_seed_may_be_an_integer(client):
+    """Issue #19.5: the CLI takes --seed N, so the API takes 7000 as well as "7000"."""
+    r = client.post("/games", json={"game": "adaman", "players": ["Ann"], "mode": "digital",
+                                    "seed": 7000})
+    assert r.status_code == 201
+    bad = client.post("/games", json={"game": "adaman", "players": ["Ann"], "mode": "digital",
+                                      "seed": [7000]})
+    assert bad.status_code == 400
+
+
+def test_the_digital_recorder_lists_only_the_tables_own_moves(client):
+    """Issue #18.5: the recorder of a digital game sees what a spectator sees, plus the
+    table's own legal actions; never a seat's (whose data would show hidden cards)."""
+    made = client.post("/games", json={"game": "royals", "players": ["Ann", "Bo"],
+                                       "mode": "digital", "seed": "rec"}).json
+    listed = client.get(f"/games/{made['id']}/legal-actions",
+                        headers=auth(made["recorder_token"])).json["actions"]
+    assert all(a["actor"] == "table" for a in listed)
+    seat_view = client.get(f"/games/{made['id']}/state",
+                           headers=auth(made["recorder_token"])).json["view"]
+    assert seat_view == client.get(f"/games/{made['id']}/state").json["view"]
+
+
 def test_a_body_over_the_limit_is_413(client):
     gid, token = _table(client)
     big = json.dumps({"type": "note", "actor": "table", "data": {"x": "a" * 2_000_000}})
