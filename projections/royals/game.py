@@ -470,7 +470,7 @@ class Royals(GameRules):
         require(ok, "wrong_intrigue_payment",
                 f"A {title} needs {plural(need, 'intrigue card')} showing {country} (any "
                 f"{wild} intrigue cards count as 1; §5.3); {who} offered "
-                f"{plural(offered, 'card')}, {showing or 'none'} showing {country}",
+                f"{_showing(offered, showing, country)}",
                 needed=need, offered=offered, showing=showing)
 
     def _check_holds(self, who: str, hand: Bag, cards: Sequence[str],
@@ -702,6 +702,13 @@ def _counted(country: int, intrigue: int) -> str:
     """ "3 country cards and no intrigue card": the two counts of a draw in words."""
     return f"{plural(country, 'country card') if country else 'no country card'} and " \
            f"{plural(intrigue, 'intrigue card') if intrigue else 'no intrigue card'}"
+
+
+def _showing(offered: int, showing: int, country: str) -> str:
+    """ "1 card, none showing Spain" (the spec's words), "no intrigue card"."""
+    if not offered:
+        return "no intrigue card"
+    return f"{plural(offered, 'card')}, {showing or 'none'} showing {country}"
 
 
 def _of_them(offered: int, matching: int, country: str) -> str:

@@ -22,6 +22,7 @@ from projections.royals.model import DRAW, OVER, PLAY, Marker, State
 from projections.rules import Action, Bag, Dealer, IllegalAction, thaw, with_item
 
 from .royals_games import SAMPLES
+from .royals_readable import unreadable
 
 RULES = get_rules("royals")
 BOARD = RULES.board
@@ -720,6 +721,16 @@ def test_refusal_names_the_rule(code, case, text):
     assert text in err.message
 
 
+@pytest.mark.parametrize(("code", "case", "text"), REFUSALS,
+                         ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(REFUSALS)])
+def test_refusal_is_a_sentence_for_a_person(code, case, text):
+    state, type_, actor, data = case()
+    message = refused(state, type_, actor, **data).message
+    if code == "unknown_action":  # quotes the type as sent (the game contract)
+        message = message.replace(type_, "")
+    assert not unreadable(message), message
+
+
 @pytest.mark.parametrize(("code", "data", "text"), SETUP_REFUSALS,
                          ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(SETUP_REFUSALS)])
 def test_setup_refusal_names_the_rule(code, data, text):
@@ -729,6 +740,7 @@ def test_setup_refusal_names_the_rule(code, data, text):
     err = refused(state, "setup", "table", **{**base, **data})
     assert err.code == code
     assert text in err.message
+    assert not unreadable(err.message), err.message
 
 
 # ---------------------------------------------------------------------------
