@@ -46,6 +46,9 @@ def edition_labels(board: Board) -> dict[str, str]:
     out.update({p.id: portrait_label(board, p) for p in board.portraits})
     out.update({card: intrigue_label(board, card) for card in board.intrigue_cards})
     out.update({colour: colour.capitalize() for colour in board.cube_counts})
+    for period in board.periods:
+        year = board.period_years.get(period)
+        out[f"period:{period}"] = str(year) if year else f"Period {period}"  # as printed
     for marker in every_marker(board):
         text = marker_label(board, marker)
         out[marker_id(marker.kind, marker.key)] = text
