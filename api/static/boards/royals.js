@@ -167,22 +167,26 @@
           val(ctx, `board_markers.noble_house.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, "all taken")));
   }
 
-  // what a player holds, from the view: the hand (to whoever may see it) and the tokens won
+  // what a player holds, from the view: the hand (its faces only to whoever may see it, as
+  // `.hand`: the one hand on a seat's screen) and the counts everybody sees
   function hand(view, ctx, i) {
     const hd = (view.hands || [])[i] || {};
     const country = hd.country && typeof hd.country === "object" ? hd.country : null;
-    const intrigue = Array.isArray(hd.intrigue) ? hd.intrigue : null;
+    const intrigue = Array.isArray(hd.intrigue) ? hd.intrigue : [];
+    const faces = country ? h("div", {class: "hand"},
+      h("div", {class: "rl-cards"}, Object.entries(country).map(([c]) =>
+        h("span", {class: ctx.cls("rl-card", `hands.${i}.country.${c}`), "data-country": c}, ctx.label(c),
+          h("span", {class: "rl-n"}, "×", val(ctx, `hands.${i}.country.${c}`, {tag: "span"}))))),
+      Array.isArray(hd.intrigue) ? h("div", {class: "rl-cards", "data-path": `hands.${i}.intrigue`, "data-list": true},
+        intrigue.map((pair) => h("span", {class: "rl-card rl-intrigue", "data-item": JSON.stringify(pair),
+          title: "intrigue card"},
+        (Array.isArray(pair) ? pair : [pair]).map((c) => h("span", {"data-country": c}, ctx.label(c)))))) : null)
+      : h("div", {class: "rl-cards rl-hidden"},
+        hd.country_count || hd.intrigue_count ? h("span", {class: "rl-back"}, "face down") : null);
     return h("div", {class: "rl-hand"},
       h("div", {class: "rl-counts"}, val(ctx, `hands.${i}.country_count`), " country · ",
         val(ctx, `hands.${i}.intrigue_count`), " intrigue"),
-      country ? h("div", {class: "rl-cards"}, Object.entries(country).map(([c, n]) =>
-        h("span", {class: ctx.cls("rl-card", `hands.${i}.country.${c}`), "data-country": c}, ctx.label(c),
-          h("span", {class: "rl-n"}, "×", val(ctx, `hands.${i}.country.${c}`, {tag: "span"})))))
-        : h("div", {class: "rl-cards rl-hidden"}, hd.country_count ? h("span", {class: "rl-back"}, "face down") : null),
-      intrigue ? h("div", {class: "rl-cards", "data-path": `hands.${i}.intrigue`, "data-list": true},
-        intrigue.map((pair) => h("span", {class: "rl-card rl-intrigue", "data-item": JSON.stringify(pair),
-          title: "intrigue card"},
-        (Array.isArray(pair) ? pair : [pair]).map((c) => h("span", {"data-country": c}, ctx.label(c)))))) : null);
+      faces);
   }
 
   // where a token lay, in the edition's words: its city, its country and year, its title
