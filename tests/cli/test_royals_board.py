@@ -64,7 +64,7 @@ def test_every_fixture_renders_readably_within_the_width(path, width):
 
 
 def test_the_checks_fire_on_a_board_given_no_names_and_no_labels():
-    names, states = sample_steps(FIXTURES[0])
+    _, states = sample_steps(FIXTURES[0])
     view = RULES.view(states[-3], 0)
     text = render(view, BoardContext(names=(), labels={}, width=80))
     found = " ".join(problems(text, 80))
@@ -79,7 +79,8 @@ def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others():
     text = render(view, BoardContext(names=names, labels=LABELS, width=120))
     hidden = [line for line in text.splitlines() if "face down" in line]
     assert len(hidden) == state.players - 1
-    own = next(line for line in text.splitlines() if names[me] in line and "×" in line)
+    times = "\N{MULTIPLICATION SIGN}"
+    own = next(line for line in text.splitlines() if names[me] in line and times in line)
     assert any(LABELS[c] in own for c in view["hands"][me]["country"])
 
 
