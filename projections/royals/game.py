@@ -22,11 +22,16 @@ from ..rules import (
     GameRules,
     IllegalAction,
     Viewer,
+    ordinal,
+    plural,
+    possessive,
     require,
+    seat_name,
     thaw,
     with_item,
+    words_list,
 )
-from . import scoring, views
+from . import scoring, sentences, views, words
 from .edition import Board, edition_problems
 from .model import (
     AWAITING_SETUP,
@@ -51,11 +56,6 @@ from .slots import chance_slots
 
 Pick = Callable[[Counter[str]], str]
 Entry = tuple[str, str, Any]  # (kind, source, card) of one draw
-
-
-def ordinal(n: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
-    return f"{n}{suffix}"
 
 
 class Royals(GameRules):
@@ -98,7 +98,7 @@ class Royals(GameRules):
             intrigues=tuple(Bag() for _ in seats), board=(None,) * len(self.board.portraits),
             cathedrals=((0,) * players,) * len(self.board.cities),
             tiles=((0,) * players,) * len(self.board.titles),
-            holdings=((),) * players)
+            holdings=((),) * players, names=tuple(str(n) for n in created["players"]))
 
     def apply(self, state: State, action: Action) -> State:
         """Check and apply one action (spec §3, §5); automatic consequences included (§6)."""
@@ -107,8 +107,10 @@ class Royals(GameRules):
                    "usurp_noble": self._apply_usurp_noble,
                    "end_turn": self._apply_end_turn}.get(action.type)
         if handler is None:
-            raise IllegalAction("unknown_action", f"royals has no action {action.type!r}; it "
-                                "knows setup, draw_cards, claim_noble, usurp_noble and end_turn")
+            # the type as sent (the contract: a client can find what it misspelt)
+            raise IllegalAction("unknown_action", f"Royals has no move “{action.type}”; its "
+                                "moves are the setup, drawing cards, claiming a noble, "
+                                "usurping a noble and ending the turn")
         return handler(state, action)
 
     def to_act(self, state: State) -> tuple[Any, ...]:
@@ -193,23 +195,13 @@ class Royals(GameRules):
         return {"draws": draws} if hidden else None
 
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
-        data = action.data
-        if action.type == "setup":
-            return f"set up the game; seat {data.get('start_player')} starts"
-        if action.type == "draw_cards":
-            return self._describe_draw(data)
-        if action.type in ("claim_noble", "usurp_noble"):
-            portrait = data.get("portrait", "?")
-            name = (self.board.portrait(portrait).name if portrait in self.board.portrait_index
-                    else portrait)
-            text = f"the {name} with {len(data.get('country_cards', ()))} country cards"
-            if action.type == "claim_noble":
-                return f"placed a cube on {text}"
-            return f"usurped {text} and {len(data.get('intrigue_cards', ()))} intrigue card(s)"
-        if action.type == "end_turn":
-            gone = len(data.get("discard_country", ())) + len(data.get("discard_intrigue", ()))
-            return f"ended the turn, discarding {gone} card(s)"
-        return super().describe(action, names)
+        """A whole sentence naming the actor and every piece by its label (`sentences.py`)."""
+        return sentences.describe(self.board, action, names)
+
+    def labels(self) -> dict[str, str]:
+        """Every component id a view, legal action or chance slot holds, with its label from
+        the edition (`words.py`); the edition's own `labels` win."""
+        return {**words.edition_labels(self.board), **super().labels()}
 
     def view(self, state: State, seat: Viewer) -> dict[str, Any]:
         """Spec §7: own hand shown, other hands as counts, piles as counts."""
@@ -218,16 +210,19 @@ class Royals(GameRules):
     # -- setup (spec §3) -------------------------------------------------------
     def _variants(self, options: Mapping[str, Any]) -> dict[str, bool]:
         unknown = sorted(set(options) - set(self.default_options))
-        require(not unknown, "unknown_option", f"Royals has no option {', '.join(unknown)}; "
-                "it knows 'variants'", options=unknown)
+        require(not unknown, "unknown_option", f"Royals has no option "
+                f"{words_list(words.shown(o) for o in unknown)}; its only option is the choice "
+                "of variants", options=unknown)
         variants = {**self.default_options["variants"], **(options.get("variants") or {})}
         extra = sorted(set(variants) - set(self.default_options["variants"]))
-        require(not extra, "unknown_option", f"Royals has no variant {', '.join(extra)}; it "
-                "knows period3_finish_round and edition_arcane_wonders_deck", options=extra)
+        known = words_list(f"“{words.VOCABULARY[v]}”" for v in self.default_options["variants"])
+        require(not extra, "unknown_option", f"Royals has no variant "
+                f"{words_list(words.shown(v) for v in extra)}; its variants are {known}",
+                options=extra)
         # ruling R1: the Arcane Wonders deck is an edition (other card counts), not an option
         require(not variants["edition_arcane_wonders_deck"], "unsupported_option",
-                "edition_arcane_wonders_deck: the Arcane Wonders deck (102 cards) has no known "
-                "removal table; load it as an edition with its own card counts instead")
+                "The Arcane Wonders deck (102 cards) has no known removal table; load it as an "
+                "edition with its own card counts instead")
         return {k: bool(v) for k, v in variants.items()}
 
     def _default_colours(self, players: int) -> tuple[str, ...]:
@@ -239,20 +234,23 @@ class Royals(GameRules):
 
     def _apply_setup(self, state: State, action: Action) -> State:
         require(action.actor == "table", "not_your_turn",
-                f"the setup is made by the table, not by {action.actor!r}")
-        require(state.phase == AWAITING_SETUP, "already_set_up", "the game is already set up")
+                f"The table makes the setup, not {self._who(state, action.actor)}")
+        require(state.phase == AWAITING_SETUP, "already_set_up", "The game is already set up")
         data = action.data
         self._check_setup_repeats(state, data)
         colours = self._check_colours(state, data.get("colours"))
         raw = data.get("start_player")
+        given = "none was named" if raw is None else f"not {words.shown(raw)}"
         require(isinstance(raw, int) and not isinstance(raw, bool)
                 and 0 <= raw < state.players, "bad_start_player",
-                f"start_player must be a seat from 0 to {state.players - 1}, not {raw!r}")
+                f"The start player is one of the {state.players} players (a seat from 0 to "
+                f"{state.players - 1}); {given}")
         start = raw if isinstance(raw, int) else 0  # checked just above
         display = self._country_list(data.get("display") or ())
         size = self.board.display_size
         require(len(display) == size, "wrong_display_size",
-                f"setup turns {size} cards face up; display names {len(display)}")
+                f"The setup turns {plural(size, 'card')} face up for the display; "
+                f"{plural(len(display), 'card')} {'was' if len(display) == 1 else 'were'} named")
         deck = self._take(state.deck, display, "not_available", "the prepared deck")
         return replace(state, phase=DRAW, colours=colours, start_player=start, current=start,
                        supply=tuple(self.board.cube_counts[c] for c in colours), deck=deck,
@@ -262,32 +260,39 @@ class Royals(GameRules):
         """Ruling R7: a setup that repeats the player count or the variant must agree."""
         players = data.get("players")
         require(players is None or players == state.players, "setup_disagrees",
-                f"setup says {players} players but the game was created for {state.players}")
+                f"The setup says {words.shown(players)} players but the game was created for "
+                f"{state.players}")
         variant = (data.get("variants") or {}).get("period3_finish_round")
+        on = {True: "on", False: "off"}
         require(variant is None or bool(variant) == state.finish_round, "setup_disagrees",
-                f"setup says period3_finish_round={variant} but the game was created with "
-                f"{state.finish_round}")
+                f"The setup turns the variant “{words.VOCABULARY['period3_finish_round']}” "
+                f"{on[bool(variant)]}, but the game was created with it {on[state.finish_round]}")
 
     def _check_colours(self, state: State, given: Any) -> tuple[str, ...]:
         colours = tuple(given or ())
         require(len(colours) == state.players, "wrong_colours",
-                f"every seat takes one colour: {state.players} colours needed, "
+                f"Every player takes one colour: {plural(state.players, 'colour')} needed, "
                 f"{len(colours)} given")
         for colour in colours:
             require(colour in self.board.cube_counts, "unknown_colour",
-                    f"{colour!r} is not a cube colour; the colours are "
-                    f"{', '.join(self.board.cube_counts)}", colour=colour)
-        require(len(set(colours)) == len(colours), "duplicate_colour",
-                f"each seat takes a different colour: {', '.join(colours)}")
+                    f"{words.shown(colour)} is not a cube colour; the colours are "
+                    f"{words_list(self.board.cube_counts)}", colour=colour)
+        twice = sorted({str(c) for c in colours if colours.count(c) > 1})
+        require(not twice, "duplicate_colour",
+                f"Each player takes a different colour; {words_list(twice)} "
+                f"{'is' if len(twice) == 1 else 'are'} named more than once")
         pair = self.board.two_player_colours
         require(state.players != 2 or set(colours) == set(pair), "two_player_colours",
-                f"with 2 players the colours are {' and '.join(pair)}, not {', '.join(colours)}")
+                f"With 2 players the colours are {' and '.join(pair)}, not "
+                f"{words_list(colours)}")
         return tuple(str(c) for c in colours)
 
     # -- draw (spec §5.1) ------------------------------------------------------
     def _apply_draw_cards(self, state: State, action: Action) -> State:
         self._require_turn(state, action, "draw")
-        require(state.phase == DRAW, "already_drawn", "You have already drawn this turn")
+        require(state.phase == DRAW, "already_drawn",
+                f"{self._who(state, action.actor)} has already drawn this turn (§4: one draw "
+                "per turn)")
         entries = self._parse_draws(action.data)
         self._check_draw_counts(state, entries)
         new_state, _ = self._run_draws(state, entries, None)
@@ -300,10 +305,10 @@ class Royals(GameRules):
             if kind == "intrigue":
                 entries.append(("intrigue", "pile", card))
                 continue
-            require(kind == "country", "bad_draw", f"a draw is of kind country or intrigue, "
-                    f"not {kind!r}")
-            require(source in ("display", "deck"), "bad_draw",
-                    f"a country card comes from the display or the deck, not {source!r}")
+            require(kind == "country", "bad_draw", "A card is drawn as a country card or an "
+                    f"intrigue card, not as {words.shown(kind)}")
+            require(source in ("display", "deck"), "bad_draw", "A country card comes from the "
+                    f"display or the deck, not from {words.shown(source)}")
             entries.append(("country", source, card))
         return entries
 
@@ -323,19 +328,21 @@ class Royals(GameRules):
         shapes = self.allowed_draw_shapes(state)
         if (country, intrigue) in shapes:
             return
+        who, drawn = self._who(state, state.current), _counted(country, intrigue)
         if state.turn_no < state.players:
             (wanted, _), = shapes
             position = state.turn_no
+            # review ruling 6: positions count from 0, "the 2nd player" counts from 1
             raise IllegalAction(
                 "wrong_draw_count",
                 f"In round 1 the player in position {position} (the {ordinal(position + 1)} "
-                f"player) draws exactly {wanted} country cards and no intrigue card; you drew "
-                f"{country} country and {intrigue} intrigue", position=position)
-        (c3, _), (c1, i1) = self.board.draw_shapes
+                f"player) draws exactly {_counted(wanted, 0)} (§5.1); {possessive(who)} draw "
+                f"has {drawn}", position=position)
+        (c3, i3), (c1, i1) = self.board.draw_shapes
         raise IllegalAction(
             "wrong_draw_count",
-            f"Draw {c3} country cards, or {c1} country card and {i1} intrigue card; you drew "
-            f"{country} country and {intrigue} intrigue", country=country, intrigue=intrigue)
+            f"{who} draws {_counted(c3, i3)}, or {_counted(c1, i1)} (§5.1); this draw has "
+            f"{drawn}", country=country, intrigue=intrigue)
 
     def _run_draws(self, state: State, entries: Sequence[Entry],
                    pick: Pick | None) -> tuple[State, list[Entry]]:
@@ -348,12 +355,14 @@ class Royals(GameRules):
             if kind == "intrigue":
                 got = piles.draw_intrigue(pick or self._named_intrigue(card))
                 if got is None:
-                    raise IllegalAction("not_available", "No intrigue card is left to draw")
+                    raise IllegalAction("not_available", "No intrigue card is left to draw: "
+                                        "the intrigue pile and its discards are empty")
                 intrigues[got] += 1
             elif source == "display":
                 got = self._country(card)
                 require(piles.display[got] > 0, "not_in_display",
-                        f"No {self._cname(got)} card is face up", card=got)
+                        f"No {self._cname(got)} card is face up in the display"
+                        f"{' any more' if state.display.count(got) else ''}", card=got)
                 piles.display[got] -= 1
                 hand[got] += 1
             else:
@@ -382,7 +391,7 @@ class Royals(GameRules):
                     "(in digital play the server fills it in)")
             named = self._intrigue(card)
             require(pile[named] > 0, "not_available",
-                    f"That intrigue card ({self.board.intrigue_name(named)}) is not in the "
+                    f"No {self.board.intrigue_name(named)} intrigue card remains in the "
                     "intrigue pile", card=intrigue_pair(named))
             return named
         return pick
@@ -393,20 +402,20 @@ class Royals(GameRules):
             return {"kind": "intrigue", "card": intrigue_pair(card)}
         return {"kind": "country", "source": source, "card": card}
 
-    def _describe_draw(self, data: Mapping[str, Any]) -> str:
-        draws = data.get("draws", ())
-        country = sum(1 for d in draws if d.get("kind") == "country")
-        text = f"drew {country} country card{'s' if country != 1 else ''}"
-        intrigue = len(draws) - country
-        return text + (f" and {intrigue} intrigue card" if intrigue else "")
-
     # -- claim and usurp (spec §5.2, §5.3) -------------------------------------
     def _apply_claim_noble(self, state: State, action: Action) -> State:
         seat = self._require_play(state, action, "claim a noble")
         portrait = self._portrait(action.data.get("portrait"))
         holder = state.board[self.board.portrait_index[portrait.id]]
+        who, noble = self._who(state, seat), words.portrait_phrase(self.board, portrait)
+        # issue #19.4: a cube "moved" to where it already stands is no move (§5.2, §5.3)
+        require(holder != seat, "own_noble",
+                f"{who} already holds {noble}: a claim places a cube on a vacant portrait "
+                "(§5.2) and nobody usurps their own noble (§5.3), so the cube would stay where "
+                "it stands", holder=holder)
         require(holder is None, "portrait_occupied",
-                f"{portrait.name} is held by seat {holder}: use usurp_noble", holder=holder)
+                f"{_capital(noble)} is held by {self._who(state, holder)}: a claim needs a "
+                f"vacant portrait (§5.2); {who} may usurp it instead (§5.3)", holder=holder)
         cards = self._country_list(action.data.get("country_cards") or ())
         self._check_country_payment(state, seat, portrait, cards)
         return self._place(state, seat, portrait, cards, ())
@@ -415,9 +424,14 @@ class Royals(GameRules):
         seat = self._require_play(state, action, "usurp a noble")
         portrait = self._portrait(action.data.get("portrait"))
         holder = state.board[self.board.portrait_index[portrait.id]]
+        who, noble = self._who(state, seat), words.portrait_phrase(self.board, portrait)
         require(holder is not None, "portrait_empty",
-                f"{portrait.name} is empty: use claim_noble")
-        require(holder != seat, "own_noble", f"You cannot usurp your own noble ({portrait.name})")
+                f"{_capital(noble)} is vacant: there is no cube to usurp (§5.3); {who} may "
+                "claim it instead (§5.2)")
+        # issue #19.4: the actor's cube would replace itself: no move (§5.3)
+        require(holder != seat, "own_noble",
+                f"{who} already holds {noble}: nobody usurps their own noble (§5.3), the cube "
+                "would only replace itself")
         cards = self._country_list(action.data.get("country_cards") or ())
         self._check_country_payment(state, seat, portrait, cards)
         intrigues = [self._intrigue(c) for c in action.data.get("intrigue_cards") or ()]
@@ -427,21 +441,25 @@ class Royals(GameRules):
     def _check_country_payment(self, state: State, seat: Seat, portrait: Portrait,
                                cards: Sequence[str]) -> None:
         """Exact payment with the 3-for-1 wild (spec §5.2, ruling 10)."""
-        self._check_holds(state.hands[seat], cards, self._cname, "country")
+        who = self._who(state, seat)
+        self._check_holds(who, state.hands[seat], cards, self._cname, "card")
         need, wild, offered = portrait.cost, self.board.country_wild, len(cards)
         matching = sum(1 for c in cards if c == portrait.country)
         spare = wild * need - offered
         ok = spare >= 0 and spare % (wild - 1) == 0 and spare // (wild - 1) <= min(matching, need)
         country = self._cname(portrait.country)
+        noble = _capital(words.portrait_phrase(self.board, portrait))
         require(ok, "wrong_payment",
-                f"{portrait.name} needs {need} {country} cards (any {wild} cards count as 1); "
-                f"you offered {offered} cards with {matching} {country}",
+                f"{noble} needs exactly {plural(need, country + ' card')} (any {wild} cards count "
+                f"as 1; §5.2); {who} offered {_of_them(offered, matching, country)}",
                 needed=need, offered=offered, matching=matching)
 
     def _check_intrigue_payment(self, state: State, seat: Seat, portrait: Portrait,
                                 cards: Sequence[str]) -> None:
         """Exact payment with the 2-for-1 wild; a King needs 2 (spec §5.3, ruling 4)."""
-        self._check_holds(state.intrigues[seat], cards, self.board.intrigue_name, "intrigue")
+        who = self._who(state, seat)
+        self._check_holds(who, state.intrigues[seat], cards, self.board.intrigue_name,
+                          "intrigue card")
         need, wild, offered = (self.board.intrigue_needed(portrait.title),
                                self.board.intrigue_wild, len(cards))
         showing = sum(1 for c in cards if portrait.country in intrigue_pair(c))
@@ -450,19 +468,21 @@ class Royals(GameRules):
         country = self._cname(portrait.country)
         title = self.board.title_info[portrait.title]["name"]
         require(ok, "wrong_intrigue_payment",
-                f"A {title} needs {need} intrigue card{'s' if need != 1 else ''} showing "
-                f"{country} (any {wild} intrigue cards count as 1); you offered {offered} "
-                f"card{'s' if offered != 1 else ''}, {showing or 'none'} showing {country}",
+                f"A {title} needs {plural(need, 'intrigue card')} showing {country} (any "
+                f"{wild} intrigue cards count as 1; §5.3); {who} offered "
+                f"{_showing(offered, showing, country)}",
                 needed=need, offered=offered, showing=showing)
 
-    def _check_holds(self, hand: Bag, cards: Sequence[str], name: Callable[[str], str],
-                     what: str) -> None:
+    def _check_holds(self, who: str, hand: Bag, cards: Sequence[str],
+                     name: Callable[[str], str], what: str) -> None:
         wanted = Counter(cards)
         for card, count in sorted(wanted.items()):
             held = hand.count(card)
+            holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
+                f"no {name(card)} {what}"
             require(held >= count, "card_not_in_hand",
-                    f"You hold only {held} {name(card)} {what} card{'s' if held != 1 else ''}; "
-                    f"you offered {count}", card=card, held=held, offered=count)
+                    f"{who} holds {holds} and offered {count}", card=card, held=held,
+                    offered=count)
 
     def _place(self, state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
                intrigues: Sequence[str]) -> State:
@@ -470,8 +490,8 @@ class Royals(GameRules):
         state = self._recycle_cubes(state, seat)
         have, need = state.supply[seat], self.board.cubes_per_claim
         require(have >= need, "no_cubes",
-                f"You have only {have} cube{'s' if have != 1 else ''} left; a claim needs {need}",
-                supply=have)
+                f"{self._who(state, seat)} has only {plural(have, 'cube')} left; a claim needs "
+                f"{need} (§5.2)", supply=have)
         index = self.board.portrait_index[portrait.id]
         city = self.board.cities.index(portrait.city)
         title = self.board.titles.index(portrait.title)
@@ -540,17 +560,19 @@ class Royals(GameRules):
     def _check_discards(self, state: State, seat: Seat, country: Sequence[str],
                         intrigues: Sequence[str]) -> None:
         """Spec §5.4, ruling 8: discard exactly down to the hand limits, never more."""
-        limits = ((state.hands[seat], country, self.board.hand_limit_country, "country",
-                   self._cname),
-                  (state.intrigues[seat], intrigues, self.board.hand_limit_intrigue, "intrigue",
-                   self.board.intrigue_name))
-        for hand, cards, limit, what, name in limits:
+        who = self._who(state, seat)
+        limits = ((state.hands[seat], country, self.board.hand_limit_country, "country card",
+                   self._cname, "card"),
+                  (state.intrigues[seat], intrigues, self.board.hand_limit_intrigue,
+                   "intrigue card", self.board.intrigue_name, "intrigue card"))
+        for hand, cards, limit, what, name, unit in limits:
             excess = max(0, len(hand) - limit)
+            exactly = f"exactly {excess}" if excess else "nothing"
             require(len(cards) == excess, "wrong_discard_count",
-                    f"You hold {len(hand)} {what} cards (limit {limit}): discard exactly "
-                    f"{excess}, not {len(cards)}", held=len(hand), limit=limit,
+                    f"{who} holds {plural(len(hand), what)} (the limit is {limit}): discard "
+                    f"{exactly}, not {len(cards)} (§5.4)", held=len(hand), limit=limit,
                     discarded=len(cards))
-            self._check_holds(hand, cards, name, what)
+            self._check_holds(who, hand, cards, name, unit)
 
     def _refill_display(self, state: State, pick: Pick | None,
                         named: list[Any]) -> tuple[State, list[str]]:
@@ -561,8 +583,9 @@ class Royals(GameRules):
         def from_list(pile: Counter[str]) -> str:
             card = next(names, None)
             require(card is not None, "refill_too_short",
-                    f"The display needs {self.board.display_size} cards: refill lists "
-                    f"{len(named)}, more are needed", listed=len(named))
+                    f"The display is refilled to {plural(self.board.display_size, 'card')}: "
+                    f"the refill names {plural(len(named), 'card')}, more are needed (§5.4)",
+                    listed=len(named))
             return self._named_country(card)(pile)
 
         while sum(piles.display.values()) < self.board.display_size:
@@ -575,8 +598,8 @@ class Royals(GameRules):
             turned.append(card)
         extra = named[len(turned):]
         require(pick is not None or not extra, "refill_too_long",
-                f"The refill turns {len(turned)} card(s); refill lists {len(named)}",
-                turned=len(turned), listed=len(named))
+                f"The refill turns up {plural(len(turned), 'card') if turned else 'no card'}; "
+                f"the refill names {len(named)} (§5.4)", turned=len(turned), listed=len(named))
         return piles.into(state), turned
 
     def is_game_ending(self, state: State, period_ended: bool) -> bool:
@@ -608,25 +631,30 @@ class Royals(GameRules):
         require(state.phase != OVER, "game_over", "The game is over")
         if action.actor != state.current:
             raise IllegalAction("not_your_turn",
-                                f"It is seat {state.current}'s turn; {action.actor!r} cannot "
-                                f"{what} now", expected=state.current, actor=action.actor)
+                                f"It is {possessive(self._who(state, state.current))} turn: "
+                                f"{self._who(state, action.actor)} cannot {what} now",
+                                expected=state.current, actor=action.actor)
         return state.current
 
     def _require_play(self, state: State, action: Action, what: str) -> Seat:
         seat = self._require_turn(state, action, what)
         if state.phase == DRAW:
-            message = ("Draw before ending the turn" if what == "end the turn"
-                       else "Draw before playing")
-            raise IllegalAction("draw_first", message)
+            doing = "ending the turn" if what == "end the turn" else "playing"
+            raise IllegalAction("draw_first", f"{self._who(state, seat)} must draw before "
+                                f"{doing} (§4: every turn begins with the draw)")
         return seat
+
+    def _who(self, state: State, actor: Any) -> str:
+        """The player's name for a seat (spec: messages name players, never seats)."""
+        return seat_name(state.names, actor)
 
     def _cname(self, country: str) -> str:
         return self.board.country_names.get(country, country)
 
     def _country(self, card: Any) -> str:
         require(isinstance(card, str) and card in self.board.country_names, "unknown_country",
-                f"{card!r} is not a country card; the countries are "
-                f"{', '.join(self.board.countries)}", card=_thaw(card))
+                f"{words.shown(card)} is not a country card; the countries are "
+                f"{words_list(self.board.country_names.values())}", card=_thaw(card))
         return str(card)
 
     def _country_list(self, cards: Sequence[Any]) -> list[str]:
@@ -635,24 +663,59 @@ class Royals(GameRules):
     def _intrigue(self, card: Any) -> str:
         key = intrigue_id(card)
         require(key is not None and key in self.board.intrigue_cards, "unknown_intrigue_card",
-                f"{_thaw(card)!r} is not an intrigue card; an intrigue card shows two "
+                f"{self._shown_pair(card)} is not an intrigue card; an intrigue card shows two "
                 "different countries", card=_thaw(card))
         return str(key)
 
     def _portrait(self, portrait: Any) -> Portrait:
         require(isinstance(portrait, str) and portrait in self.board.portrait_index,
-                "unknown_portrait", f"{portrait!r} is not a portrait on the board",
+                "unknown_portrait", f"{words.shown(portrait)} is not a portrait on the board",
                 portrait=portrait)
         return self.board.portrait(portrait)
+
+    def _shown_pair(self, card: Any) -> str:
+        """An intrigue card as someone named it, in words: "Spain and Spain"."""
+        if isinstance(card, list | tuple) and all(isinstance(c, str) for c in card):
+            return words_list([self._cname(c) if c in self.board.country_names
+                               else words.shown(c) for c in card]) or "nothing"
+        return words.shown(_thaw(card))
 
     def _take(self, bag: Bag, cards: Sequence[str], code: str, where: str) -> Bag:
         counts = Counter(cards)
         for card, count in sorted(counts.items()):
+            held = plural(bag.count(card), f"{self._cname(card)} card")
             require(bag.count(card) >= count, code,
-                    f"{where} holds only {bag.count(card)} {self._cname(card)} card(s), "
-                    f"{count} named", card=card)
+                    f"{_capital(where)} holds only {held}; {count} "
+                    f"{'is' if count == 1 else 'are'} named", card=card)
         return bag.take(cards)
 
 
 def _thaw(value: Any) -> Any:
     return thaw(value)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _counted(country: int, intrigue: int) -> str:
+    """ "3 country cards and no intrigue card": the two counts of a draw in words."""
+    return f"{plural(country, 'country card') if country else 'no country card'} and " \
+           f"{plural(intrigue, 'intrigue card') if intrigue else 'no intrigue card'}"
+
+
+def _showing(offered: int, showing: int, country: str) -> str:
+    """ "1 card, none showing Spain" (the spec's words), "no intrigue card"."""
+    if not offered:
+        return "no intrigue card"
+    return f"{plural(offered, 'card')}, {showing or 'none'} showing {country}"
+
+
+def _of_them(offered: int, matching: int, country: str) -> str:
+    """ "5 cards, 3 of them Spain", "1 card (not a Spain card)": what a payment held."""
+    if offered == 0:
+        return "no card"
+    if offered == 1:
+        return f"1 card ({'a' if matching else 'not a'} {country} card)"
+    share = "none" if not matching else "all" if matching == offered else str(matching)
+    return f"{offered} cards, {share} of them {country}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -78,6 +79,21 @@ class State:
     intrigue_discard: Bag = field(default_factory=Bag)
     out_of_game: tuple[Marker, ...] = ()  # markers nobody won (spec §6.5, §6.6)
     end_reason: str | None = None
+    #: the players' names in seat order, for the sentences of refusals; never in a view, so
+    #: the stored state digests (of the view) do not depend on them
+    names: tuple[str, ...] = ()
+
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, f.name) for f in dataclass_fields(self)]
+
+    def __setstate__(self, values: list[Any]) -> None:
+        """Refuse a state pickled with other fields (a snapshot older than `names`): the
+        recorder then treats the snapshot as a cache miss and folds from the log."""
+        names = [f.name for f in dataclass_fields(self)]
+        if len(values) != len(names):
+            raise TypeError(f"a Royals state has {len(names)} fields, the pickle {len(values)}")
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
 
 
 class Piles:

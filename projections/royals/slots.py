@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from ..rules import Action, IllegalAction
+from ..rules import Action, IllegalAction, ordinal, plural, possessive, seat_name
 from .model import AWAITING_SETUP, intrigue_pair
 
 if TYPE_CHECKING:
@@ -78,7 +78,9 @@ def _setup_slots(rules: Royals, state: State) -> list[Slot]:
         {"field": "start_player", "path": [], "options": list(range(state.players)),
          "many": False, "count": None, "label": "the start player"},
         {"field": "display", "path": [], "options": list(state.deck), "many": True,
-         "count": rules.board.display_size, "label": "the cards turned face up for the display"},
+         "count": rules.board.display_size,
+         "label": f"the {plural(rules.board.display_size, 'card')} turned face up for the "
+                  "display"},
     ]
 
 
@@ -89,16 +91,17 @@ def _draw_slots(rules: Royals, state: State, action: Action) -> list[Slot]:
     trace = _Trace(kind for _, kind in hidden)
     rules._run_draws(state, entries, trace)
     several = Counter(kind for _, kind in hidden)
+    who = seat_name(state.names, state.current)
     slots, seen = [], Counter[str]()
     for (index, kind), offered, late in zip(hidden, trace.offered, trace.reshuffled,
                                             strict=True):
         seen[kind] += 1
-        nth = f"{_ordinal(seen[kind])} " if several[kind] > 1 else ""
+        nth = f"{ordinal(seen[kind])} " if several[kind] > 1 else ""
         if kind == "intrigue":
             options: list[Any] = [intrigue_pair(card) for card in offered]
-            label = f"the {nth}intrigue card drawn"
+            label = f"the {nth}intrigue card {who} drew"
         else:
-            options, label = offered, f"the {nth}card drawn from the deck"
+            options, label = offered, f"the {nth}card {who} drew from the deck"
         slots.append({"field": "draws", "path": [index, "card"], "options": options,
                       "many": False, "count": None, "label": label + _after_run_out(late)})
     return slots
@@ -107,22 +110,17 @@ def _draw_slots(rules: Royals, state: State, action: Action) -> list[Slot]:
 def _refill_slots(rules: Royals, state: State, action: Action) -> list[Slot]:
     trace = _Trace(repeat("country"))
     rules._refill_display(rules._after_discards(state, action), trace, [])
+    after = f"at the end of {possessive(seat_name(state.names, state.current))} turn"
     if not any(trace.reshuffled):
         return [{"field": "refill", "path": [], "options": trace.offered[0] if trace.offered
                  else [], "many": True, "count": len(trace.offered),
-                 "label": "the cards turned up to refill the display, in order"}]
+                 "label": f"the cards turned up to refill the display {after}, in order"}]
     # the pile ran out during the refill: card by card, the emptied pile's cards first
     return [{"field": "refill", "path": [i], "options": offered, "many": False, "count": None,
-             "label": f"the {_ordinal(i + 1)} card turned up to refill the display"
+             "label": f"the {ordinal(i + 1)} card turned up to refill the display {after}"
                       + _after_run_out(late)}
             for i, (offered, late) in enumerate(zip(trace.offered, trace.reshuffled,
                                                     strict=True))]
-
-
-def _ordinal(n: int) -> str:
-    from .game import ordinal  # game imports this module
-
-    return ordinal(n)
 
 
 def _after_run_out(late: bool) -> str:

@@ -4,6 +4,7 @@ the review rulings, and property tests over random legal games for 2 to 5 player
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections import Counter
 from dataclasses import replace
@@ -21,6 +22,7 @@ from projections.royals.model import DRAW, OVER, PLAY, Marker, State
 from projections.rules import Action, Bag, Dealer, IllegalAction, thaw, with_item
 
 from .royals_games import SAMPLES
+from .royals_readable import unreadable
 
 RULES = get_rules("royals")
 BOARD = RULES.board
@@ -124,15 +126,15 @@ def test_e1b_three_spain_and_two_france_is_refused_as_odd():
     err = refused(state, "claim_noble", 0, portrait="valencia_duke",
                   country_cards=["spain"] * 3 + ["france"] * 2)
     assert err.code == "wrong_payment"
-    assert "Valencia Duke needs 4 Spain cards" in err.message
-    assert "5 cards with 3 Spain" in err.message
+    assert "The Duke in Valencia needs exactly 4 Spain cards" in err.message
+    assert "Player 1 offered 5 cards, 3 of them Spain" in err.message
 
 
 def test_e1c_five_spain_overpays_and_four_spain_is_exact():
     state = playing(hand=E1_HAND)
     err = refused(state, "claim_noble", 0, portrait="valencia_duke", country_cards=["spain"] * 5)
     assert err.code == "wrong_payment"
-    assert "5 cards with 5 Spain" in err.message
+    assert "Player 1 offered 5 cards, all of them Spain" in err.message
     after = act(state, "claim_noble", 0, portrait="valencia_duke", country_cards=["spain"] * 4)
     assert after.hands[0].count("spain") == 1
 
@@ -184,7 +186,7 @@ def test_e2_one_matching_intrigue_card_is_not_enough_for_a_king():
                   country_cards=["spain"] * 8, intrigue_cards=[intrigue("spain", "britain")])
     assert err.code == "wrong_intrigue_payment"
     assert "A King needs 2 intrigue cards showing Spain" in err.message
-    assert "you offered 1 card, 1 showing Spain" in err.message
+    assert "Player 1 offered 1 card, 1 showing Spain" in err.message
 
 
 def test_a_king_needs_two_intrigue_cards_showing_spain_none_shown():
@@ -192,7 +194,7 @@ def test_a_king_needs_two_intrigue_cards_showing_spain_none_shown():
                                                     Bag(["france+german_states"])))
     err = refused(state, "usurp_noble", 0, portrait="madrid_king", country_cards=["spain"] * 8,
                   intrigue_cards=[intrigue("france", "german_states")])
-    assert "you offered 1 card, none showing Spain" in err.message
+    assert "Player 1 offered 1 card, none showing Spain" in err.message
 
 
 def test_a_non_king_is_usurped_with_one_matching_or_any_two_intrigue_cards():
@@ -510,7 +512,7 @@ def test_e9_after_a_baron_claim_discard_exactly_0_country_and_1_intrigue():
     assert err.code == "wrong_discard_count" and "discard exactly 1" in err.message
     err = refused(state, "end_turn", 0, discard_country=["france"],
                   discard_intrigue=[intrigue("spain", "france")])
-    assert err.code == "wrong_discard_count" and "discard exactly 0" in err.message
+    assert err.code == "wrong_discard_count" and "discard nothing, not 1" in err.message
     after = act(state, "end_turn", 0, discard_intrigue=[intrigue("spain", "france")])
     assert len(after.intrigues[0]) == 4 and after.intrigue_discard == Bag(["france+spain"])
 
@@ -558,7 +560,9 @@ def test_e11_three_players_start_seat_2_draw_1_2_3_and_no_intrigue():
     state = set_up(3, start=2)
     err = refused(state, "draw_cards", 2, draws=deck_draws(2))
     assert err.code == "wrong_draw_count"
-    assert "position 0 (the 1st player) draws exactly 1 country cards" in err.message
+    assert "position 0 (the 1st player) draws exactly 1 country card and no intrigue card" \
+        in err.message
+    assert "Player 3's draw has 2 country cards" in err.message
     state = act(act(state, "draw_cards", 2, draws=deck_draws(1)), "end_turn", 2, refill=[])
     err = refused(state, "draw_cards", 0, draws=[*deck_draws(1), {"kind": "intrigue",
                                                                    "card": ["spain", "france"]}])
@@ -575,7 +579,9 @@ def test_from_round_2_draw_three_country_or_one_and_one_in_either_order():
     after = act(state, "draw_cards", 0, draws=one_one)
     assert after.intrigues[0] == Bag(["britain+spain"]) and after.hands[0] == Bag(["spain"])
     err = refused(state, "draw_cards", 0, draws=deck_draws(2))
-    assert err.code == "wrong_draw_count" and "Draw 3 country cards, or 1" in err.message
+    assert err.code == "wrong_draw_count" and (
+        "Player 1 draws 3 country cards and no intrigue card, or 1 country card and 1 intrigue "
+        "card" in err.message)
 
 
 def test_the_intrigue_discards_are_reshuffled_when_the_pile_is_empty():
@@ -624,18 +630,20 @@ def _occupied():
 
 
 REFUSALS = [
-    ("not_your_turn", lambda: (playing(), "end_turn", 1, {}), "seat 0"),
+    ("not_your_turn", lambda: (playing(), "end_turn", 1, {}),
+     "It is Player 1's turn: Player 2 cannot end the turn now"),
     ("already_drawn", lambda: (playing(), "draw_cards", 0, {"draws": deck_draws(3)}),
-     "already drawn"),
+     "Player 1 has already drawn this turn"),
     ("draw_first", lambda: (drawing(), "claim_noble", 0,
                             {"portrait": "lyon_marshal", "country_cards": ["france"]}),
-     "Draw before playing"),
-    ("draw_first", lambda: (drawing(), "end_turn", 0, {}), "Draw before ending the turn"),
+     "Player 1 must draw before playing"),
+    ("draw_first", lambda: (drawing(), "end_turn", 0, {}),
+     "Player 1 must draw before ending the turn"),
     ("wrong_draw_count", lambda: (drawing(), "draw_cards", 0, {"draws": deck_draws(4)}),
-     "you drew 4 country"),
+     "this draw has 4 country cards and no intrigue card"),
     ("not_in_display", lambda: (drawing(), "draw_cards", 0, {"draws": [
         {"kind": "country", "source": "display", "card": "britain"}, *deck_draws(2)]}),
-     "No Britain card is face up"),
+     "No Britain card is face up in the display"),
     ("not_available", lambda: (drawing(deck=Bag(["spain"] * 5)), "draw_cards", 0,
                                {"draws": [{"kind": "country", "source": "deck",
                                            "card": "britain"}] * 3}),
@@ -645,46 +653,51 @@ REFUSALS = [
     ("unknown_country", lambda: (drawing(), "draw_cards", 0, {"draws": [
         {"kind": "country", "source": "deck", "card": "prussia"}] * 3}), "prussia"),
     ("unknown_intrigue_card", lambda: (drawing(), "draw_cards", 0, {"draws": [
-        *deck_draws(1), {"kind": "intrigue", "card": ["spain", "spain"]}]}), "spain"),
+        *deck_draws(1), {"kind": "intrigue", "card": ["spain", "spain"]}]}),
+     "Spain and Spain is not an intrigue card"),
     ("unknown_portrait", lambda: (playing(hand=["spain"]), "claim_noble", 0,
                                   {"portrait": "toledo_count", "country_cards": ["spain"]}),
-     "toledo_count"),
+     "“toledo count” is not a portrait on the board"),
     ("portrait_occupied", lambda: (_occupied(), "claim_noble", 0,
                                    {"portrait": "madrid_king", "country_cards": ["spain"] * 8}),
-     "Madrid King is held by seat 1: use usurp_noble"),
+     "The King in Madrid is held by Player 2: a claim needs a vacant portrait (§5.2); "
+     "Player 1 may usurp it instead (§5.3)"),
     ("portrait_empty", lambda: (_occupied(), "usurp_noble", 0, {
         "portrait": "valencia_duke", "country_cards": ["spain"] * 4,
-        "intrigue_cards": [["britain", "spain"]]}), "Valencia Duke is empty"),
+        "intrigue_cards": [["britain", "spain"]]}), "The Duke in Valencia is vacant"),
     ("own_noble", lambda: (occupy(_occupied(), "valencia_duke", 0), "usurp_noble", 0, {
         "portrait": "valencia_duke", "country_cards": ["spain"] * 4,
-        "intrigue_cards": [["britain", "spain"]]}), "your own noble"),
+        "intrigue_cards": [["britain", "spain"]]}),
+     "Player 1 already holds the Duke in Valencia: nobody usurps their own noble (§5.3)"),
     ("card_not_in_hand", lambda: (playing(hand=["spain"]), "claim_noble", 0,
                                   {"portrait": "seville_baron", "country_cards": ["spain"] * 2}),
-     "You hold only 1 Spain"),
+     "Player 1 holds only 1 Spain card and offered 2"),
     ("card_not_in_hand", lambda: (_occupied(), "usurp_noble", 0, {
         "portrait": "madrid_king", "country_cards": ["spain"] * 8,
-        "intrigue_cards": [["german_states", "spain"]]}), "German States/Spain"),
+        "intrigue_cards": [["german_states", "spain"]]}),
+     "Player 1 holds no German States/Spain intrigue card and offered 1"),
     ("wrong_payment", lambda: (playing(hand=["spain"] * 3), "claim_noble", 0,
                                {"portrait": "seville_baron", "country_cards": ["spain"] * 3}),
-     "Seville Baron needs 2 Spain cards"),
+     "The Baron in Seville needs exactly 2 Spain cards"),
     ("wrong_intrigue_payment", lambda: (_occupied(), "usurp_noble", 0, {
         "portrait": "madrid_king", "country_cards": ["spain"] * 8, "intrigue_cards": []}),
      "A King needs 2 intrigue cards showing Spain"),
     ("wrong_discard_count", lambda: (playing(hand=["spain"] * 13), "end_turn", 0, {}),
-     "You hold 13 country cards (limit 12): discard exactly 1"),
+     "Player 1 holds 13 country cards (the limit is 12): discard exactly 1, not 0"),
     ("card_not_in_hand", lambda: (playing(hand=["spain"] * 13), "end_turn", 0,
-                                  {"discard_country": ["france"]}), "France"),
+                                  {"discard_country": ["france"]}),
+     "Player 1 holds no France card and offered 1"),
     ("refill_too_short", lambda: (replace(playing(), display=Bag(["spain"])), "end_turn", 0,
-                                  {"refill": ["spain"]}), "refill lists 1"),
+                                  {"refill": ["spain"]}), "the refill names 1 card, more are"),
     ("refill_too_long", lambda: (playing(), "end_turn", 0, {"refill": ["spain"]}),
-     "refill lists 1"),
+     "The refill turns up no card; the refill names 1"),
     ("not_available", lambda: (replace(playing(), display=Bag(["spain"] * 2),
                                        deck=Bag(["france"] * 3)), "end_turn", 0,
                                {"refill": ["spain"]}), "No Spain card remains"),
     ("game_over", lambda: (replace(playing(), phase=OVER), "end_turn", 0, {}), "over"),
     ("game_not_started", lambda: (RULES.initial_state(created()), "end_turn", 0, {}),
      "setup"),
-    ("unknown_action", lambda: (playing(), "bribe_the_pope", 0, {}), "bribe_the_pope"),
+    ("unknown_action", lambda: (playing(), "bribe_the_pope", 0, {}), "no move “bribe_the_pope”"),
 ]
 
 SETUP_REFUSALS = [
@@ -692,9 +705,10 @@ SETUP_REFUSALS = [
     ("unknown_colour", {"colours": ["black", "white", "pink"]}, "pink"),
     ("duplicate_colour", {"colours": ["black", "white", "black"]}, "black"),
     ("bad_start_player", {"start_player": 3}, "0 to 2"),
-    ("wrong_display_size", {"display": ["spain"]}, "names 1"),
+    ("wrong_display_size", {"display": ["spain"]}, "1 card was named"),
     ("setup_disagrees", {"players": 4}, "created for 3"),
-    ("setup_disagrees", {"variants": {"period3_finish_round": True}}, "period3_finish_round"),
+    ("setup_disagrees", {"variants": {"period3_finish_round": True}},
+     "“finish the round after period 3” on, but the game was created with it off"),
 ]
 
 
@@ -707,6 +721,16 @@ def test_refusal_names_the_rule(code, case, text):
     assert text in err.message
 
 
+@pytest.mark.parametrize(("code", "case", "text"), REFUSALS,
+                         ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(REFUSALS)])
+def test_refusal_is_a_sentence_for_a_person(code, case, text):
+    state, type_, actor, data = case()
+    message = refused(state, type_, actor, **data).message
+    if code == "unknown_action":  # quotes the type as sent (the game contract)
+        message = message.replace(type_, "")
+    assert not unreadable(message), message
+
+
 @pytest.mark.parametrize(("code", "data", "text"), SETUP_REFUSALS,
                          ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(SETUP_REFUSALS)])
 def test_setup_refusal_names_the_rule(code, data, text):
@@ -716,6 +740,67 @@ def test_setup_refusal_names_the_rule(code, data, text):
     err = refused(state, "setup", "table", **{**base, **data})
     assert err.code == code
     assert text in err.message
+    assert not unreadable(err.message), err.message
+
+
+# ---------------------------------------------------------------------------
+# Issue #19.4: a piece "moved" to where it already stands is no move
+# ---------------------------------------------------------------------------
+# Every Royals action that moves something, and what would make it a no-op: a claim or usurp
+# puts the actor's cube on a portrait (the actor's own cube may already stand there); a
+# draw moves a card display/deck -> hand; payments and discards move cards hand -> discard
+# piles; a refill moves cards deck -> display. Each case is refused below.
+
+
+def test_claiming_a_portrait_one_already_holds_is_refused_naming_the_rule():
+    state = occupy(playing(hand=["spain"] * 4), "valencia_duke", 0)
+    err = refused(state, "claim_noble", 0, portrait="valencia_duke",
+                  country_cards=["spain"] * 4)
+    assert err.code == "own_noble"
+    assert err.message == (
+        "Player 1 already holds the Duke in Valencia: a claim places a cube on a vacant "
+        "portrait (§5.2) and nobody usurps their own noble (§5.3), so the cube would stay "
+        "where it stands")
+
+
+def test_usurping_a_portrait_one_already_holds_is_refused_naming_the_rule():
+    state = occupy(playing(hand=["spain"] * 4, intrigues=[intrigue("britain", "spain")]),
+                   "valencia_duke", 0)
+    err = refused(state, "usurp_noble", 0, portrait="valencia_duke",
+                  country_cards=["spain"] * 4, intrigue_cards=[intrigue("britain", "spain")])
+    assert err.code == "own_noble" and "(§5.3)" in err.message
+    assert "Player 1 already holds the Duke in Valencia" in err.message
+
+
+def test_a_refused_claim_of_ones_own_portrait_changes_nothing_in_the_legal_list():
+    # the enumerated actions never offer the no-op either (spec §5.2: a vacant portrait)
+    state = occupy(playing(hand=["spain"] * 8, intrigues=E2_INTRIGUES), "madrid_king", 0)
+    offered = [a for a in RULES.legal_actions(state) if a["type"] != "end_turn"]
+    assert offered and all(a["data"]["portrait"] != "madrid_king" for a in offered)
+
+
+def test_a_face_up_card_drawn_leaves_the_display_and_cannot_be_drawn_twice():
+    state = drawing(3, seat=0, display=Bag(["france", "spain", "spain"]))
+    twice = [{"kind": "country", "source": "display", "card": "france"}] * 2 + deck_draws(1)
+    err = refused(state, "draw_cards", 0, draws=twice)
+    assert err.code == "not_in_display"
+    assert err.message == "No France card is face up in the display any more"
+    after = act(state, "draw_cards", 0, draws=twice[:1] + deck_draws(2))
+    assert after.display == Bag(["spain", "spain"]) and after.hands[0].count("france") == 3
+
+
+def test_a_refill_into_a_full_display_is_refused():
+    err = refused(playing(), "end_turn", 0, refill=["spain"])
+    assert err.code == "refill_too_long"
+    assert err.message == "The refill turns up no card; the refill names 1 (§5.4)"
+
+
+def test_paying_or_discarding_a_card_not_in_hand_is_refused():
+    state = playing(hand=["spain"] * 13)
+    assert refused(state, "end_turn", 0, discard_country=["britain"]).code == "card_not_in_hand"
+    err = refused(state, "claim_noble", 0, portrait="london_king",
+                  country_cards=["britain"] * 8)
+    assert err.code == "card_not_in_hand" and "holds no Britain card" in err.message
 
 
 def test_setup_display_cards_must_be_in_the_prepared_deck():
@@ -786,6 +871,23 @@ def test_legal_draws_leave_the_chance_fields_out():
             assert ("card" in draw) == (draw.get("source") == "display")
 
 
+def test_the_state_keeps_the_names_but_no_view_shows_them():
+    state = RULES.initial_state({**created(3), "players": ["Ann", "Bo", "Claire"]})
+    assert state.names == ("Ann", "Bo", "Claire")
+    for seat in (0, None, "all"):
+        assert "Ann" not in json.dumps(RULES.view(state, seat))
+
+
+def test_a_state_pickled_before_the_names_existed_does_not_load():
+    # the recorder's snapshots are pickles; an old one must be a cache miss, not a state
+    # whose refusals fail for want of `names`
+    state = set_up(3)
+    assert pickle.loads(pickle.dumps(state)) == state
+    blank = State.__new__(State)
+    with pytest.raises(TypeError):
+        blank.__setstate__(state.__getstate__()[:-1])  # as pickled without `names`
+
+
 def test_views_hide_other_hands_and_show_counts():
     state = playing(hand=["spain", "france"], intrigues=[intrigue("britain", "spain")])
     own, other, spectator = (RULES.view(state, 0), RULES.view(state, 1), RULES.view(state, None))
@@ -811,13 +913,71 @@ def test_redact_hides_deck_and_intrigue_draws_from_other_seats_only():
     assert RULES.redact(public, 1, drawing()) is None
 
 
-def test_describe_speaks_in_player_words():
-    assert RULES.describe(Action.of("claim_noble", 0, {
-        "portrait": "valencia_duke", "country_cards": ["spain"] * 4})) == (
-        "placed a cube on the Valencia Duke with 4 country cards")
-    assert RULES.describe(Action.of("draw_cards", 1, {"draws": [
-        {"kind": "country", "source": "deck"}, {"kind": "intrigue"}]})) == (
-        "drew 1 country card and 1 intrigue card")
+NAMES = ("Ann", "Bo", "Claire")
+
+DESCRIBED = [
+    (("setup", "table", {"colours": ["black", "white", "grey"], "start_player": 1,
+                         "display": ["spain", "france", "france"]}),
+     "The table set up the game: Ann plays black, Bo white and Claire grey; Bo starts; the "
+     "display shows Spain, France and France"),
+    (("draw_cards", 1, {"draws": [{"kind": "country", "source": "deck", "card": "spain"},
+                                  {"kind": "intrigue", "card": ["britain", "spain"]}]}),
+     "Bo drew 1 country card from the deck and 1 intrigue card"),
+    (("draw_cards", 2, {"draws": [{"kind": "country", "source": "display", "card": "spain"},
+                                  {"kind": "country", "source": "display", "card": "france"},
+                                  {"kind": "country", "source": "deck", "card": "britain"}]}),
+     "Claire drew 3 country cards: Spain and France from the display and 1 from the deck"),
+    (("draw_cards", 0, {"draws": [{"kind": "country", "source": "display", "card": "spain"}]}),
+     "Ann drew 1 country card from the display (Spain)"),
+    (("draw_cards", 0, {"draws": [{"kind": "country", "source": "deck"}] * 3}),
+     "Ann drew 3 country cards from the deck"),
+    (("claim_noble", 0, {"portrait": "valencia_duke", "country_cards": ["spain"] * 4}),
+     "Ann claimed the Duke in Valencia, paying 4 Spain cards"),
+    (("claim_noble", 0, {"portrait": "valencia_marshal", "country_cards": ["spain"]}),
+     "Ann claimed the Marshal in Valencia, paying 1 Spain card"),
+    (("claim_noble", 1, {"portrait": "valencia_duke", "country_cards": [
+        "spain", "spain", "france", "france", "france", "britain", "britain", "britain"]}),
+     "Bo claimed the Duke in Valencia, paying 3 Britain, 3 France and 2 Spain cards"),
+    (("usurp_noble", 0, {"portrait": "madrid_king", "country_cards": ["spain"] * 8,
+                         "intrigue_cards": [["spain", "britain"], ["france", "german_states"],
+                                            ["britain", "france"]]}),
+     "Ann usurped the King in Madrid, paying 8 Spain cards and 3 intrigue cards "
+     "(Britain/France, Britain/Spain and France/German States)"),
+    (("end_turn", 2, {"discard_country": [], "discard_intrigue": [], "refill": []}),
+     "Claire ended the turn"),
+    (("end_turn", 2, {"discard_country": ["france", "france"], "discard_intrigue": [],
+                      "refill": ["spain"]}),
+     "Claire ended the turn, discarding 2 France cards; Spain was turned face up for the "
+     "display"),
+    (("end_turn", 0, {"discard_country": ["france"], "discard_intrigue": [["spain", "france"]],
+                      "refill": ["spain", "german_states"]}),
+     "Ann ended the turn, discarding 1 France card and 1 intrigue card (France/Spain); Spain "
+     "and German States were turned face up for the display"),
+    (("bribe_the_pope", 1, {}), "Bo made a move Royals does not know (bribe the pope)"),
+]
+
+
+@pytest.mark.parametrize(("action", "sentence"), DESCRIBED,
+                         ids=[f"{a[0]}-{i}" for i, (a, _) in enumerate(DESCRIBED)])
+def test_describe_says_a_whole_sentence_naming_the_actor_and_the_pieces(action, sentence):
+    type_, actor, data = action
+    assert RULES.describe(Action.of(type_, actor, data), NAMES) == sentence
+
+
+def test_describe_never_names_a_card_drawn_face_down():
+    # spec §7: the log shows everyone the sentence, so deck and intrigue cards stay unnamed
+    draws = [{"kind": "country", "source": "deck", "card": "britain"},
+             {"kind": "intrigue", "card": ["france", "german_states"]}]
+    text = RULES.describe(Action.of("draw_cards", 0, {"draws": draws}), NAMES)
+    assert not any(word in text for word in ("Britain", "France", "German"))
+
+
+def test_describe_survives_data_a_correction_may_carry():
+    for type_, data in (("claim_noble", {"portrait": 7}), ("draw_cards", {"draws": "x"}),
+                        ("end_turn", {"refill": [None, "atlantis"]}), ("setup", {})):
+        text = RULES.describe(Action.of(type_, 0, data), NAMES)
+        assert text.startswith("Ann ") or text.startswith("The table")
+        assert "None" not in text and "_" not in text
 
 
 # ---------------------------------------------------------------------------
@@ -1222,16 +1382,17 @@ def test_setup_slots_are_the_start_seat_and_the_display_from_the_prepared_deck()
         {"field": "start_player", "path": [], "options": [0, 1, 2], "many": False,
          "count": None, "label": "the start player"},
         {"field": "display", "path": [], "options": list(state.deck), "many": True, "count": 3,
-         "label": "the cards turned face up for the display"}]
+         "label": "the 3 cards turned face up for the display"}]
     assert Counter(slots[1]["options"]) == BOARD.prepared_deck(3)[0]  # 69 cards, with repeats
     colours = auto["data"]["colours"]
     # a display picked short is refused by the rules
     err = refused(state, "setup", "table", colours=colours, start_player=1, display=["spain"])
-    assert (err.code, err.message) == ("wrong_display_size",
-                                       "setup turns 3 cards face up; display names 1")
+    assert (err.code, err.message) == (
+        "wrong_display_size", "The setup turns 3 cards face up for the display; 1 card was named")
     err = refused(state, "setup", "table", colours=colours, display=["spain"] * 3)
-    assert (err.code, err.message) == ("bad_start_player",
-                                       "start_player must be a seat from 0 to 2, not None")
+    assert (err.code, err.message) == (
+        "bad_start_player",
+        "The start player is one of the 3 players (a seat from 0 to 2); none was named")
 
 
 def test_a_draw_offers_one_slot_per_deck_and_intrigue_card_and_none_for_the_display():
@@ -1243,17 +1404,17 @@ def test_a_draw_offers_one_slot_per_deck_and_intrigue_card_and_none_for_the_disp
     deck = ["britain", "spain", "spain"]
     assert RULES.chance_slots(state, three) == [
         {"field": "draws", "path": [1, "card"], "options": deck, "many": False, "count": None,
-         "label": "the 1st card drawn from the deck"},
+         "label": "the 1st card Player 1 drew from the deck"},
         {"field": "draws", "path": [2, "card"], "options": deck, "many": False, "count": None,
-         "label": "the 2nd card drawn from the deck"}]
+         "label": "the 2nd card Player 1 drew from the deck"}]
     one_one = Action.of("draw_cards", 0, {"draws": [{"kind": "intrigue"},
                                                     {"kind": "country", "source": "deck"}]})
     assert RULES.chance_slots(state, one_one) == [
         {"field": "draws", "path": [0, "card"], "many": False, "count": None,
          "options": [["britain", "spain"], ["britain", "spain"], ["france", "spain"]],
-         "label": "the intrigue card drawn"},
+         "label": "the intrigue card Player 1 drew"},
         {"field": "draws", "path": [1, "card"], "options": deck, "many": False, "count": None,
-         "label": "the card drawn from the deck"}]
+         "label": "the card Player 1 drew from the deck"}]
     display_only = Action.of("draw_cards", 0, {"draws": [
         {"kind": "country", "source": "display", "card": c} for c in ("france", "france",
                                                                       "spain")]})
@@ -1272,11 +1433,11 @@ def test_a_draw_past_the_last_deck_card_takes_that_card_first_then_the_reshuffle
     after = " (after the pile ran out and the discards were reshuffled)"
     assert RULES.chance_slots(state, action) == [
         {"field": "draws", "path": [0, "card"], "options": ["britain"], "many": False,
-         "count": None, "label": "the 1st card drawn from the deck"},
+         "count": None, "label": "the 1st card Player 1 drew from the deck"},
         {"field": "draws", "path": [1, "card"], "options": ["britain", "britain", "spain"],
-         "many": False, "count": None, "label": "the 2nd card drawn from the deck" + after},
+         "many": False, "count": None, "label": "the 2nd card Player 1 drew from the deck" + after},
         {"field": "draws", "path": [2, "card"], "options": ["britain", "britain", "spain"],
-         "many": False, "count": None, "label": "the 3rd card drawn from the deck" + after}]
+         "many": False, "count": None, "label": "the 3rd card Player 1 drew from the deck" + after}]
     deck = {"kind": "country", "source": "deck"}
     in_order = [{**deck, "card": c} for c in ("britain", "spain", "britain")]
     assert act(state, "draw_cards", 0, draws=in_order).hands[0] == Bag(["britain"] * 2
@@ -1294,13 +1455,17 @@ def test_end_turn_refill_is_the_cards_turned_up_in_order_as_many_as_the_display_
     action = Action.of("end_turn", 0, option["data"])
     assert RULES.chance_slots(state, action) == [
         {"field": "refill", "path": [], "options": ["britain", "spain", "spain"], "many": True,
-         "count": 2, "label": "the cards turned up to refill the display, in order"}]
+         "count": 2,
+         "label": "the cards turned up to refill the display at the end of Player 1's turn, "
+                  "in order"}]
     err = refused(state, "end_turn", 0, **option["data"], refill=["spain"])
     assert (err.code, err.message) == (
-        "refill_too_short", "The display needs 3 cards: refill lists 1, more are needed")
+        "refill_too_short",
+        "The display is refilled to 3 cards: the refill names 1 card, more are needed (§5.4)")
     err = refused(state, "end_turn", 0, **option["data"], refill=[])
     assert (err.code, err.message) == (
-        "refill_too_short", "The display needs 3 cards: refill lists 0, more are needed")
+        "refill_too_short",
+        "The display is refilled to 3 cards: the refill names 0 cards, more are needed (§5.4)")
     # a full display, or the game ending, turns nothing up: an empty list
     full = replace(state, display=Bag(["france"] * 3))
     assert slot_shape(RULES.chance_slots(full, action)) == [("refill", [], True, 0)]
@@ -1320,10 +1485,11 @@ def test_a_refill_past_the_last_deck_card_is_picked_card_by_card():
     slots = RULES.chance_slots(state, Action.of("end_turn", 0, option["data"]))
     assert slots == [
         {"field": "refill", "path": [0], "options": ["britain"], "many": False, "count": None,
-         "label": "the 1st card turned up to refill the display"},
+         "label": "the 1st card turned up to refill the display at the end of Player 1's turn"},
         {"field": "refill", "path": [1], "options": ["britain", "france", *["spain"] * 5],
-         "many": False, "count": None, "label": "the 2nd card turned up to refill the display"
-         " (after the pile ran out and the discards were reshuffled)"}]
+         "many": False, "count": None, "label": "the 2nd card turned up to refill the display "
+         "at the end of Player 1's turn (after the pile ran out and the discards were "
+         "reshuffled)"}]
     data = thaw(option["data"])
     write(data, slots[0], "britain")
     write(data, slots[1], "france")

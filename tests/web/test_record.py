@@ -393,7 +393,8 @@ def _table_new_game(page, server, slug: str, players: list[str]) -> tuple[str, d
 
 
 @pytest.mark.parametrize("slug, players, slip", [
-    ("royals", ["Ann", "Bo"], "setup turns 3 cards face up; display names 0")])
+    ("royals", ["Ann", "Bo"],
+     "The setup turns 3 cards face up for the display; 0 cards were named")])
 def test_record_a_complete_multi_player_table_game_by_tapping(
         browser, server, slug: str, players: list[str], slip: str) -> None:
     """A physical game recorded move by move on a tablet: every chance outcome (the display,

@@ -1,0 +1,324 @@
+"""Royals' table in the terminal: the map of Europe country by country (each city's bonus
+token, its portrait spaces with the cube of whoever holds them, its cathedral), the
+country tokens still on the board, the title tiles, the display and each player's holdings.
+
+Drawn from the JSON view only; the geography (which city lies in which country, which title
+a portrait space carries) is read from the default edition, and an id that edition does not
+know is still shown, by its label, under "Other cities".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from . import BoardContext
+
+#: the cube colours of the edition, as a terminal can show them on a dark or light background
+CUBE_STYLES = {"black": "bold grey0 on grey70", "white": "bold bright_white on grey35",
+               "grey": "bold grey58", "purple": "bold medium_purple2", "orange": "bold orange1"}
+#: the map colours of the countries (royals.json `countries[].map_colour`)
+MAP_STYLES = {"blue": "blue", "green": "green", "red": "red", "yellow": "yellow3"}
+CUBE = "■"
+TIMES = "\N{MULTIPLICATION SIGN}"
+PHASES = {"awaiting_setup": "waiting for the setup", "draw": "to draw",
+          "play": "to claim, usurp or end the turn", "over": "game over"}
+
+
+@cache
+def _geography() -> tuple[dict[str, list[str]], dict[str, str], dict[str, str], dict[int, str]]:
+    """(country -> cities, country -> map colour, portrait -> title, period -> year)."""
+    from projections import get_rules
+
+    edition = get_rules("royals").edition
+    cities: dict[str, list[str]] = {k["id"]: [] for k in edition["countries"]}
+    for city in edition["cities"]:
+        cities.setdefault(city["country"], []).append(city["id"])
+    colours = {k["id"]: str(k.get("map_colour", "")) for k in edition["countries"]}
+    titles = {p["id"]: p["title"] for c in edition["cities"] for p in c["portraits"]}
+    years = {int(p["number"]): str(p.get("year") or f"period {p['number']}")
+             for p in edition["period_scoring"]["periods"]}
+    return cities, colours, titles, years
+
+
+class _Seats:
+    """Names and cube colours of the seats, as the view records them."""
+
+    def __init__(self, view: Mapping[str, Any], ctx: BoardContext) -> None:
+        self.ctx = ctx
+        self.colours = [str(c) for c in view.get("colours") or ()]
+
+    def cube(self, seat: int, count: int | None = None) -> Text:
+        colour = self.colours[seat] if 0 <= seat < len(self.colours) else ""
+        text = Text(CUBE, style=CUBE_STYLES.get(colour, self.ctx.seat_style(seat)))
+        text.append(f" {self.ctx.name(seat)}")
+        if count is not None and count > 1:
+            text.append(f" {TIMES}{count}")
+        return text
+
+
+def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
+    if not isinstance(view.get("portraits"), Mapping):
+        # not a Royals view (an older shape, a bad file): cli.render shows it as data
+        raise KeyError("portraits")
+    seats = _Seats(view, ctx)
+    parts: list[RenderableType] = [_header(view, ctx, seats), _display(view, ctx)]
+    parts += _map(view, ctx, seats)
+    parts += [_titles(view, ctx, seats), _players(view, ctx, seats)]
+    return Group(*parts)
+
+
+# ---------------------------------------------------------------------------
+# Header and display
+# ---------------------------------------------------------------------------
+
+
+def _header(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Text:
+    period, year = view.get("period"), view.get("year")
+    text = Text(f"Period {period}" + (f" ({year})" if year else ""), style="bold")
+    text.append(f" · round {view.get('round', '—')} · turn {view.get('turn', '—')}")
+    phase = str(view.get("phase", ""))
+    if phase == "over":
+        text.append(" · the game is over", style="bold")
+    elif phase == "awaiting_setup":
+        text.append(" · waiting for the setup")
+    elif isinstance(view.get("current"), int):
+        text.append(" · ")
+        text.append_text(seats.cube(view["current"]))
+        text.append(f" {PHASES.get(phase, '')}")
+    if view.get("period_ended_this_turn"):
+        text.append(" · the draw pile ran out: the period is scored at the end of this turn")
+    if view.get("final_round"):
+        text.append(" · period 3 is over: the round is being finished")
+    text.append("\n")
+    text.append(f"Draw pile {_cards(view.get('deck_count'))} · discards "
+                f"{_cards(view.get('discard_count'))} · intrigue pile "
+                f"{_cards(view.get('intrigue_deck_count'))} · intrigue discards "
+                f"{_cards(len(view.get('intrigue_discard') or ()))}", style="dim")
+    return text
+
+
+def _display(view: Mapping[str, Any], ctx: BoardContext) -> Text:
+    _, colours, _, _ = _geography()
+    text = Text("Display: ", style="bold")
+    cards = list(view.get("display") or ())
+    if not cards:
+        text.append("empty", style="dim")
+    for i, card in enumerate(cards):
+        text.append(" " if i else "")
+        text.append(f" {ctx.label(card)} ", style=f"reverse {_map_style(colours, card)}")
+    return text
+
+
+# ---------------------------------------------------------------------------
+# The map
+# ---------------------------------------------------------------------------
+
+
+def _map(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> list[RenderableType]:
+    cities_of, _, titles, _ = _geography()
+    portraits = view.get("portraits") or {}
+    cathedrals = view.get("cathedrals") or {}
+    by_city: dict[str, list[str]] = {}
+    for portrait in portraits:
+        by_city.setdefault(_city_of(portrait, titles, cathedrals), []).append(portrait)
+    known = [c for cs in cities_of.values() for c in cs]
+    others = sorted({*by_city, *cathedrals} - set(known))
+    groups = [(k, [c for c in cs if c in by_city or c in cathedrals])
+              for k, cs in cities_of.items()] + [("", others)]
+    markers = view.get("board_markers") or {}
+    panels = [_country(view, ctx, seats, k, cities, by_city, markers)
+              for k, cities in groups if cities]
+    if ctx.width >= 110 and len(panels) > 1:
+        grid = Table.grid(expand=True, padding=(0, 1))
+        grid.add_column(ratio=1)
+        grid.add_column(ratio=1)
+        for i in range(0, len(panels), 2):
+            grid.add_row(*panels[i:i + 2], *([""] if i + 1 == len(panels) else []))
+        return [grid]
+    return panels
+
+
+def _city_of(portrait: str, titles: Mapping[str, str], cities: Mapping[str, Any]) -> str:
+    """The city of a portrait space: `<city>_<title>` (spec §2)."""
+    title = titles.get(portrait)
+    if title and portrait.endswith("_" + title):
+        return portrait[: -len(title) - 1]
+    return next((c for c in cities if portrait.startswith(c + "_")), "")
+
+
+def _country(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats, country: str,
+             cities: Sequence[str], by_city: Mapping[str, list[str]],
+             markers: Mapping[str, Any]) -> Panel:
+    _, colours, titles, _ = _geography()
+    portraits = view.get("portraits") or {}
+    cathedrals = view.get("cathedrals") or {}
+    city_bonus = {m.get("key"): m.get("value") for m in markers.get("city") or ()
+                  if isinstance(m, Mapping)}
+    table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
+    table.add_column("City", ratio=3)
+    table.add_column("Bonus", justify="right", min_width=5, no_wrap=True)
+    table.add_column("Portraits", ratio=6)
+    table.add_column("Cathedral", ratio=3)
+    for city in cities:
+        spaces = Text()
+        for i, portrait in enumerate(by_city.get(city, ())):
+            if i:
+                spaces.append("\n")
+            title = titles.get(portrait)
+            spaces.append(f"{ctx.label(title) if title else ctx.label(portrait)} ", style="bold")
+            holder = portraits.get(portrait)
+            spaces.append_text(seats.cube(holder) if isinstance(holder, int)
+                               else Text("vacant", style="dim"))
+        buried = Text()
+        for seat, count in enumerate(cathedrals.get(city) or ()):
+            if count:
+                buried.append("\n" if buried else "")
+                buried.append_text(seats.cube(seat, count))
+        bonus = city_bonus.get(city)
+        table.add_row(ctx.label(city), str(bonus) if bonus is not None else Text("taken",
+                                                                                 style="dim"),
+                      spaces, buried or Text("—", style="dim"))
+    style = _map_style(colours, country)
+    name = ctx.label(country) if country else "Other cities"
+    return Panel(Group(table, _country_tokens(view, ctx, country, markers)),
+                 title=Text(name, style=f"bold {style}"), title_align="left",
+                 border_style=style, padding=(0, 1))
+
+
+def _country_tokens(view: Mapping[str, Any], ctx: BoardContext, country: str,
+                    markers: Mapping[str, Any]) -> Text:
+    """The shields and period tokens of a country still on the board (spec §2 "Markers")."""
+    shields = [str(m.get("value")) for m in markers.get("shield") or ()
+               if isinstance(m, Mapping) and str(m.get("key", "")).startswith(country + ":")]
+    years = _geography()[3]
+    periods = [f"{years.get(p.get('period'), 'period')} {p.get('high')}/{p.get('low')}"
+               for p in markers.get("period") or ()
+               if isinstance(p, Mapping) and p.get("country") == country]
+    text = Text("Shields ", style="dim")
+    text.append(" · ".join(shields) or "all taken")
+    text.append("   Period tokens (high/low) ", style="dim")
+    text.append(", ".join(periods) or "none left")
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Title tiles and players
+# ---------------------------------------------------------------------------
+
+
+def _titles(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> RenderableType:
+    tiles = view.get("title_tiles") or {}
+    values = {t.get("title"): t for t in (view.get("board_markers") or {}).get("title") or ()
+              if isinstance(t, Mapping)}
+    table = Table(title="Title tiles", title_justify="left", box=box.SIMPLE_HEAD, expand=True,
+                  show_edge=False, pad_edge=False)
+    table.add_column("Title", ratio=2)
+    table.add_column("Worth", ratio=2)
+    table.add_column("Cubes on the tile", ratio=7)
+    for title, row in tiles.items():
+        cubes = Text()
+        for seat, count in enumerate(row or ()):
+            if count:
+                cubes.append("  " if cubes else "")
+                cubes.append_text(seats.cube(seat))
+                cubes.append(f" {count}")
+        tile = values.get(title)
+        worth = f"{tile.get('full')}, half {tile.get('half')}" if tile else "scored"
+        table.add_row(ctx.label(title), worth, cubes or Text("no cube", style="dim"))
+    discs = [str(m.get("value")) for m in (view.get("board_markers") or {}).get("noble_house")
+             or () if isinstance(m, Mapping)]
+    note = Text("Noble house discs left: ", style="dim")
+    note.append(", ".join(discs) or "none")
+    return Group(table, note)
+
+
+def _players(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> RenderableType:
+    hands = view.get("hands") or []
+    scores = view.get("scores") or []
+    supply = view.get("supply") or []
+    holdings = view.get("holdings") or []
+    winners = set((view.get("result") or {}).get("winners") or ())
+    table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD, expand=True,
+                  show_edge=False, pad_edge=False)
+    table.add_column("Player", ratio=2)
+    table.add_column("Score", justify="right", min_width=5, no_wrap=True)
+    table.add_column("Cubes", justify="right", min_width=5, no_wrap=True)
+    table.add_column("Hand", ratio=5)
+    won = []
+    for seat in range(len(hands)):
+        who = seats.cube(seat)
+        if seat in winners:
+            who.append(" ★ wins", style="bold")
+        hand = hands[seat] if isinstance(hands[seat], Mapping) else {}
+        table.add_row(who, _at(scores, seat), _at(supply, seat), _hand(hand, ctx))
+        line = Text.assemble(seats.cube(seat), (" has won ", "dim"))
+        line.append_text(_tokens(holdings[seat] if seat < len(holdings) else (), ctx))
+        won.append(line)
+    return Group(table, Text("Tokens won", style="bold"), *won)
+
+
+def _hand(hand: Mapping[str, Any], ctx: BoardContext) -> Text:
+    country, intrigue = hand.get("country"), hand.get("intrigue")
+    if not isinstance(country, Mapping):
+        return Text(f"{_cards(hand.get('country_count'), 'country card')} and "
+                    f"{_cards(hand.get('intrigue_count'), 'intrigue card')}, face down")
+    cards = ", ".join(f"{ctx.label(c)} {TIMES}{n}" for c, n in sorted(country.items())) or \
+        "no country card"
+    text = Text(cards)
+    pairs = ["/".join(ctx.label(c) for c in pair) for pair in intrigue or ()]
+    text.append(" · intrigue: ", style="dim")
+    text.append(", ".join(pairs) or "none")
+    return text
+
+
+def _tokens(markers: Sequence[Any], ctx: BoardContext) -> Text:
+    """A player's tokens by kind, each named by where it lay (spec §2 "Markers"):
+    "city bonuses Lyon 2, Paris 5; 1648 tokens France 6 (high); shields Britain 6"."""
+    groups: dict[str, list[str]] = {}
+    for marker in markers:
+        if not isinstance(marker, Mapping):
+            continue
+        kind, key, value = str(marker.get("kind")), str(marker.get("key")), marker.get("value")
+        if kind == "period":
+            period, country, _ = ([*key.split(":"), "", "", ""])[:3]
+            year = _geography()[3].get(int(period)) if period.isdigit() else None
+            group, entry = f"{year or 'period'} tokens", f"{ctx.label(country)} {value}"
+        elif kind == "shield":
+            group, entry = "shields", f"{ctx.label(key.split(':')[0])} {value}"
+        elif kind == "noble_house":
+            group, entry = "noble house disc", str(value)
+        else:
+            group = {"city": "city bonuses", "title": "title tiles",
+                     "title_half": "half title tiles"}.get(kind, "tokens")
+            entry = f"{ctx.label(key)} {value}"
+        groups.setdefault(group, []).append(entry)
+    if not groups:
+        return Text("no token yet", style="dim")
+    text = Text()
+    for group, entries in groups.items():
+        text.append("; " if text else "")
+        text.append(f"{group} ", style="dim")
+        text.append(", ".join(entries))
+    return text
+
+
+def _cards(count: Any, what: str = "card") -> str:
+    if not isinstance(count, int):
+        return f"no {what}"
+    return f"{count} {what}{'' if count == 1 else 's'}"
+
+
+def _at(values: Sequence[Any], seat: int) -> str:
+    return str(values[seat]) if seat < len(values) and values[seat] is not None else "—"
+
+
+def _map_style(colours: Mapping[str, str], country: str) -> str:
+    return MAP_STYLES.get(colours.get(country, ""), "white")
