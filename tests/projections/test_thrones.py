@@ -188,7 +188,7 @@ def test_e4_initiative_tie_on_initiative_and_power_waits_for_a_tie_break():
     assert t.state.step == "tie" and t.state.tied == (0, 1)
     assert t.rules.to_act(t.state) == ("table",)
     err = t.refused("break_initiative_tie", "table", winner=2)
-    assert err.code == "not_tied" and "seat 2" in err.message
+    assert err.code == "not_tied" and "Player 3" in err.message and "seat" not in err.message
     t.do("break_initiative_tie", "table", winner=1)
     t.do("choose_first_player", 1, first_player=2)
     picks = []
@@ -297,7 +297,7 @@ def test_e6_master_of_whispers_names_further_opponents_but_not_a_supported_one()
     t.do("resolve_challenge", 3)
     assert t.state.challenge.pending[0] == ("targets", 3)
     err = t.refused("choose_claim_targets", 3, extra_opponents=[0])
-    assert err.code == "illegal_claim_target" and "seat 0" in err.message
+    assert err.code == "illegal_claim_target" and "Player 1 cannot be named" in err.message
     t.do("choose_claim_targets", 3, extra_opponents=[1])
     assert t.state.challenge.pending == (("claim", 2), ("claim", 1))
     gone2, gone1 = sorted(t.p[2].hand)[0], sorted(t.p[1].hand)[0]
@@ -552,9 +552,9 @@ def _marshal_table() -> Table:
 
 REFUSALS = [
     ("marshal_card", 0, {"card": "p0-999"}, "card_not_in_hand", "p0-999"),
-    ("marshal_card", 1, {"card": "p1-036"}, "not_your_turn", "seat 0"),
+    ("marshal_card", 1, {"card": "p1-036"}, "not_your_turn", "Player 1's turn"),
     ("marshal_card", 0, {"card": "p0-155"}, "not_marshallable", "event"),
-    ("marshal_card", 0, {"card": "p0-003"}, "illegal_attachment_target", "attach_to"),
+    ("marshal_card", 0, {"card": "p0-003"}, "illegal_attachment_target", "character to attach"),
     ("marshal_card", 0, {"card": "p0-005", "declared_cost": 3}, "cost_mismatch", "expected 4"),
     ("marshal_card", 0, {"card": "p0-005", "as_duplicate": True}, "no_duplicate_base", "Eddard"),
     ("choose_plot", 0, {"plot": "p0-196"}, "wrong_phase", "plot phase"),
@@ -566,7 +566,7 @@ REFUSALS = [
     ("effect", 0, {"ops": [{"op": "pay_gold", "seat": 0, "amount": 99}]}, "not_enough_gold",
      "99"),
     ("effect", 0, {"ops": [{"op": "lose_power", "target": "house:1", "amount": 1}]},
-     "not_enough_power", "seat 1"),
+     "not_enough_power", "Player 2's House card"),
     ("effect", 0, {"ops": [{"op": "adjust_strength", "card": "p0-005", "amount": 1,
                             "until": "challenge"}]}, "not_in_play", "Eddard"),
     ("effect", 0, {"ops": [{"op": "gain_gold", "seat": 7, "amount": 1}]}, "bad_seat", "7"),
@@ -822,7 +822,8 @@ def test_setup_refusals():
     err = t.refused("setup_cards", 1, cards=[{"card": "p1-005"}, {"card": "p1-005-2"}])
     assert err.code == "unique_twice" and "Eddard" in err.message
     err = t.refused("setup_cards", 1, cards=[{"card": "p0-005"}])
-    assert err.code == "card_not_in_hand" and "p0-005" in err.message
+    assert err.code == "card_not_in_hand" and "Eddard Stark" in err.message
+    assert "Player 2's hand" in err.message and "p0-005" not in err.message
     err = t.refused("setup_cards", 1, cards=[{"card": "p1-036"}, {"card": "p1-036"}])
     assert err.code == "duplicate_card"
     err = t.refused("setup_cards", 1, cards=[{"card": "p1-036", "attach_to": "house"}])
@@ -847,7 +848,8 @@ def test_plot_phase_refusals():
     t.do("choose_plot", 0, plot="p0-196")
     assert t.refused("choose_plot", 0, plot="p0-197").code == "already_chosen"
     err = t.refused("choose_plot", 1, plot="p0-197")
-    assert err.code == "plot_not_available" and "p0-197" in err.message
+    assert err.code == "plot_not_available" and "Holding the Trident" in err.message
+    assert "Player 2's plot deck" in err.message
     t.do("choose_plot", 1, plot="p1-190").do("choose_plot", 2, plot="p2-186")
     assert t.state.initiative_winner == 2  # Tourney for the Hand, initiative 6
     assert t.refused("choose_first_player", 0, first_player=0).code == "not_your_turn"
@@ -1193,11 +1195,11 @@ def test_slots_of_start_game_are_each_seats_setup_hand_and_the_first_seat():
     baratheon = sorted(instance_ids(1, RULES.starter["Baratheon"]["draw_deck"]))
     assert slots == [
         {"field": "setup_hands", "path": ["0"], "options": lannister, "many": True,
-         "count": 7, "label": "setup hand of seat 0 (Player 1, Lannister)"},
+         "count": 7, "label": "setup hand of Player 1 (House Lannister)"},
         {"field": "setup_hands", "path": ["1"], "options": baratheon, "many": True,
-         "count": 7, "label": "setup hand of seat 1 (Player 2, Baratheon)"},
+         "count": 7, "label": "setup hand of Player 2 (House Baratheon)"},
         {"field": "setup_first", "path": [], "options": [0, 1], "many": False, "count": None,
-         "label": "seat that sets up first"},
+         "label": "player who sets up first"},
     ]
     custom = Action.of("start_game", "table", {**listed[0]["data"], "decks": {"0": STARK_E1}})
     assert RULES.chance_slots(state, custom)[0]["options"] == \
@@ -1209,7 +1211,7 @@ def test_slots_of_a_mulligan_are_a_new_hand_from_the_deck_and_the_old_hand():
     pool = sorted([*t.p[0].deck, *t.p[0].hand])
     assert RULES.chance_slots(t.state, Action.of("mulligan", 0)) == [
         {"field": "new_hand", "path": [], "options": pool, "many": True, "count": 7,
-         "label": "new hand of seat 0 (Player 1)"}]
+         "label": "new hand of Player 1"}]
 
 
 def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
@@ -1217,7 +1219,7 @@ def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
     assert t.state.phase == "setup_draw"
     assert RULES.chance_slots(t.state, Action.of("setup_draw", "table")) == [
         {"field": "draws", "path": ["0"], "options": sorted(t.p[0].deck), "many": True,
-         "count": 1, "label": "cards seat 0 (Player 1) drew"}]
+         "count": 1, "label": "cards Player 1 drew"}]
 
 
 def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
@@ -1227,7 +1229,7 @@ def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
     slots = RULES.chance_slots(t.state, Action.of("draw_phase", "table"))
     assert slots == [
         {"field": "draws", "path": [str(s)], "options": sorted(t.p[s].deck), "many": True,
-         "count": n, "label": f"cards seat {s} (Player {s + 1}) drew"}
+         "count": n, "label": f"cards Player {s + 1} drew"}
         for s, n in ((0, 3), (1, 2), (2, 2))]
 
 
@@ -1235,7 +1237,7 @@ def test_slots_of_an_initiative_tie_are_the_tied_seats():
     t = _e4_table()
     assert RULES.chance_slots(t.state, Action.of("break_initiative_tie", "table")) == [
         {"field": "winner", "path": [], "options": [0, 1], "many": False, "count": None,
-         "label": "seat that wins the initiative tie"}]
+         "label": "player who wins the initiative tie"}]
 
 
 def test_slots_of_an_intrigue_claim_are_random_discards_and_a_military_claim_has_none():
@@ -1246,7 +1248,7 @@ def test_slots_of_an_intrigue_claim_are_random_discards_and_a_military_claim_has
     assert t.state.challenge.pending == (("claim", 1),)
     assert RULES.chance_slots(t.state, Action.of("apply_claim", 1)) == [
         {"field": "discards", "path": [], "options": sorted(t.p[1].hand), "many": True,
-         "count": 1, "label": "cards seat 1 (Player 2) discards at random"}]
+         "count": 1, "label": "cards Player 2 discards at random"}]
     assert RULES.chance_slots(_e2_table().state, Action.of("apply_claim", 1)) == []
 
 
