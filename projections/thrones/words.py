@@ -96,6 +96,8 @@ def vocabulary(edition: Mapping[str, Any]) -> dict[str, str]:
     for table in (PHASES, STEPS, CHALLENGE_TYPES, CARD_TYPES, BOARD_AREAS, MODIFIER_KINDS,
                   UNTILS, PENDING, SIDES, END_REASONS, OPTIONS, PILES):
         out.update(table)
+    out.update({op: words(op) for op in edition.get("effect_ops") or () if op not in out})
+    out["table"] = "the table"
     cards = edition.get("cards") or []
     for card in cards:
         for key in ("keywords", "crests", "traits"):
