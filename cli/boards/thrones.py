@@ -17,7 +17,7 @@ from rich.text import Text
 
 from projections import get_rules
 from projections.rules import plural, seat_name, words_list
-from projections.thrones.words import a_an, label_of
+from projections.thrones.words import a_an, label_of, phase_words
 
 from . import BoardContext
 
@@ -58,7 +58,7 @@ class Words:
 
 def _status(view: dict[str, Any], w: Words) -> Text:
     text = Text()
-    phase = w.label(view.get("phase"))
+    phase = phase_words(view.get("phase"), w.labels)
     if view.get("round"):
         text.append(f"Round {view['round']}", style="bold")
         text.append(f" · {phase}")
@@ -79,9 +79,9 @@ def _status(view: dict[str, Any], w: Words) -> Text:
 
 def _ending(view: dict[str, Any], w: Words) -> Text | None:
     if view.get("winner") is not None:
-        reason = w.label(view["end_reason"]) if view.get("end_reason") else ""
-        return Text(f"Game over: {w.name(view['winner'])} won"
-                    f"{f' ({reason})' if reason else ''}.", style="bold green")
+        how = {"power": " on power", "concession": " as the others conceded"}.get(
+            view.get("end_reason"), "")
+        return Text(f"Game over: {w.name(view['winner'])} won{how}.", style="bold green")
     if view.get("pending_winner"):
         return Text(f"{words_list(w.name(s) for s in view['pending_winner'])} reached the "
                     "power goal together; the first player chooses the winner.", style="bold")

@@ -19,11 +19,16 @@ from ..rules import possessive, seat_name, words_list
 #: an instance id `p<seat>-NNN[-k]` (§3): seat's copy of card NNN, its k-th copy from 2 on
 INSTANCE_ID = re.compile(r"^p(\d+)-(\d{3})(?:-([2-9]|[1-9]\d+))?$")
 
+# A label is one text for an id wherever it appears, so words that double as ids of two
+# kinds stay plain: "plot" is a phase and a card type, "power" a challenge type, an icon
+# and an end reason. A board that says "plot phase" adds the word "phase" (ROUND_PHASES).
 PHASES = {
     "start": "before the game", "setup": "setup", "setup_draw": "setup draw",
-    "plot": "plot phase", "draw": "draw phase", "marshalling": "marshalling phase",
-    "challenges": "challenges phase", "dominance": "dominance phase", "over": "game over",
+    "plot": "plot", "draw": "draw", "marshalling": "marshalling", "challenges": "challenges",
+    "dominance": "dominance", "over": "game over",
 }
+#: the phases of a round (§7), which read "<label> phase"
+ROUND_PHASES = ("plot", "draw", "marshalling", "challenges", "dominance")
 STEPS = {
     "choose": "choosing plots", "tie": "initiative tie", "first_player":
     "choosing the first player", "titles": "choosing titles",
@@ -46,7 +51,7 @@ UNTILS = {"challenge": "until the end of the challenge", "phase": "until the end
 PENDING = {"targets": "naming further claim targets", "claim": "claim", "deadly": "deadly"}
 SIDES = {"attacker": "attacking", "defender": "defending", "attacking": "attacking",
          "defending": "defending", "attackers": "attacking", "defenders": "defending"}
-END_REASONS = {"power": "reached the power goal", "concession": "the others conceded"}
+END_REASONS = {"power": "power", "concession": "concession"}
 OPTIONS = {
     "military_claim_scope": "military claim scope", "participating": "participating characters",
     "any": "any character", "defense_compulsory": "compulsory defence",
@@ -90,11 +95,21 @@ def label_of(component: Any, labels: Mapping[str, str]) -> str:
     return text if text is not None else words(str(component))
 
 
+#: every word table above; an id in two of them has the same words in both (tested)
+TABLES = (PHASES, STEPS, CHALLENGE_TYPES, CARD_TYPES, BOARD_AREAS, MODIFIER_KINDS, UNTILS,
+          PENDING, SIDES, END_REASONS, OPTIONS, PILES)
+
+
+def phase_words(phase: Any, labels: Mapping[str, str]) -> str:
+    """ "marshalling phase", "setup", "game over": a phase as a board names it."""
+    text = label_of(phase, labels)
+    return f"{text} phase" if phase in ROUND_PHASES else text
+
+
 def vocabulary(edition: Mapping[str, Any]) -> dict[str, str]:
     """Words for every non-card id a view, legal action or chance slot may hold."""
     out: dict[str, str] = {}
-    for table in (PHASES, STEPS, CHALLENGE_TYPES, CARD_TYPES, BOARD_AREAS, MODIFIER_KINDS,
-                  UNTILS, PENDING, SIDES, END_REASONS, OPTIONS, PILES):
+    for table in TABLES:
         out.update(table)
     out.update({op: words(op) for op in edition.get("effect_ops") or () if op not in out})
     out["table"] = "the table"

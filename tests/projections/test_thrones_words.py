@@ -116,6 +116,14 @@ def test_the_label_check_finds_a_missing_or_a_wrong_label():
     assert len(label_problems(found, snake)) == 2
 
 
+def test_an_id_in_two_word_tables_reads_the_same_in_both():
+    from projections.thrones.words import TABLES
+    seen: dict[str, str] = {}
+    for table in TABLES:
+        for key, text in table.items():
+            assert seen.setdefault(key, text) == text, key
+
+
 def test_labels_name_every_card_title_and_house_as_the_edition_does():
     for number, name in CARD_NAMES.items():
         assert LABELS[f"core_{number:03d}"] == name
