@@ -50,11 +50,12 @@ class DescribeMixin:
             return house_card_of(names, int(target[6:]))
         return self.name(target)
 
-    def _source_words(self, source: Any, names: Names) -> str:
+    def _source_words(self, source: Any, names: Names, actor: Any = None) -> str:
         if not source:
             return ""
         if source.startswith("plot:") and source[5:].isdigit():
-            return f"{possessive(seat_name(names, int(source[5:])))} plot"
+            seat = int(source[5:])
+            return "their plot" if seat == actor else f"{possessive(seat_name(names, seat))} plot"
         if source.startswith("title:"):
             title = self.title_data.get(source[6:])
             return title["name"] if title else words(source[6:])
@@ -197,13 +198,20 @@ class DescribeMixin:
     def _say_apply_claim(self, d: Any, names: Names, actor: Any) -> str:
         if d.get("discards") is not None:
             return f"discarded {self._card_words(d['discards'])} for the intrigue claim"
-        if d.get("kills") is None and not d.get("saves"):
-            return "met the claim"
-        return (f"lost {self._card_words(d.get('kills'))} to the military claim"
-                f"{self._saves_words(d, names)}")
+        return self._kills_words(d, names, "the military claim")
 
     def _say_apply_deadly(self, d: Any, names: Names, actor: Any) -> str:
-        return f"lost {self._card_words(d.get('kills'))} to deadly{self._saves_words(d, names)}"
+        return self._kills_words(d, names, "deadly")
+
+    def _kills_words(self, d: Any, names: Names, what: str) -> str:
+        """ "lost Raff to deadly", or "chose Eddard for the military claim; Eddard is saved
+        by its duplicate" when a save keeps a chosen card in play (§8.6)."""
+        kills = list(d.get("kills") or ())
+        if not kills:
+            return f"had no character to lose to {what}"
+        if d.get("saves"):
+            return f"chose {self._card_words(kills)} for {what}{self._saves_words(d, names)}"
+        return f"lost {self._card_words(kills)} to {what}{self._saves_words(d, names)}"
 
     def _say_end_challenges(self, d: Any, names: Names, actor: Any) -> str:
         return "ended challenges"
@@ -223,12 +231,12 @@ class DescribeMixin:
 
     # -- effects (§9) ------------------------------------------------------------------
     def _say_effect(self, d: Any, names: Names, actor: Any) -> str:
-        source = self._source_words(d.get("source"), names)
+        source = self._source_words(d.get("source"), names, actor)
         text = f"used {source}" if source else "recorded an effect"
         costs = [self.op_words(op, names) for op in d.get("costs") or ()]
         ops = [self.op_words(op, names) for op in d.get("ops") or ()]
         if costs:
-            text += f", paying: {'; '.join(costs)}"
+            text += f" (cost: {'; '.join(costs)})"
         if ops:
             text += f": {'; '.join(ops)}"
         note = d.get("text")
@@ -424,8 +432,8 @@ class DescribeMixin:
                 "other's plot decks this round")
 
     def _op_words_cost_reduction(self, op: Any, names: Names) -> str:
-        return (f"the next matching card {possessive(seat_name(names, op['seat']))} marshals "
-                f"this phase costs {op['amount']} gold less")
+        return (f"the next matching card {seat_name(names, op['seat'])} marshals this phase "
+                f"costs {op['amount']} gold less")
 
     def _op_words_note(self, op: Any, names: Names) -> str:
         return f'a note: "{op["text"]}"' if op.get("text") else "a note"
