@@ -163,6 +163,7 @@
           "data-item": JSON.stringify(id)}, h("span", {class: "th-name"}, ctx.label(id)))))
         : null),
       p.setup_count ? h("div", {class: "note"}, plural(p.setup_count, "card"), " face down for setup") : null,
+      challenged(p, ctx, i),
       h("div", {class: "th-piles"},
         h("div", {}, "Draw deck ", val(ctx, `players.${i}.deck_count`, {tag: "b"}), " · plot deck ",
           val(ctx, `players.${i}.plot_deck_count`, {tag: "b"})),
@@ -170,6 +171,16 @@
         pile(ctx, `players.${i}.discard`, "Discard pile", "empty"),
         pile(ctx, `players.${i}.dead`, "Dead pile", "empty")),
     ];
+  }
+
+  // the challenges a player has initiated this round (§8.1: each type once, plus extras)
+  function challenged(p, ctx, i) {
+    const used = isObj(p.challenges_used) ? Object.entries(p.challenges_used).filter(([, k]) => k) : [];
+    if (!used.length) return null;
+    const parts = used.map(([type], k) => [k ? (k === used.length - 1 ? " and " : ", ") : "",
+      ctx.label(type), " ", val(ctx, `players.${i}.challenges_used.${type}`,
+        {tag: "span", show: (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`)})]);
+    return h("div", {class: "th-piles"}, h("span", {class: "th-pile-label"}, "Challenged this round: "), parts);
   }
 
   function pile(ctx, path, label, empty) {
