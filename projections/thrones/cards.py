@@ -5,8 +5,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from ..rules import require
+from ..rules import Action, Bag, IllegalAction, possessive, require, seat_name, words_list
 from .model import CardId, InPlay, Modifier, Seat, State, owner_of, parse_id
+from .words import house_card_of
 
 
 class CardsMixin:
@@ -51,6 +52,48 @@ class CardsMixin:
 
     def name(self, card: CardId) -> str:
         return self.card(card)["name"] if self.is_known(card) else str(card)
+
+    # -- words in messages ------------------------------------------------------
+    @staticmethod
+    def who(state: State, seat: Any) -> str:
+        """The player's name for a seat: every refusal names players, never seat numbers."""
+        return "nobody" if seat is None else seat_name(state.names, seat)
+
+    def whose(self, state: State, seat: Any) -> str:
+        return possessive(self.who(state, seat))
+
+    def seats_words(self, state: State, seats: Any, conjunction: str = "and") -> str:
+        return words_list([self.who(state, s) for s in seats], conjunction)
+
+    def thing(self, state: State, value: Any) -> str:
+        """How a message names what an action pointed at: a card by its name, a House card
+        by its player; anything else (a typo, an unknown id) as it was typed."""
+        if self.is_known(value):
+            return self.name(value)
+        if isinstance(value, str) and value.startswith("house:") and value[6:].isdigit() \
+                and int(value[6:]) < state.n:
+            return house_card_of(state.names, int(value[6:]))
+        if value == "house":
+            return "the House card"
+        return "nothing" if value is None else f'"{value}"'
+
+    def take(self, state: State, bag: Bag, cards: list[CardId], where: str,
+             code: str = "not_available") -> Bag:
+        """`bag` without `cards`; a missing card is refused by its name ("Ice is not in
+        Anna's hand"), not by its instance id."""
+        try:
+            return bag.take(cards, code=code, where=where)
+        except IllegalAction as err:
+            card = err.details.get("card")
+            raise IllegalAction(err.code, f"{self.thing(state, card)} is not in {where}",
+                                card=card) from None
+
+    def require_turn(self, state: State, action: Action, seat: Any, what: str) -> None:
+        """Refuse an action whose actor is not `seat` (code `not_your_turn`), naming both."""
+        if action.actor != seat:
+            raise IllegalAction("not_your_turn", f"it is {self.whose(state, seat)} turn to "
+                                f"{what}, not {self.whose(state, action.actor)}",
+                                expected=seat, actor=action.actor)
 
     def in_house(self, card: CardId, house: str) -> bool:
         houses = self.card(card)["houses"]
@@ -227,18 +270,20 @@ class CardsMixin:
             return
         name = data["name"]
         require(self.controls_name(state, seat, name) is None, "unique_in_play",
-                f"unique card already in play: seat {seat} controls {name}", card=card)
+                f"unique card already in play: {self.who(state, seat)} already controls "
+                f"{name}", card=card)
         if state.option("dead_pile_blocks_unique"):
             dead = state.players[owner_of(card)].dead
             require(all(self.card(d)["name"] != name for d in dead), "unique_in_dead_pile",
-                    f"unique card in dead pile: {name} is in seat {owner_of(card)}'s dead pile",
-                    card=card)
+                    f"unique card in dead pile: {name} is in "
+                    f"{self.whose(state, owner_of(card))} dead pile", card=card)
 
     def check_house_only(self, state: State, seat: Seat, card: CardId) -> None:
         only = self.card(card).get("house_only")
         require(not only or state.players[seat].house == only, "house_only",
                 f"card is restricted to another House: {self.name(card)} is House {only} only, "
-                f"seat {seat} is {state.players[seat].house}", card=card)
+                f"and {self.who(state, seat)} plays House {state.players[seat].house}",
+                card=card)
 
     def self_reduction(self, state: State, seat: Seat, card: CardId) -> int:
         rule = self.card(card).get("self_cost_reduction")
@@ -282,18 +327,23 @@ class CardsMixin:
         """§6.14: is `host` a legal place for attachment (or Chambers) `card`?"""
         data = self.card(card)
         if host == "house" or (isinstance(host, str) and host.startswith("house:")):
-            require(bool(data.get("may_attach_to_own_house_card")) and
-                    host in ("house", f"house:{owner_of(card)}"),
-                    "illegal_attachment_target",
+            require(bool(data.get("may_attach_to_own_house_card")), "illegal_attachment_target",
                     f"illegal attachment target: {data['name']} cannot go on a House card")
+            require(host in ("house", f"house:{owner_of(card)}"), "illegal_attachment_target",
+                    f"illegal attachment target: {data['name']} goes only on its owner's "
+                    f"House card, {house_card_of(state.names, owner_of(card))}")
             return
         require(data["type"] == "attachment", "illegal_attachment_target",
                 f"illegal attachment target: {data['name']} is not an attachment")
         index = self.play_index(state)
         target = index.get(host) if isinstance(host, str) else None
+        require(host != card, "illegal_attachment_target",
+                f"illegal attachment target: {data['name']} cannot attach to itself (§6.14: "
+                "the host is a character in play)", host=host)
         require(target is not None and target.host is None and self.is_character(host),
                 "illegal_attachment_target",
-                f"illegal attachment target: {host!r} is not a character in play", host=host)
+                f"illegal attachment target: {self.thing(state, host)} is not a character in "
+                "play", host=host)
         assert target is not None
         self._check_host_rules(state, seat, card, target, index)
 

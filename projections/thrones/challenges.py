@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Action, require, require_seat
+from ..rules import Action, plural, require, words_list
 from .model import TYPES, Challenge, Seat, State, replace
+from .words import a_an
+
+#: a pending choice of §8.6: what waits for it, and what the seat due does
+PENDING_WAITS = {"targets": "the Master of Whispers to name further opponents",
+                 "claim": "a claim to be applied", "deadly": "deadly to be applied"}
+PENDING_TURNS = {"targets": "name further opponents for the claim", "claim": "apply the claim",
+                 "deadly": "apply deadly"}
+
+#: what a challenge step waits for, in the refusal of an action that comes at another time
+STEP_WAITS = {
+    "attackers_declared": "no challenge is waiting for stealth, a redirect or defenders "
+                          "(they come right after attackers are declared, §8.3-§8.5)",
+    "defenders_declared": "no challenge is waiting to be resolved or taken over (that comes "
+                          "after defenders are declared, §8.5-§8.6)",
+}
 
 
 class ChallengesMixin:
@@ -36,17 +51,26 @@ class ChallengesMixin:
         if player.used[i] >= base:
             hand = kind == "power" and state.titles and state.titles[seat] == "hand_of_the_king"
             if not hand or player.used[i] > base:
-                return f"seat {seat} has no {kind} challenge left this round"
+                return f"{self.who(state, seat)} has no {kind} challenge left this round"
             if defender in player.power_defenders:
                 return ("the Hand of the King's second power challenge must target a different "
-                        f"opponent than seat {defender}")
-        if defender == seat or defender not in state.active:
-            return f"seat {defender} is not an opponent in the game"
+                        f"opponent than {self.who(state, defender)}")
+        if defender == seat:
+            return (f"{self.who(state, seat)} cannot challenge themself: the defender is "
+                    "another player (§8.2)")
+        if defender not in state.active:
+            return f"{self.who(state, defender)} is not an opponent in the game"
         if self.is_melee(state) and self.supports(state, seat, defender):
-            return f"your title supports that player (seat {defender})"
+            return (f"your title supports that player: {self.title_name(state, seat)} supports "
+                    f"{self.whose(state, defender)} {self.title_name(state, defender)}")
         if self.forbidden(state, seat, defender, kind):
-            return f"{kind} challenges between seats {seat} and {defender} are forbidden"
+            return (f"{kind} challenges between {self.who(state, seat)} and "
+                    f"{self.who(state, defender)} are forbidden this round")
         return None
+
+    def title_name(self: Any, state: State, seat: Seat) -> str:
+        title = state.titles[seat] if state.titles else None
+        return self.title_data[title]["name"] if title in self.title_data else "no title"
 
     def can_attack(self: Any, state: State, seat: Seat, card: str, kind: str, index: Any
                    ) -> bool:
@@ -68,7 +92,7 @@ class ChallengesMixin:
         for card in exempt:
             rule = (self.card(card).get("kneel_exempt") or {}).get(side, ())
             require(card in chosen and kind in rule, "not_kneel_exempt",
-                    f"{self.name(card)} must kneel when {side}ing in a {kind} challenge",
+                    f"{self.name(card)} must kneel when {side}ing in {a_an(kind)} challenge",
                     card=card)
         return exempt
 
@@ -82,8 +106,8 @@ class ChallengesMixin:
         self._require_challenge_turn(state, action)
         seat, data = state.turn, action.data
         kind, defender = data["type"], data["defender"]
-        require(kind in TYPES, "bad_type", f"a challenge is military, intrigue or power, "
-                f"not {kind!r}")
+        require(kind in TYPES, "bad_type", f'a challenge is military, intrigue or power, '
+                f'not "{kind}"')
         why = self.challenge_allowed(state, seat, kind, defender)
         require(why is None, "challenge_not_allowed", why or "", defender=defender)
         attackers = list(data["attackers"])
@@ -92,8 +116,9 @@ class ChallengesMixin:
         index = self.play_index(state)
         for card in attackers:
             require(self.can_attack(state, seat, card, kind, index), "illegal_attacker",
-                    f"{self.name(card)} cannot attack in a {kind} challenge (needs a standing "
-                    f"character of seat {seat} with the {kind} icon)", card=card)
+                    f"{self.name(card)} cannot attack in {a_an(kind)} challenge (needs a standing "
+                    f"character that {self.who(state, seat)} controls, with the {kind} icon)",
+                    card=card)
         exempt = self._check_not_kneeling(attackers, data.get("not_kneeling"), kind, "attack")
         used = list(state.players[seat].used)
         used[TYPES.index(kind)] += 1
@@ -102,21 +127,21 @@ class ChallengesMixin:
 
     def _require_challenge_turn(self: Any, state: State, action: Action) -> None:
         require(state.phase == "challenges", "wrong_phase", "it is not the challenges phase")
-        require_seat(action, state.turn, "challenge")
+        self.require_turn(state, action, state.turn, "challenge")
         require(state.challenge is None, "challenge_open",
                 "a challenge is open; finish it first")
 
     def _open(self: Any, state: State, step: str) -> Challenge:
         ch = state.challenge
         require(ch is not None and ch.step == step, "wrong_step",
-                f"no open challenge at step {step}")
+                STEP_WAITS[step])
         assert ch is not None
         return ch
 
     # -- §8.3 stealth ----------------------------------------------------------------------
     def _apply_assign_stealth(self: Any, state: State, action: Action) -> State:
         ch = self._open(state, "attackers_declared")
-        require_seat(action, ch.attacker, "assign stealth")
+        self.require_turn(state, action, ch.attacker, "assign stealth")
         bypass = dict(action.data["bypass"])
         index = self.play_index(state)
         require(len(set(bypass.values())) == len(bypass), "stealth_twice",
@@ -140,7 +165,7 @@ class ChallengesMixin:
         seat = self.seat_of(state, action)
         ch = self._open(state, "attackers_declared")
         require(self.is_melee(state) and self.holder(state, "crown_regent") == seat,
-                "not_title_holder", f"seat {seat} does not hold the Crown Regent")
+                "not_title_holder", f"{self.who(state, seat)} does not hold the Crown Regent")
         why = self.redirect_problem(state, ch, seat, action.data["new_defender"])
         require(why is None, "illegal_redirect", why or "")
         return replace(state, challenge=replace(ch, defender=action.data["new_defender"],
@@ -154,11 +179,16 @@ class ChallengesMixin:
         if seat == ch.attacker:
             return "the Crown Regent cannot redirect its own challenge"
         if new not in state.active or new in (ch.attacker, ch.defender):
-            return f"seat {new!r} cannot become the defender (not attacker or current defender)"
+            return (f"{self.who(state, new)} cannot become the defender: the new defender is "
+                    "a player still in the game, neither the attacker nor the current defender "
+                    "(§8.4)")
         if self.supports(state, ch.attacker, new):
-            return f"the attacker's title supports seat {new}"
+            return (f"the attacker's title supports {self.who(state, new)}: "
+                    f"{self.title_name(state, ch.attacker)} supports "
+                    f"{self.title_name(state, new)}")
         if self.forbidden(state, ch.attacker, new, ch.type):
-            return f"{ch.type} challenges between seats {ch.attacker} and {new} are forbidden"
+            return (f"{ch.type} challenges between {self.who(state, ch.attacker)} and "
+                    f"{self.who(state, new)} are forbidden this round")
         return None
 
     # -- §8.5 defenders, take ---------------------------------------------------------------
@@ -170,7 +200,7 @@ class ChallengesMixin:
 
     def _apply_declare_defenders(self: Any, state: State, action: Action) -> State:
         ch = self._open(state, "attackers_declared")
-        require_seat(action, ch.defender, "declare defenders")
+        self.require_turn(state, action, ch.defender, "declare defenders")
         defenders = list(action.data["defenders"])
         require(len(set(defenders)) == len(defenders), "bad_defenders", "a defender is listed "
                 "twice")
@@ -178,11 +208,12 @@ class ChallengesMixin:
         for card in defenders:
             require(card in eligible, "illegal_defender",
                     f"{self.name(card)} cannot defend this {ch.type} challenge (needs a "
-                    f"standing, not bypassed character of seat {ch.defender} with the icon)",
-                    card=card)
+                    f"standing, not bypassed character of {self.who(state, ch.defender)} with "
+                    f"the {ch.type} icon)", card=card)
         require(defenders or not eligible or not state.option("defense_compulsory"),
-                "defense_compulsory", f"must declare at least one defender: seat {ch.defender} "
-                f"has {len(eligible)} eligible", eligible=len(eligible))
+                "defense_compulsory", f"must declare at least one defender: "
+                f"{self.who(state, ch.defender)} has "
+                f"{plural(len(eligible), 'eligible character')}", eligible=len(eligible))
         exempt = self._check_not_kneeling(defenders, action.data.get("not_kneeling"), ch.type,
                                           "defend")
         state = self._kneel_all(state, defenders, exempt)
@@ -192,7 +223,7 @@ class ChallengesMixin:
 
     def take_problem(self, state: State, ch: Challenge, seat: Seat) -> str | None:
         if not self.is_melee(state) or self.holder(state, "lord_commander_kingsguard") != seat:
-            return f"seat {seat} does not hold the Lord Commander of the Kingsguard"
+            return f"{self.who(state, seat)} does not hold the Lord Commander of the Kingsguard"
         if "lord_commander_kingsguard" in state.title_uses:
             return "the Lord Commander has already taken a challenge this round"
         if seat in (ch.attacker, ch.defender):
@@ -223,7 +254,8 @@ class ChallengesMixin:
     def _apply_resolve_challenge(self: Any, state: State, action: Action) -> State:
         ch = self._open(state, "defenders_declared")
         require(action.actor in ("table", ch.attacker), "not_your_turn",
-                f"the challenge is resolved by the attacker (seat {ch.attacker}) or the table")
+                f"the challenge is resolved by the attacker, {self.who(state, ch.attacker)}, "
+                "or the table")
         att, dfn = self.totals(state, ch)
         if ch.type == "power":  # ruling 9: the Hand's second power challenge needs another
             state = state.with_player(ch.attacker, power_defenders=(
@@ -333,9 +365,10 @@ class ChallengesMixin:
     def _pending_head(self: Any, state: State, action: Action, kind: str) -> Challenge:
         ch = state.challenge
         require(ch is not None and ch.step == "resolved" and bool(ch.pending)
-                and ch.pending[0][0] == kind, "wrong_step", f"no pending {kind} choice now")
+                and ch.pending[0][0] == kind, "wrong_step",
+                f"nothing is waiting for {PENDING_WAITS[kind]} now (§8.6)")
         assert ch is not None
-        require_seat(action, ch.pending[0][1], f"make the pending {kind} choice")
+        self.require_turn(state, action, ch.pending[0][1], PENDING_TURNS[kind])
         return ch
 
     def _apply_choose_claim_targets(self: Any, state: State, action: Action) -> State:
@@ -343,11 +376,12 @@ class ChallengesMixin:
         extra = list(action.data["extra_opponents"])
         options = self.extra_opponent_options(state, ch)
         require(len(set(extra)) == len(extra), "bad_seat", "an opponent is named twice")
+        may = words_list(self.who(state, s) for s in options) or "nobody"
         for seat in extra:
             require(seat in options, "illegal_claim_target",
-                    f"seat {seat} cannot be named: the Master of Whispers names opponents "
-                    "other than the attacker and defender whose title it does not support",
-                    seat=seat)
+                    f"{self.who(state, seat)} cannot be named: the Master of Whispers names "
+                    "opponents other than the attacker and defender whose title it does not "
+                    f"support (§2.5); it may name {may}", seat=seat)
         rest = list(ch.pending[1:])
         at = 1 if rest and rest[0][0] == "claim" else 0
         rest[at:at] = [("claim", s) for s in extra]
@@ -361,8 +395,8 @@ class ChallengesMixin:
         if ch.type == "intrigue":
             cards = list(data.get("discards") or ())
             require(len(cards) == need and len(set(cards)) == need, "wrong_claim_count",
-                    f"the intrigue claim discards exactly {need} cards at random, not "
-                    f"{len(cards)}", expected=need)
+                    f"the intrigue claim discards exactly {plural(need, 'card')} at random, "
+                    f"not {len(cards)}", expected=need)
             state = self._op_discard_from_hand(state, seat, {"op": "discard_from_hand",
                                                              "seat": seat, "cards": cards})
         else:
@@ -376,7 +410,8 @@ class ChallengesMixin:
                      eligible: list[str], what: str) -> State:
         kills = list(data.get("kills") or ())
         require(len(kills) == need and len(set(kills)) == need, "wrong_claim_count",
-                f"the {what} kills exactly {need} distinct characters, not {len(kills)}",
+                f"the {what} kills exactly {plural(need, 'distinct character')}, not "
+                f"{len(kills)}",
                 expected=need)
         for card in kills:
             require(card in eligible, "illegal_claim_target",

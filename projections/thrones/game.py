@@ -13,18 +13,20 @@ resolve_dominance, end_round, effect, choose_winner, concede.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from ..rules import ALL, Action, GameRules, IllegalAction, Viewer, require, require_seat, thaw
+from ..rules import ALL, Action, GameRules, IllegalAction, Viewer, require, thaw
 from .cards import CardsMixin
 from .challenges import ChallengesMixin
+from .describe import DescribeMixin
 from .effects import EffectsMixin
 from .legal import LegalMixin
 from .model import SCHEMAS, Player, Seat, State, owner_of, replace
 from .rounds import RoundsMixin
+from .words import vocabulary, words
 
 HIDDEN_DRAW_OPS = ("draw",)
 
@@ -61,7 +63,8 @@ CONSTANTS = ("victory_power", "setup_hand_size", "setup_gold", "setup_max_limite
              "dominance_power", "opposes_bonus_power", "plot_deck_size")
 
 
-class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin, GameRules):
+class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, DescribeMixin, CardsMixin,
+              GameRules):
     slug: ClassVar[str] = "thrones"
     title: ClassVar[str] = "A Game of Thrones: The Card Game (first edition)"
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
@@ -92,6 +95,18 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
         missing = [k for k in CONSTANTS if k not in content["constants"]]
         return [f"constants: missing {k}" for k in missing]
 
+    def labels(self) -> dict[str, str]:
+        """Card names for card ids and for each seat's copies ("p1-063" is core_063's name),
+        and words for houses, titles, phases, steps, icons, keywords and the rest of the
+        game's vocabulary. Later copies of one number in a custom deck ("p1-063-2") are not
+        listed; `words.label_of` names any instance id from these labels."""
+        out = vocabulary(self.edition)
+        out.update(super().labels())  # card and title names, then the edition's own labels
+        for seat in range(max(self.player_counts)):
+            for number, card in self.by_number.items():
+                out.setdefault(f"p{seat}-{number:03d}", out.get(card["id"], card["name"]))
+        return out
+
     # -- protocol -------------------------------------------------------------------
     def initial_state(self, created: Mapping[str, Any]) -> State:
         """Before start_game: seats and options only."""
@@ -103,16 +118,23 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
         """Check and apply one action; victory is checked after every event (§7.7)."""
         handler = getattr(self, f"_apply_{action.type}", None)
         if action.type not in SCHEMAS or handler is None:
-            raise IllegalAction("unknown_action", f"thrones has no action {action.type!r}")
+            raise IllegalAction("unknown_action",
+                                f'A Game of Thrones has no action "{action.type}"')
         require(state.winner is None, "game_over", "the game is over")
         if state.pending_winner and action.type not in ("choose_winner", "concede"):
-            raise IllegalAction("awaiting_winner_choice", "several seats reached "
-                                f"{self.const['victory_power']} power; the first player "
-                                "must choose the winner first")
+            raise IllegalAction("awaiting_winner_choice",
+                                f"{self.seats_words(state, state.pending_winner)} reached "
+                                f"{self.const['victory_power']} power together; the first "
+                                f"player, {self.who(state, self.chooser(state))}, must choose "
+                                "the winner first")
         try:
             return self.check_victory(handler(state, action))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-            raise IllegalAction("bad_data", f"{action.type}: malformed data ({err!r})") from None
+            missing = isinstance(err, KeyError) and err.args
+            what = f"its {words(str(err.args[0]))} is missing" if missing else \
+                "a field has the wrong type or shape"
+            raise IllegalAction("bad_data", f"the {words(action.type)} data is malformed: "
+                                f"{what}") from None
 
     def check_victory(self, state: State) -> State:
         if state.winner is not None or state.pending_winner or not state.players:
@@ -133,12 +155,13 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
         return seat
 
     def _apply_choose_winner(self, state: State, action: Action) -> State:
-        require(bool(state.pending_winner), "no_winner_choice", "no simultaneous victory")
-        require_seat(action, self.chooser(state), "choose the winner")
+        require(bool(state.pending_winner), "no_winner_choice",
+                "no players reached the power goal together, so there is no winner to choose")
+        self.require_turn(state, action, self.chooser(state), "choose the winner")
         winner = action.data.get("winner")
         require(winner in state.pending_winner, "not_a_candidate",
-                f"seat {winner} did not reach {self.const['victory_power']} power; choose "
-                f"among {list(state.pending_winner)}", winner=winner)
+                f"{self.who(state, winner)} did not reach {self.const['victory_power']} power; "
+                f"choose {self.seats_words(state, state.pending_winner, 'or')}", winner=winner)
         return replace(state, winner=winner, pending_winner=(), end_reason="power",
                        phase="over")
 
@@ -365,58 +388,3 @@ class Thrones(LegalMixin, ChallengesMixin, EffectsMixin, RoundsMixin, CardsMixin
                                                              "search_deck") for op in ops):
                 return False
         return super().is_undoable_in_digital(action)
-
-    # -- describe ---------------------------------------------------------------------------------
-    def describe(self, action: Action, names: Sequence[str] = ()) -> str:
-        d, kind = action.data, action.type
-        who = f"seat {action.actor}" if isinstance(action.actor, int) else "the table"
-        try:
-            if kind == "marshal_card":
-                extra = " as a duplicate" if d.get("as_duplicate") else ""
-                return f"{who} marshalled {self.name(d['card'])}{extra}"
-            if kind == "declare_challenge":
-                return (f"{who} declared a {d['type']} challenge against seat {d['defender']} "
-                        f"with {', '.join(self.name(c) for c in d['attackers'])}")
-            if kind == "declare_defenders":
-                names = ", ".join(self.name(c) for c in d["defenders"]) or "no defenders"
-                return f"{who} defended with {names}"
-            if kind == "choose_plot":
-                return f"{who} chose a plot"
-            if kind in ("setup_draw", "draw_phase"):
-                return "the players drew cards"
-            if kind == "apply_claim" and d.get("discards") is not None:
-                return f"{who} discarded {', '.join(self.name(c) for c in d['discards'])}"
-            if kind in ("apply_claim", "apply_deadly"):
-                return f"{who} lost {', '.join(self.name(c) for c in d.get('kills') or ())}"
-            if kind == "effect":
-                ops = ", ".join(str(o.get("op")) for o in d.get("ops") or ())
-                src = self.name(d["source"]) if d.get("source") else "an ability"
-                return f"{who} used {src}: {ops or 'no change'}"
-            simple = self._simple_phrase(kind, d)
-            if simple:
-                return f"{who} {simple}"
-        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
-            pass
-        return f"{who}: {kind.replace('_', ' ')}"
-
-    def _simple_phrase(self, kind: str, d: Any) -> str | None:
-        houses = " vs ".join(str(p.get("house")) for p in d.get("players") or ())
-        phrases = {
-            "start_game": f"started the game: {houses}",
-            "mulligan": "took a mulligan",
-            "setup_cards": f"placed {len(d.get('cards') or ())} cards face down",
-            "break_initiative_tie": f"broke the initiative tie for seat {d.get('winner')}",
-            "choose_first_player": f"chose seat {d.get('first_player')} as first player",
-            "choose_title": f"took {self.title_data.get(d.get('title'), {}).get('name')}",
-            "end_marshalling": "ended marshalling", "end_challenges": "ended challenges",
-            "assign_stealth": "assigned stealth",
-            "redirect_challenge": f"redirected the challenge to seat {d.get('new_defender')}",
-            "take_challenge": "took the challenge (Lord Commander)",
-            "resolve_challenge": "resolved the challenge",
-            "choose_claim_targets": f"named seats {list(d.get('extra_opponents') or ())} "
-                                    "for the claim",
-            "resolve_dominance": "resolved dominance", "end_round": "ended the round",
-            "choose_winner": f"chose seat {d.get('winner')} as the winner",
-            "concede": "conceded",
-        }
-        return phrases.get(kind)

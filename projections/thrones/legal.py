@@ -16,7 +16,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..rules import Action, Dealer, IllegalAction, thaw
+from ..rules import Action, Dealer, IllegalAction, seat_name, thaw
 from .model import TYPES, Challenge, Seat, State, instance_ids
 from .rounds import per_seat
 
@@ -35,8 +35,9 @@ def _slot(field: str, path: list[Any], options: list[Any], many: bool, count: in
 
 
 def _who(state: State, seat: Seat, also: str = "") -> str:
-    """A seat as the table knows it: "seat 1 (Bo)", or "seat 1 (Bo, Stark)"."""
-    return f"seat {seat} ({state.names[seat]}{', ' + also if also else ''})"
+    """A player as the table knows them: "Bo", or "Bo (House Stark)"."""
+    name = seat_name(state.names, seat)
+    return f"{name} (House {also})" if also else name
 
 
 def _filled(data: Any, field: str, path: list[Any]) -> bool:
@@ -343,7 +344,7 @@ class LegalMixin:
                           f"cards {_who(state, s)} drew") for s, n in counts.items() if n > 0]
         if kind == "break_initiative_tie" and state.phase == "plot" and state.step == "tie":
             return [_slot("winner", [], list(state.tied), False, None,
-                          "seat that wins the initiative tie")]
+                          "player who wins the initiative tie")]
         ch = state.challenge
         if kind == "apply_claim" and ch is not None and ch.type == "intrigue" \
                 and ch.step == "resolved" and ch.pending and ch.pending[0][0] == "claim":
@@ -364,7 +365,7 @@ class LegalMixin:
                                min(size, len(deck)),
                                f"setup hand of {_who(state, seat, house)}"))
         slots.append(_slot("setup_first", [], list(range(state.n)), False, None,
-                           "seat that sets up first"))
+                           "player who sets up first"))
         return slots
 
     def auto_action(self, state: State) -> dict[str, Any] | None:

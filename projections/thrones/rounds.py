@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Action, Bag, IllegalAction, require, require_seat
+from ..rules import Action, Bag, IllegalAction, plural, require, words_list
 from .model import CardId, Player, Seat, State, bad, instance_ids, owner_of, replace
+from .words import OPTIONS, a_an, words
 
 
 def per_seat(data: Any, seat: Seat) -> Any:
@@ -17,8 +18,17 @@ def per_seat(data: Any, seat: Seat) -> Any:
 
 def str_list(value: Any, what: str) -> list[str]:
     require(isinstance(value, list | tuple) and all(isinstance(v, str) for v in value),
-            "bad_data", f"{what} must be a list of card ids, not {value!r}")
+            "bad_data", f"{what} must be a list of cards")
     return list(value)
+
+
+def setting(value: Any) -> str:
+    """An option's value in words: "on", "off", "3", "participating characters"."""
+    if value is None or value is False:
+        return "off"
+    if value is True:
+        return "on"
+    return OPTIONS.get(str(value), words(str(value)))
 
 
 class RoundsMixin:
@@ -40,20 +50,21 @@ class RoundsMixin:
 
     # -- start_game (§6.1) -------------------------------------------------------
     def _apply_start_game(self: Any, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "start_game is the table's action")
+        require(action.actor == "table", "not_your_turn", "the table starts the game")
         require(state.phase == "start", "already_started", "the game has already started")
         data = action.data
         houses = self._start_houses(state, data["players"])
         for key, value in (data.get("options") or {}).items():
             require(state.option(key) == value, "option_mismatch",
-                    f"option {key}={value!r} disagrees with the game's {state.option(key)!r}",
-                    option=key)
+                    f"the game was created with {OPTIONS.get(key, words(key))} "
+                    f"{setting(state.option(key))}, not {setting(value)}", option=key)
         decks = data.get("decks") or {}
         require(bool(decks) or len(set(houses)) == len(houses), "duplicate_house",
-                f"without custom decks every seat needs its own house; got {houses}")
+                "without custom decks every player needs a House of their own; got "
+                f"{words_list(houses)}")
         first = data.get("setup_first")
         require(isinstance(first, int) and 0 <= first < state.n, "bad_setup_first",
-                f"setup_first must be a seat 0..{state.n - 1}, not {first!r}")
+                f"the player who sets up first must be one of the {state.n} players")
         players = []
         lists = [self._deck_for(seat, house, per_seat(decks, seat))
                  for seat, house in enumerate(houses)]
@@ -63,8 +74,9 @@ class RoundsMixin:
             hand = str_list(per_seat(data.get("setup_hands"), seat) or [], "setup_hands")
             need = min(int(self.const["setup_hand_size"]), len(deck))
             require(len(hand) == need and len(set(hand)) == need, "bad_setup_hand",
-                    f"seat {seat}'s setup hand needs {need} distinct cards, got {len(hand)}")
-            rest = Bag(deck).take(hand, where=f"seat {seat}'s deck")
+                    f"{self.whose(state, seat)} setup hand needs {plural(need, 'distinct card')}"
+                    f", got {len(hand)}")
+            rest = self.take(state, Bag(deck), hand, f"{self.whose(state, seat)} deck")
             players.append(Player(house=house, deck=rest, hand=Bag(hand),
                                   plot_deck=Bag(plot_ids)))
         return replace(state, players=tuple(players), phase="setup", setup_first=first,
@@ -76,13 +88,15 @@ class RoundsMixin:
         houses: list[str | None] = [None] * state.n
         for entry in entries:
             seat, house = entry.get("seat"), entry.get("house")
-            require(isinstance(seat, int) and 0 <= seat < state.n and houses[seat] is None,
-                    "bad_seat", f"player seats must be distinct, 0..{state.n - 1}; got {seat!r}")
+            valid = isinstance(seat, int) and 0 <= seat < state.n
+            require(valid and houses[seat] is None, "bad_seat",
+                    f"{self.who(state, seat)} is listed twice" if valid else
+                    f"each player needs a seat from 0 to {state.n - 1}, not {seat}")
             require(house in self.house_ids, "unknown_house",
-                    f"{house!r} is not a House of this set ({', '.join(self.house_ids)})")
+                    f'"{house}" is not a House of this set ({words_list(self.house_ids)})')
             name = entry.get("name")
             require(name is None or name == state.names[seat], "player_name_mismatch",
-                    f"seat {seat} is {state.names[seat]!r} in game_created, not {name!r}")
+                    f"this seat is {state.names[seat]} in the created game, not {name}")
             houses[seat] = house
         return [h for h in houses if h is not None]
 
@@ -99,48 +113,52 @@ class RoundsMixin:
             plots = [int(x) for x in custom["plots"]]
             draw = [int(x) for x in custom["draw_deck"]]
         except (KeyError, TypeError, ValueError):
-            raise bad("bad_deck", f"seat {seat}'s custom deck needs house_card, plots and "
-                      "draw_deck as card numbers") from None
+            raise bad("bad_deck", f"a custom deck for House {house} lists its House card, "
+                      "plots and draw deck as card numbers") from None
         for num in [house_card, *plots, *draw]:
             require(num in self.by_number, "unknown_card", f"card number {num} is not in the set")
         require(house_card == self.house_ids[house], "bad_deck",
-                f"seat {seat}'s House card must be {house}'s ({self.house_ids[house]})")
+                f"House {house}'s deck needs its own House card, "
+                f"{self.by_number[self.house_ids[house]]['name']} (number "
+                f"{self.house_ids[house]})")
         require(len(plots) == int(self.const["plot_deck_size"]) and all(
             self.by_number[p]["type"] == "plot" for p in plots), "bad_deck",
-            f"a deck needs exactly {self.const['plot_deck_size']} plots; seat {seat} has "
-            f"{len(plots)}")
+            f"a deck needs exactly {self.const['plot_deck_size']} plots; House {house}'s deck "
+            f"has {len(plots)}")
         require(all(self.by_number[p].get("house_only") in (None, house) for p in plots),
-                "bad_deck", f"seat {seat}'s plots include one restricted to another House")
+                "bad_deck", f"House {house}'s plots include one restricted to another House")
         require(bool(draw) and all(self.by_number[d]["type"] in
                                    ("character", "location", "attachment", "event")
                                    for d in draw), "bad_deck",
-                f"seat {seat}'s draw deck needs at least one card and only draw cards")
+                f"House {house}'s draw deck needs at least one card, and only characters, "
+                "locations, attachments and events")
         return house_card, plots, draw
 
     # -- mulligan, setup (§5, §6.2-§6.4) ----------------------------------------------
     def _apply_mulligan(self: Any, state: State, action: Action) -> State:
         seat = self.seat_of(state, action)
         require(bool(state.option("allow_mulligan")), "mulligan_off",
-                "mulligans are off (option allow_mulligan)")
+                "mulligans are off in this game (option: mulligan allowed)")
         player = state.players[seat]
         require(state.phase == "setup" and not player.set_up and not player.mulliganed,
-                "wrong_phase", "a mulligan is allowed once, before the seat's setup_cards")
+                "wrong_phase", "a mulligan is allowed once, before the player sets up")
         pool = player.deck.add(player.hand)
         new = str_list(action.data.get("new_hand") or [], "new_hand")
         need = min(int(self.const["setup_hand_size"]), len(pool))
         require(len(new) == need and len(set(new)) == need, "bad_setup_hand",
-                f"a new hand holds {need} distinct cards, got {len(new)}")
-        deck = pool.take(new, where=f"seat {seat}'s deck")
+                f"a new hand holds {plural(need, 'distinct card')}, got {len(new)}")
+        deck = self.take(state, pool, new, f"{self.whose(state, seat)} deck")
         return state.with_player(seat, deck=deck, hand=Bag(new), mulliganed=True)
 
     def _apply_setup_cards(self: Any, state: State, action: Action) -> State:
         require(state.phase == "setup", "wrong_phase", "setup is over")
-        require_seat(action, state.turn, "set up")
+        self.require_turn(state, action, state.turn, "set up")
         seat, player = state.turn, state.players[state.turn]
         entries = [(e.get("card"), e.get("attach_to")) for e in action.data["cards"]]
         cards = [c for c, _ in entries]
         self.check_setup(state, seat, entries)
-        hand = player.hand.take(cards, code="card_not_in_hand", where=f"seat {seat}'s hand")
+        hand = self.take(state, player.hand, cards, f"{self.whose(state, seat)} hand",
+                         "card_not_in_hand")
         state = state.with_player(seat, hand=hand, setup_cards=tuple(entries), set_up=True)
         nxt = self.next_after(state, seat, state.setup_first)
         if nxt is not None:
@@ -156,15 +174,16 @@ class RoundsMixin:
         total, limited, names = 0, 0, set()
         for card, attach in entries:
             require(self.is_known(card) and card in player.hand, "card_not_in_hand",
-                    f"{card!r} is not in seat {seat}'s hand", card=card)
+                    f"{self.thing(state, card)} is not in {self.whose(state, seat)} hand",
+                    card=card)
             data = self.card(card)
             setup_ok = data["type"] in ("character", "location") or "setup" in data["keywords"]
-            require(setup_ok, "setup_card_type", f"{data['name']} is a {data['type']}; setup "
-                    "takes characters and locations only", card=card)
+            require(setup_ok, "setup_card_type", f"{data['name']} is {a_an(data['type'])}; "
+                    "setup takes characters and locations only", card=card)
             require(attach is None or (attach == "house" and
                                        data.get("may_attach_to_own_house_card")),
-                    "illegal_attachment_target", f"{data['name']} cannot attach to {attach!r} "
-                    "in setup")
+                    "illegal_attachment_target", f"{data['name']} cannot attach to "
+                    f"{self.thing(state, attach)} in setup")
             self.check_house_only(state, seat, card)
             total += int(data.get("cost") or 0) + self.surcharge(card, player.house)
             limited += "limited" in data["keywords"]
@@ -177,7 +196,7 @@ class RoundsMixin:
                 f"setup may cost at most {gold} gold; these cards cost {total}", total=total)
         most = int(self.const["setup_max_limited"])
         require(limited <= most, "setup_two_limited",
-                f"setup may hold at most {most} limited card; these hold {limited}")
+                f"setup may hold at most {plural(most, 'limited card')}; these hold {limited}")
 
     def _reveal_setup(self: Any, state: State) -> State:
         """§5.4: every face-down card enters play standing, all at once."""
@@ -197,15 +216,17 @@ class RoundsMixin:
 
     def _take_draws(self: Any, state: State, draws: Any, counts: dict[Seat, int]) -> State:
         for seat, need in counts.items():
-            cards = str_list(per_seat(draws, seat) or [], f"draws for seat {seat}")
+            cards = str_list(per_seat(draws, seat) or [], f"the draw of {self.who(state, seat)}")
             require(len(cards) == need and len(set(cards)) == need, "wrong_draw_count",
-                    f"seat {seat} draws exactly {need} cards, not {len(cards)}", seat=seat)
+                    f"{self.who(state, seat)} draws exactly {plural(need, 'card')}, not "
+                    f"{len(cards)}", seat=seat)
             player = state.players[seat]
-            deck = player.deck.take(cards, where=f"seat {seat}'s deck")
+            deck = self.take(state, player.deck, cards, f"{self.whose(state, seat)} deck")
             state = state.with_player(seat, deck=deck, hand=player.hand.add(cards))
         for key in draws or {}:
             require(str(key) in {str(s) for s in counts}, "wrong_draw_count",
-                    f"seat {key} does not draw now")
+                    f"{self.who(state, int(key)) if str(key).isdigit() else key} does not "
+                    "draw now")
         return state
 
     def setup_draw_counts(self: Any, state: State) -> dict[Seat, int]:
@@ -214,7 +235,7 @@ class RoundsMixin:
                 for s in state.active}
 
     def _apply_setup_draw(self: Any, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "the setup draw is the table's")
+        require(action.actor == "table", "not_your_turn", "the table deals the setup draw")
         require(state.phase == "setup_draw", "wrong_phase", "the setup draw comes after setup")
         state = self._take_draws(state, action.data.get("draws"), self.setup_draw_counts(state))
         return self.begin_plot_phase(state)
@@ -243,11 +264,12 @@ class RoundsMixin:
         require(state.phase == "plot" and state.step == "choose", "wrong_phase",
                 "plots are chosen at the start of the plot phase")
         require(state.players[seat].chosen_plot is None, "already_chosen",
-                f"seat {seat} has already chosen a plot this round")
+                f"{self.who(state, seat)} has already chosen a plot this round")
         plot = action.data["plot"]
         source = self.plot_source(state, seat)
         require(plot in state.players[source].plot_deck, "plot_not_available",
-                f"{plot!r} is not in seat {source}'s plot deck", card=plot)
+                f"{self.thing(state, plot)} is not in {self.whose(state, source)} plot deck",
+                card=plot)
         only = self.card(plot).get("house_only")
         require(not only or only == state.players[seat].house, "house_only",
                 f"plot is restricted to another House: {self.name(plot)} is House {only} only")
@@ -290,22 +312,23 @@ class RoundsMixin:
         return replace(state, step="first_player", tied=(), initiative_winner=tied[0])
 
     def _apply_break_initiative_tie(self: Any, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "the initiative tie is the table's")
+        require(action.actor == "table", "not_your_turn", "the table breaks an initiative tie")
         require(state.phase == "plot" and state.step == "tie", "wrong_phase",
                 "no initiative tie is waiting to be broken")
         winner = action.data.get("winner")
         require(winner in state.tied, "not_tied",
-                f"seat {winner} is not tied for initiative; tied seats are {list(state.tied)}",
-                winner=winner)
+                f"{self.who(state, winner)} is not tied for initiative; the tie is between "
+                f"{words_list(self.who(state, s) for s in state.tied)}", winner=winner)
         return replace(state, step="first_player", tied=(), initiative_winner=winner)
 
     def _apply_choose_first_player(self: Any, state: State, action: Action) -> State:
         require(state.phase == "plot" and state.step == "first_player", "wrong_phase",
                 "the first player is chosen once initiative is settled")
-        require_seat(action, state.initiative_winner, "choose the first player")
+        self.require_turn(state, action, state.initiative_winner, "choose the first player")
         first = action.data["first_player"]
         require(first in state.active, "bad_seat",
-                f"the first player must be a seat in the game, not {first!r}")
+                f"the first player must be a player still in the game, not "
+                f"{self.who(state, first)}")
         state = replace(state, first_player=first)
         if self.is_melee(state):
             return replace(state, step="titles", turn=first)
@@ -317,9 +340,9 @@ class RoundsMixin:
     def _apply_choose_title(self: Any, state: State, action: Action) -> State:
         require(state.phase == "plot" and state.step == "titles", "wrong_phase",
                 "titles are chosen after the first player, in a melee")
-        require_seat(action, state.turn, "choose a title")
+        self.require_turn(state, action, state.turn, "choose a title")
         title = action.data["title"]
-        require(title in self.title_data, "unknown_title", f"{title!r} is not a title")
+        require(title in self.title_data, "unknown_title", f'"{title}" is not a title')
         require(title not in state.titles, "title_taken",
                 f"{self.title_data[title]['name']} is already taken this round")
         state = replace(state, titles=(*state.titles[:state.turn], title,
@@ -337,7 +360,7 @@ class RoundsMixin:
                        len(state.players[s].deck)) for s in state.active}
 
     def _apply_draw_phase(self: Any, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "the draw phase is the table's")
+        require(action.actor == "table", "not_your_turn", "the table deals the draw phase")
         require(state.phase == "draw", "wrong_phase", "it is not the draw phase")
         state = self._take_draws(state, action.data.get("draws"), self.draw_counts(state))
         state = self.set_phase(state, "marshalling")
@@ -358,15 +381,16 @@ class RoundsMixin:
 
     def _apply_marshal_card(self: Any, state: State, action: Action) -> State:
         require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
-        require_seat(action, state.turn, "marshal")
+        self.require_turn(state, action, state.turn, "marshal")
         seat, data = state.turn, action.data
         card = data["card"]
         player = state.players[seat]
         require(self.is_known(card) and card in player.hand, "card_not_in_hand",
-                f"{card!r} is not in seat {seat}'s hand", card=card)
+                f"{self.thing(state, card)} is not in {self.whose(state, seat)} hand",
+                card=card)
         kind = self.card(card)["type"]
         require(kind in ("character", "location", "attachment"), "not_marshallable",
-                f"{self.name(card)} is a {kind} card and cannot be marshalled")
+                f"{self.name(card)} is {a_an(kind)} card and cannot be marshalled (§6.10)")
         self.check_house_only(state, seat, card)
         if data.get("as_duplicate"):
             return self._marshal_duplicate(state, seat, card, data)
@@ -377,8 +401,8 @@ class RoundsMixin:
         name = self.name(card)
         base = self.controls_name(state, seat, name) if self.card(card)["unique"] else None
         require(base is not None, "no_duplicate_base",
-                f"a duplicate needs a unique card of the same name in play; seat {seat} "
-                f"controls no {name}", card=card)
+                f"a duplicate needs a unique card of the same name in play; "
+                f"{self.who(state, seat)} controls no {name}", card=card)
         require(data.get("declared_cost") in (None, 0), "cost_mismatch",
                 "cost mismatch (expected 0): duplicates cost 0")
         assert base is not None
@@ -392,17 +416,19 @@ class RoundsMixin:
         self.check_unique(state, seat, card)
         limited = "limited" in self.card(card)["keywords"]
         require(not (limited and player.limited_played), "limited_per_round",
-                f"only one limited card per round; seat {seat} already marshalled one",
+                f"only one limited card per round; {self.who(state, seat)} already "
+                "marshalled one",
                 card=card)
         host = data.get("attach_to")
         if self.card(card)["type"] == "attachment" or host is not None:
             require(host is not None, "illegal_attachment_target",
-                    f"illegal attachment target: {self.name(card)} needs attach_to")
+                    f"illegal attachment target: {self.name(card)} needs a character to "
+                    "attach to")
             self.check_host(state, seat, card, host)
             host = f"house:{seat}" if host == "house" else host
         cost, used = self.marshal_cost(state, seat, card)
         require(cost <= player.gold, "not_enough_gold",
-                f"not enough gold: {self.name(card)} costs {cost}, seat {seat} has "
+                f"not enough gold: {self.name(card)} costs {cost}, {self.who(state, seat)} has "
                 f"{player.gold}", cost=cost, gold=player.gold)
         declared = data.get("declared_cost")
         require(declared is None or declared == cost, "cost_mismatch",
@@ -415,7 +441,7 @@ class RoundsMixin:
 
     def _apply_end_marshalling(self: Any, state: State, action: Action) -> State:
         require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
-        require_seat(action, state.turn, "end marshalling")
+        self.require_turn(state, action, state.turn, "end marshalling")
         nxt = self.next_after(state, state.turn)
         if nxt is not None:
             return self.begin_marshal_turn(state, nxt)
@@ -438,7 +464,7 @@ class RoundsMixin:
         return str_sum + state.players[seat].gold
 
     def _apply_resolve_dominance(self: Any, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "dominance is resolved by the table")
+        require(action.actor == "table", "not_your_turn", "the table resolves dominance")
         require(state.phase == "dominance" and not state.dominance_done, "wrong_phase",
                 "dominance is resolved once, in the dominance phase")
         totals = {s: self.dominance_total(state, s) for s in state.active}
@@ -455,7 +481,7 @@ class RoundsMixin:
         return replace(state, power_issued=state.power_issued + amount)
 
     def _apply_end_round(self: Any, state: State, action: Action) -> State:
-        require(action.actor == "table", "not_your_turn", "the round is ended by the table")
+        require(action.actor == "table", "not_your_turn", "the table ends the round")
         require(state.phase == "dominance" and state.dominance_done, "wrong_phase",
                 "the round ends after dominance is resolved")
         no_stand = {m.card for m in state.modifiers if m.kind == "no_stand"}
@@ -483,9 +509,10 @@ class RoundsMixin:
     def seat_of(self, state: State, action: Action) -> Seat:
         seat = action.actor
         require(isinstance(seat, int) and 0 <= seat < state.n, "not_your_turn",
-                f"this action is a seat's, not {seat!r}'s")
+                f"a player takes this action, not {self.who(state, seat)}")
         assert isinstance(seat, int)
-        require(not state.players[seat].conceded, "conceded", f"seat {seat} has conceded")
+        require(not state.players[seat].conceded, "conceded",
+                f"{self.who(state, seat)} has conceded")
         return seat
 
 

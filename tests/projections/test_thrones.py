@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from projections import get_rules
 from projections.playout import created_for, play
-from projections.rules import Action
+from projections.rules import Action, IllegalAction
 from tests.projections.thrones_helpers import Table, zones
 
 RULES = get_rules("thrones")
@@ -188,7 +188,7 @@ def test_e4_initiative_tie_on_initiative_and_power_waits_for_a_tie_break():
     assert t.state.step == "tie" and t.state.tied == (0, 1)
     assert t.rules.to_act(t.state) == ("table",)
     err = t.refused("break_initiative_tie", "table", winner=2)
-    assert err.code == "not_tied" and "seat 2" in err.message
+    assert err.code == "not_tied" and "Player 3" in err.message and "seat" not in err.message
     t.do("break_initiative_tie", "table", winner=1)
     t.do("choose_first_player", 1, first_player=2)
     picks = []
@@ -297,7 +297,7 @@ def test_e6_master_of_whispers_names_further_opponents_but_not_a_supported_one()
     t.do("resolve_challenge", 3)
     assert t.state.challenge.pending[0] == ("targets", 3)
     err = t.refused("choose_claim_targets", 3, extra_opponents=[0])
-    assert err.code == "illegal_claim_target" and "seat 0" in err.message
+    assert err.code == "illegal_claim_target" and "Player 1 cannot be named" in err.message
     t.do("choose_claim_targets", 3, extra_opponents=[1])
     assert t.state.challenge.pending == (("claim", 2), ("claim", 1))
     gone2, gone1 = sorted(t.p[2].hand)[0], sorted(t.p[1].hand)[0]
@@ -552,9 +552,9 @@ def _marshal_table() -> Table:
 
 REFUSALS = [
     ("marshal_card", 0, {"card": "p0-999"}, "card_not_in_hand", "p0-999"),
-    ("marshal_card", 1, {"card": "p1-036"}, "not_your_turn", "seat 0"),
+    ("marshal_card", 1, {"card": "p1-036"}, "not_your_turn", "Player 1's turn"),
     ("marshal_card", 0, {"card": "p0-155"}, "not_marshallable", "event"),
-    ("marshal_card", 0, {"card": "p0-003"}, "illegal_attachment_target", "attach_to"),
+    ("marshal_card", 0, {"card": "p0-003"}, "illegal_attachment_target", "character to attach"),
     ("marshal_card", 0, {"card": "p0-005", "declared_cost": 3}, "cost_mismatch", "expected 4"),
     ("marshal_card", 0, {"card": "p0-005", "as_duplicate": True}, "no_duplicate_base", "Eddard"),
     ("choose_plot", 0, {"plot": "p0-196"}, "wrong_phase", "plot phase"),
@@ -566,7 +566,7 @@ REFUSALS = [
     ("effect", 0, {"ops": [{"op": "pay_gold", "seat": 0, "amount": 99}]}, "not_enough_gold",
      "99"),
     ("effect", 0, {"ops": [{"op": "lose_power", "target": "house:1", "amount": 1}]},
-     "not_enough_power", "seat 1"),
+     "not_enough_power", "Player 2's House card"),
     ("effect", 0, {"ops": [{"op": "adjust_strength", "card": "p0-005", "amount": 1,
                             "until": "challenge"}]}, "not_in_play", "Eddard"),
     ("effect", 0, {"ops": [{"op": "gain_gold", "seat": 7, "amount": 1}]}, "bad_seat", "7"),
@@ -822,7 +822,8 @@ def test_setup_refusals():
     err = t.refused("setup_cards", 1, cards=[{"card": "p1-005"}, {"card": "p1-005-2"}])
     assert err.code == "unique_twice" and "Eddard" in err.message
     err = t.refused("setup_cards", 1, cards=[{"card": "p0-005"}])
-    assert err.code == "card_not_in_hand" and "p0-005" in err.message
+    assert err.code == "card_not_in_hand" and "Eddard Stark" in err.message
+    assert "Player 2's hand" in err.message and "p0-005" not in err.message
     err = t.refused("setup_cards", 1, cards=[{"card": "p1-036"}, {"card": "p1-036"}])
     assert err.code == "duplicate_card"
     err = t.refused("setup_cards", 1, cards=[{"card": "p1-036", "attach_to": "house"}])
@@ -847,7 +848,8 @@ def test_plot_phase_refusals():
     t.do("choose_plot", 0, plot="p0-196")
     assert t.refused("choose_plot", 0, plot="p0-197").code == "already_chosen"
     err = t.refused("choose_plot", 1, plot="p0-197")
-    assert err.code == "plot_not_available" and "p0-197" in err.message
+    assert err.code == "plot_not_available" and "Holding the Trident" in err.message
+    assert "Player 2's plot deck" in err.message
     t.do("choose_plot", 1, plot="p1-190").do("choose_plot", 2, plot="p2-186")
     assert t.state.initiative_winner == 2  # Tourney for the Hand, initiative 6
     assert t.refused("choose_first_player", 0, first_player=0).code == "not_your_turn"
@@ -1193,11 +1195,11 @@ def test_slots_of_start_game_are_each_seats_setup_hand_and_the_first_seat():
     baratheon = sorted(instance_ids(1, RULES.starter["Baratheon"]["draw_deck"]))
     assert slots == [
         {"field": "setup_hands", "path": ["0"], "options": lannister, "many": True,
-         "count": 7, "label": "setup hand of seat 0 (Player 1, Lannister)"},
+         "count": 7, "label": "setup hand of Player 1 (House Lannister)"},
         {"field": "setup_hands", "path": ["1"], "options": baratheon, "many": True,
-         "count": 7, "label": "setup hand of seat 1 (Player 2, Baratheon)"},
+         "count": 7, "label": "setup hand of Player 2 (House Baratheon)"},
         {"field": "setup_first", "path": [], "options": [0, 1], "many": False, "count": None,
-         "label": "seat that sets up first"},
+         "label": "player who sets up first"},
     ]
     custom = Action.of("start_game", "table", {**listed[0]["data"], "decks": {"0": STARK_E1}})
     assert RULES.chance_slots(state, custom)[0]["options"] == \
@@ -1209,7 +1211,7 @@ def test_slots_of_a_mulligan_are_a_new_hand_from_the_deck_and_the_old_hand():
     pool = sorted([*t.p[0].deck, *t.p[0].hand])
     assert RULES.chance_slots(t.state, Action.of("mulligan", 0)) == [
         {"field": "new_hand", "path": [], "options": pool, "many": True, "count": 7,
-         "label": "new hand of seat 0 (Player 1)"}]
+         "label": "new hand of Player 1"}]
 
 
 def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
@@ -1217,7 +1219,7 @@ def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
     assert t.state.phase == "setup_draw"
     assert RULES.chance_slots(t.state, Action.of("setup_draw", "table")) == [
         {"field": "draws", "path": ["0"], "options": sorted(t.p[0].deck), "many": True,
-         "count": 1, "label": "cards seat 0 (Player 1) drew"}]
+         "count": 1, "label": "cards Player 1 drew"}]
 
 
 def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
@@ -1227,7 +1229,7 @@ def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
     slots = RULES.chance_slots(t.state, Action.of("draw_phase", "table"))
     assert slots == [
         {"field": "draws", "path": [str(s)], "options": sorted(t.p[s].deck), "many": True,
-         "count": n, "label": f"cards seat {s} (Player {s + 1}) drew"}
+         "count": n, "label": f"cards Player {s + 1} drew"}
         for s, n in ((0, 3), (1, 2), (2, 2))]
 
 
@@ -1235,7 +1237,7 @@ def test_slots_of_an_initiative_tie_are_the_tied_seats():
     t = _e4_table()
     assert RULES.chance_slots(t.state, Action.of("break_initiative_tie", "table")) == [
         {"field": "winner", "path": [], "options": [0, 1], "many": False, "count": None,
-         "label": "seat that wins the initiative tie"}]
+         "label": "player who wins the initiative tie"}]
 
 
 def test_slots_of_an_intrigue_claim_are_random_discards_and_a_military_claim_has_none():
@@ -1246,7 +1248,7 @@ def test_slots_of_an_intrigue_claim_are_random_discards_and_a_military_claim_has
     assert t.state.challenge.pending == (("claim", 1),)
     assert RULES.chance_slots(t.state, Action.of("apply_claim", 1)) == [
         {"field": "discards", "path": [], "options": sorted(t.p[1].hand), "many": True,
-         "count": 1, "label": "cards seat 1 (Player 2) discards at random"}]
+         "count": 1, "label": "cards Player 2 discards at random"}]
     assert RULES.chance_slots(_e2_table().state, Action.of("apply_claim", 1)) == []
 
 
@@ -1255,3 +1257,149 @@ def test_no_slots_for_an_action_that_is_not_due_now():
     for kind in ("start_game", "mulligan", "setup_draw", "draw_phase", "break_initiative_tie",
                  "apply_claim"):
         assert RULES.chance_slots(t.state, Action.of(kind, 0, {"players": []})) == []
+
+
+# ---------------------------------------------------------------------------
+# Moves that move nothing (issue #19.4): a card onto itself, a target equal to the source,
+# a challenge against oneself, a card "moved" to where it already is
+# ---------------------------------------------------------------------------
+
+
+def _moves_table() -> Table:
+    """Round 1 marshalling: Eddard and Catelyn in play for seat 0 with Summer on Eddard,
+    Ice and Nymeria in seat 0's hand, Joffrey and Chella in play for seat 1."""
+    t = Table(hands={0: ["p0-001", "p0-002"]}).setup()
+    t.put(0, "p0-005", "p0-006").put(0, "p0-003", host="p0-005").put(1, "p1-036", "p1-043")
+    _to_marshalling(t, {0: "p0-195", 1: "p1-190"})
+    t.effect("table", {"op": "gain_power", "target": "house:0", "amount": 2},
+             {"op": "gain_power", "target": "p0-005", "amount": 1},
+             {"op": "gain_gold", "seat": 0, "amount": 5})
+    return t
+
+
+def _effect_refused(t: Table, *ops: dict) -> IllegalAction:
+    return t.refused("effect", 0, ops=list(ops), costs=[], source=None)
+
+
+def test_power_cannot_move_onto_the_holder_it_comes_from():
+    t = _moves_table()
+    for source, target in (("house:0", "house:0"), ("house:0", "house:00"),
+                           ("p0-005", "p0-005")):
+        err = _effect_refused(t, {"op": "move_power", "from": source, "to": target,
+                                  "amount": 1})
+        assert err.code == "same_source_and_target" and "§9" in err.message, source
+    assert "Eddard Stark cannot give power to itself" in err.message
+    before = t.power(0)
+    t.effect(0, {"op": "move_power", "from": "p0-005", "to": "house:0", "amount": 1})
+    assert t.power(0) == before and t.p[0].house_power == 3  # a real move still moves
+
+
+def test_gold_cannot_be_given_to_oneself():
+    t = _moves_table()
+    err = _effect_refused(t, {"op": "give_gold", "from": 0, "to": 0, "amount": 1})
+    assert err.code == "same_source_and_target"
+    assert "Player 1 cannot give gold to themself" in err.message and "§9" in err.message
+    t.effect(0, {"op": "give_gold", "from": 0, "to": 1, "amount": 1})
+    assert t.p[1].gold > 0
+
+
+def test_an_attachment_cannot_attach_to_itself_or_move_to_where_it_is():
+    t = _moves_table()
+    err = t.refused("marshal_card", 0, card="p0-001", attach_to="p0-001")
+    assert err.code == "illegal_attachment_target" and "itself" in err.message
+    err = _effect_refused(t, {"op": "put_into_play", "card": "p0-002", "from": "hand",
+                              "attach_to": "p0-002"})
+    assert err.code == "illegal_attachment_target" and "itself" in err.message
+    err = _effect_refused(t, {"op": "move_attachment", "card": "p0-003", "to": "p0-003"})
+    assert err.code == "illegal_attachment_target" and "itself" in err.message
+    err = _effect_refused(t, {"op": "move_attachment", "card": "p0-003", "to": "p0-005"})
+    assert err.code == "illegal_attachment_target" and "already on Eddard Stark" in err.message
+    t.effect(0, {"op": "move_attachment", "card": "p0-003", "to": "p0-006"})
+    assert t.rules.in_play(t.state, "p0-003").host == "p0-006"
+
+
+def test_control_cannot_pass_to_the_player_who_has_it():
+    t = _moves_table()
+    err = _effect_refused(t, {"op": "take_control", "card": "p1-036", "controller": 1})
+    assert err.code == "bad_state" and "Player 2 already controls Joffrey" in err.message
+
+
+def test_a_card_cannot_be_put_into_play_or_returned_to_where_it_already_is():
+    t = _moves_table()
+    err = _effect_refused(t, {"op": "put_into_play", "card": "p0-005", "from": "hand"})
+    assert err.code == "not_available" and "Eddard Stark is not in Player 1's hand" in \
+        err.message
+    err = _effect_refused(t, {"op": "return_from_pile", "card": "p0-001", "from": "discard",
+                              "to": "hand"})
+    assert err.code == "not_available" and "Ice" in err.message
+    err = _effect_refused(t, {"op": "reveal_new_plot", "seat": 0, "plot": "p0-195"})
+    assert err.code == "plot_not_available"  # the revealed plot is not in the plot deck
+    for op in ({"op": "kneel", "card": "p0-006"}, {"op": "stand", "card": "p0-006"}):
+        t.effect(0, op)
+        assert _effect_refused(t, op).code == "bad_state"  # already knelt / standing
+    err = _effect_refused(t, {"op": "draw", "seat": 0, "cards": ["p0-001"]})
+    assert err.code == "not_available"  # in the hand already, not in the deck
+
+
+def test_a_challenge_cannot_be_declared_against_oneself_nor_redirected_by_its_attacker():
+    t = Table(n=4).setup().put(0, "p0-005").put(1, "p1-047").put(2, "p2-071").put(3, "p3-105")
+    titles = {0: "crown_regent", 1: "hand_of_the_king", 2: "lord_commander_kingsguard",
+              3: "master_of_laws"}
+    _to_challenges(t, {0: "p0-195", 1: "p1-190", 2: "p2-181", 3: "p3-203"}, titles=titles)
+    err = t.refused("declare_challenge", 0, type="military", defender=0,
+                    attackers=["p0-005"])
+    assert err.code == "challenge_not_allowed" and "Player 1 cannot challenge themself" in \
+        err.message and "§8.2" in err.message
+    t.do("declare_challenge", 0, type="military", defender=3, attackers=["p0-005"])
+    err = t.refused("redirect_challenge", 0, new_defender=1)
+    assert err.code == "illegal_redirect" and "its own challenge" in err.message
+
+
+def test_a_redirect_names_a_third_player_and_a_defender_cannot_be_an_attacker():
+    t = Table(n=4).setup().put(0, "p0-005").put(1, "p1-047").put(2, "p2-071").put(3, "p3-105")
+    titles = {0: "hand_of_the_king", 1: "crown_regent", 2: "lord_commander_kingsguard",
+              3: "master_of_laws"}
+    _to_challenges(t, {0: "p0-195", 1: "p1-190", 2: "p2-181", 3: "p3-203"}, titles=titles)
+    t.do("declare_challenge", 0, type="military", defender=3, attackers=["p0-005"])
+    for seat in (0, 3):  # onto the attacker, or onto the defender it already has
+        err = t.refused("redirect_challenge", 1, new_defender=seat)
+        assert err.code == "illegal_redirect" and "§8.4" in err.message
+    err = t.refused("declare_defenders", 3, defenders=["p0-005"])
+    assert err.code == "illegal_defender"
+    err = t.refused("assign_stealth", 0, bypass={"p0-005": "p0-005"})
+    assert err.code == "not_stealth"
+
+
+def test_the_lord_commander_cannot_take_a_challenge_of_its_own():
+    t = Table(n=3).setup().put(0, "p0-005").put(1, "p1-047").put(2, "p2-071")
+    titles = {0: "lord_commander_kingsguard", 1: "crown_regent", 2: "master_of_laws"}
+    _to_challenges(t, {0: "p0-195", 1: "p1-190", 2: "p2-181"}, titles=titles)
+    t.effect("table", {"op": "kneel", "card": "p1-047"})
+    t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-005"])
+    t.do("declare_defenders", 1, defenders=[])
+    err = t.refused("take_challenge", 0)
+    assert err.code == "illegal_take" and "two other players" in err.message
+
+
+def test_the_master_of_whispers_cannot_name_the_attacker_or_the_defender_again():
+    t = _e6_table()
+    for seat in (0, 1, 2):
+        t.do("end_challenges", seat)
+    t.do("declare_challenge", 3, type="intrigue", defender=2, attackers=["p3-121"])
+    t.do("declare_defenders", 2, defenders=[]).do("resolve_challenge", 3)
+    for seat in (2, 3):
+        assert t.refused("choose_claim_targets", 3, extra_opponents=[seat]).code == \
+            "illegal_claim_target"
+    assert t.refused("choose_claim_targets", 3, extra_opponents=[1, 1]).code == "bad_seat"
+
+
+def test_a_participant_cannot_join_its_challenge_again_and_a_claim_names_a_card_once():
+    t = _e2_table()
+    err = t.refused("apply_claim", 1, kills=["p1-046", "p1-046"])
+    assert err.code == "wrong_claim_count"
+    t2 = Table().setup().put(0, "p0-005").put(1, "p1-047")
+    _to_challenges(t2, {0: "p0-195", 1: "p1-190"})
+    t2.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-005"])
+    err = t2.refused("effect", 0, ops=[{"op": "join_challenge", "card": "p0-005",
+                                        "side": "attacker"}])
+    assert err.code == "already_participating"

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -136,3 +141,63 @@ def zones(state: Any) -> dict[int, list[str]]:
     for c in state.cards:
         add([c.id, *c.duplicates])
     return out
+
+
+# ---------------------------------------------------------------------------
+# Fixtures step by step, and what a person may read (issue #20)
+# ---------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = sorted((ROOT / "fixtures" / "thrones").glob("*.jsonl"))
+#: the edition read straight from its file: the oracle of every name the tests expect
+EDITION = json.loads((ROOT / "projections" / "data" / "thrones.json").read_text("utf-8"))
+CARD_NAMES = {int(c["number"]): c["name"] for c in EDITION["cards"]}
+TITLE_NAMES = {t["id"]: t["name"] for t in EDITION["titles"]}
+EDITION_HOUSES = tuple(h["id"] for h in EDITION["houses"])
+INSTANCE = re.compile(r"\bp(\d)-(\d{3})(?:-\d+)?\b")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One recorded action of a fixture, with the states around it."""
+
+    fixture: str
+    names: tuple[str, ...]
+    seq: int
+    action: Action
+    before: Any
+    after: Any
+
+
+def fixture_steps(every: int = 1) -> Iterator[Step]:
+    """Each action of every Thrones fixture (every `every`-th one, and always the last)."""
+    rules = get_rules("thrones")
+    for path in FIXTURES:
+        envs = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+        created = envs[0]["data"]
+        state = rules.initial_state(created)
+        for i, env in enumerate(envs[1:], start=1):
+            action = Action.of(env["type"], env["actor"], env["data"])
+            after = rules.apply(state, action)
+            if i % every == 0 or i == len(envs) - 1:
+                yield Step(path.stem, tuple(created["players"]), env["seq"], action, state,
+                           after)
+            state = after
+
+
+def unreadable(text: str, names: tuple[str, ...]) -> list[str]:
+    """What in a sentence a person should not have to read: a seat number of a player, an
+    instance id of a card of the set, snake_case outside quotes, `None`, a Python repr."""
+    problems = []
+    bare = re.sub(r'"[^"]*"', '""', text)  # what the recorder typed is quoted as typed
+    for match in re.finditer(r"\bseat (\d+)\b", bare):
+        if int(match.group(1)) < len(names):
+            problems.append(f"seat number {match.group(0)!r}")
+    for match in INSTANCE.finditer(bare):
+        if int(match.group(2)) in CARD_NAMES:
+            problems.append(f"instance id {match.group(0)!r}")
+    problems += [f"snake_case {w!r}" for w in re.findall(r"\b[a-z]+_[a-z_]+\b", bare)]
+    problems += [f"repr {w!r}" for w in ("None", "FrozenDict", "{'", "['", "('", "True",
+                                        "False") if w in bare]
+    problems += [f"list {w!r}" for w in re.findall(r"\[\d[\d, ]*\]|\[\]", bare)]
+    return problems
