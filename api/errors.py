@@ -1,8 +1,8 @@
 """One error body for everything: {"error": {"kind", "code", "message", "details"}}.
 
-No route catches ChronicleError itself; this module turns it, the rules' IllegalAction and
-Werkzeug's HTTP errors into JSON with the status of the class. Anything else is a bug:
-logged, answered with a 500 body that leaks nothing.
+No route catches ChronicleError itself; this module turns it (the rules' IllegalAction is
+one of the family) and Werkzeug's HTTP errors into JSON with the status of the class.
+Anything else is a bug: logged, answered with a 500 body that leaks nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from events.errors import ChronicleError
-from projections.rules import IllegalAction
 
 log = logging.getLogger("chronicle.api")
 
@@ -30,7 +29,7 @@ def body(status: int, kind: str, code: str, message: str,
                               "details": details or {}}}), status
 
 
-def chronicle_error(err: ChronicleError | IllegalAction) -> tuple[Response, int]:
+def chronicle_error(err: ChronicleError) -> tuple[Response, int]:
     return body(err.status, err.kind, err.code, err.message, _jsonable(err.details))
 
 
@@ -66,6 +65,5 @@ def _jsonable(value: Any) -> Any:
 
 def register(app: Flask) -> None:
     app.register_error_handler(ChronicleError, chronicle_error)
-    app.register_error_handler(IllegalAction, chronicle_error)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected)

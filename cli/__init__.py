@@ -41,7 +41,8 @@ class Refused(click.ClickException):
 
 
 def refusals(func: F) -> F:
-    """Turn any ChronicleError or IllegalAction into one line on stderr and exit code 1."""
+    """Turn any ChronicleError (the rules' IllegalAction among them) into one line on
+    stderr and exit code 1."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -49,10 +50,6 @@ def refusals(func: F) -> F:
             return func(*args, **kwargs)
         except ChronicleError as err:
             raise Refused(_describe(err)) from None
-        except Exception as err:
-            if hasattr(err, "code") and hasattr(err, "message"):
-                raise Refused(_describe(err)) from None
-            raise
 
     return wrapper  # type: ignore[return-value]
 

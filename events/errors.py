@@ -1,10 +1,9 @@
-"""The one exception tree of chronicle; each class carries its HTTP status and CLI exit code."""
+"""The service's errors: one family with the rules' IllegalAction, under one base class
+(projections/errors.py); each class carries its HTTP status."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from projections.rules import IllegalAction
+from projections.errors import ChronicleError, IllegalAction
 
 __all__ = [
     "AccessDenied",
@@ -17,22 +16,6 @@ __all__ = [
     "StorageError",
     "Unauthorized",
 ]
-
-
-class ChronicleError(Exception):
-    """Base of every error chronicle reports to a user: a stable code, a message, details."""
-
-    status = 500
-    kind = "error"
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class InvalidEvent(ChronicleError):

@@ -49,7 +49,7 @@ class Verifier:
                 audit = audit_log(self._rules_of(envelopes[0]["data"]), envelopes)
                 result, checked = audit.result, audit.checked
                 problems += audit.problems
-            except (ChronicleError, IllegalAction) as err:
+            except ChronicleError as err:
                 problems.append({"seq": 0, "code": err.code, "message": err.message})
             except (KeyError, TypeError, ValueError, AttributeError, IndexError):
                 problems.append({"seq": 0, "code": "malformed_log",

@@ -367,7 +367,7 @@ class Writer:
         folder.resume(cursor)
         try:
             after = folder.feed({"seq": seq, "type": kind, "actor": actor, "data": data})
-        except (IllegalAction, ChronicleError):
+        except ChronicleError:
             raise
         except Exception:  # a reducer bug must never become a half-written event or a 500
             log.exception("reducer crashed on %s at seq %s", kind, seq)

@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Literal
 
 from marshmallow import Schema
 
+from .errors import ChronicleError, IllegalAction
+
 Seat = int
 Actor = int | Literal["table", "server"]
 CardId = str
@@ -26,21 +28,9 @@ State = Any
 Viewer = int | None | Literal["all"]
 ALL: Literal["all"] = "all"
 
-
-class IllegalAction(Exception):
-    """Raised when a well-formed action is against the rules now; the message names the rule."""
-
-    status = 422
-    kind = "illegal_action"
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-
-    def __str__(self) -> str:
-        return self.message
+__all__ = ["ALL", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
+           "IllegalAction", "freeze", "ordinal", "plural", "possessive", "require",
+           "require_seat", "seat_name", "thaw", "with_item", "words_list"]
 
 
 # ---------------------------------------------------------------------------

@@ -27,7 +27,6 @@ WIDTHS = (80, 120)
 FIXTURES = fixture_files()
 #: games whose own sentences (`describe`, written by each game's rules) still carry
 #: snake_case ids; the terminal's own words are checked for every game regardless
-SENTENCES_PENDING = frozenset({"palais_royal", "thrones"})
 REPRS = ("{'", "FrozenDict(", "None", "Pretty(", "<projections", "[{", "{\"")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
@@ -199,8 +198,6 @@ def test_replay_driven_by_its_keys_starts_at_step_0_and_shows_each_step_once(dbs
     assert "\x1b[" not in out.stdout, "no terminal codes when stdout is not a terminal"
     assert unreadable(out.stdout, width, snake=False) == [], out.stdout
     snakes = unreadable(out.stdout, width)
-    if snakes and path.parent.name in SENTENCES_PENDING:
-        pytest.xfail(f"{path.parent.name}'s describe() still names ids: {snakes[:3]}")
     assert snakes == []
 
 
