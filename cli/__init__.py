@@ -218,7 +218,7 @@ def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: s
     """  # noqa: E501
     payload = _read_data(data)
     with service(ctx) as rec:
-        actor_value = _seat(actor) if actor is not None else _default_actor(rec, game_id, type_)
+        actor_value = _seat(actor) if actor is not None else rec.default_actor(game_id, type_)
         recorded = rec.record(game_id, {"type": type_, "actor": actor_value, "data": payload},
                               expected_seq=expect_seq)
         game = None if as_json else _game_words(rec, game_id)
@@ -231,14 +231,6 @@ def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: s
     if report is not None:
         _print(render.correction_table(report, game.ctx))
     _print(render.state_panel(recorded.state, game, _width()))
-
-
-def _default_actor(rec: Recorder, game_id: str, type_: str) -> Any:
-    # the service should make this guess (issue #21 moves it there); kept as it was meanwhile
-    for action in rec.legal(game_id):
-        if action["type"] == type_:
-            return action["actor"]
-    return 0
 
 
 def _read_data(data: str | None) -> Any:
