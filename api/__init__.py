@@ -24,7 +24,7 @@ from . import errors
 log = logging.getLogger("chronicle.api")
 
 
-class ChronicleApi(Api):
+class ChronicleApi(Api):  # type: ignore[misc]  # flask-smorest ships no types
     """flask-smorest's Api with chronicle's error body documented and produced."""
 
     from .schemas import ErrorSchema as ERROR_SCHEMA

@@ -11,7 +11,8 @@ from .errors import (
     Unauthorized,
 )
 from .recorder import Access, CreatedGame, Recorded, Recorder
-from .store import GameFilter, Store, open_store
+from .opening import open_store
+from .store import GameFilter, Store
 
 __all__ = [
     "Access",

@@ -195,15 +195,3 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the connection."""
-
-
-def open_store(url: str | None) -> Store:
-    """A SQLite path or sqlite:/// URL, or a postgresql:// URL."""
-    target = url or "chronicle.db"
-    if target.startswith(("postgresql://", "postgres://")):
-        from .postgres import PostgresStore
-
-        return PostgresStore(target)
-    from .sqlite import SQLiteStore
-
-    return SQLiteStore(target.removeprefix("sqlite:///").removeprefix("sqlite://"))

@@ -111,9 +111,9 @@ class Turns:
 
     def _revealed(self, plan: Plan, cursor: Cursor) -> bool:
         if plan.envelopes:
-            return plan.envelopes[-1]["type"] == "seed_revealed"
+            return bool(plan.envelopes[-1]["type"] == "seed_revealed")
         last = self.store.event(plan.ctx.id, cursor.seq)
-        return last is not None and last["type"] == "seed_revealed"
+        return last is not None and bool(last["type"] == "seed_revealed")
 
     # -- the plan ----------------------------------------------------------------------------
     def plan(self, ctx: GameContext, cursor: Cursor) -> Plan:

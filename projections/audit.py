@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +53,7 @@ class AuditReport:
     last: Cursor | None = None
 
 
-def audit_log(rules: GameRules, envelopes: list[Envelope]) -> AuditReport:
+def audit_log(rules: GameRules, envelopes: Sequence[Envelope]) -> AuditReport:
     """Every event re-applied, every deal re-derived, claims checked (log already chained)."""
     created = envelopes[0]["data"]
     report = AuditReport()
@@ -228,7 +228,7 @@ def _fold_views(rules: GameRules, envs: list[Envelope], effective: list[int]
 
 
 # -- two records of one table -----------------------------------------------------------------
-def effective_actions(envelopes: list[Envelope]) -> list[tuple[int, dict[str, Any]]]:
+def effective_actions(envelopes: Sequence[Envelope]) -> list[tuple[int, dict[str, Any]]]:
     """(seq, action) of the history in effect, corrections applied."""
     effective = effective_stack(envelopes)
     fixes = corrections_in(envelopes, effective)

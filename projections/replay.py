@@ -10,7 +10,7 @@ back past it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -101,7 +101,7 @@ def check_undo(rules: GameRules, mode: str, cursor: Cursor, actor: Any,
         )
 
 
-History = Callable[[int], list[Envelope]]
+History = Callable[[int], Sequence[Envelope]]
 
 
 def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
@@ -238,7 +238,7 @@ class Folder:
 
     def __init__(self, rules: GameRules, mode: str,
                  fallback: Lookup | None = None,
-                 event_at: Callable[[int], Envelope] | None = None,
+                 event_at: Callable[[int], Envelope | None] | None = None,
                  events_upto: History | None = None,
                  keep: int | None = None) -> None:
         """`keep`: with a fallback and event_at, hold only the latest `keep` cursors and
