@@ -41,7 +41,8 @@ OVERFLOW_JS = """() => {
   const out = [];
   const doc = document.documentElement;
   if (doc.scrollWidth > innerWidth) out.push(`page ${doc.scrollWidth} > ${innerWidth}`);
-  for (const el of document.querySelectorAll('#board, .table-wrap, .events, .pane, .controls, main, .actions')) {
+  const boxes = '#board, .table-wrap, .events, .pane, .controls, main, .actions';
+  for (const el of document.querySelectorAll(boxes)) {
     if (!el.offsetParent && el !== document.body) continue;  // not shown
     if (el.scrollWidth > el.clientWidth + 1)
       out.push(`${el.id || el.className} ${el.scrollWidth} > ${el.clientWidth}`);
@@ -130,7 +131,8 @@ def test_replay_and_recorder_read_well_at_every_width(sized, server, slug: str) 
                               ".getBoundingClientRect().top]")
         assert after == before, f"step {mid + n} moved the window: {before} -> {after}"
         inside = page.evaluate("""() => { const l = document.getElementById('events');
-          const c = l.querySelector('.current').getBoundingClientRect(), b = l.getBoundingClientRect();
+          const c = l.querySelector('.current').getBoundingClientRect();
+          const b = l.getBoundingClientRect();
           return c.top >= b.top - 1 && c.bottom <= b.bottom + 1; }""")
         assert inside, "the event list shows the current step"
     # the final scores on request, before the end
@@ -173,7 +175,8 @@ def test_a_tablet_shows_the_actions_with_the_board_without_scrolling(browser, se
         assert geometry["page"] <= view + 1, f"the page scrolls: {geometry['page']} > {view}"
         for part in ("board", "actions", "button"):
             top, bottom, left, right = geometry[part]
-            assert 0 <= top and bottom <= view and 0 <= left and right <= width, (part, geometry)
+            assert top >= 0 and bottom <= view, (part, geometry)
+            assert left >= 0 and right <= width, (part, geometry)
         top, bottom, _, _ = geometry["board"]
         assert bottom - top >= view * 0.3, "the board has a fair share of the screen"
         snap(page, f"tablet-{slug}-record-{turn}")
