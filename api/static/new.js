@@ -82,7 +82,7 @@
       $("links").replaceChildren(
         link(digital ? "Recorder (watches; may undo for a seat)" : "Recorder — record the table's moves here",
           `/games/${made.id}/record${tok(made.recorder_token)}`, "recorder-link"),
-        ...made.seat_tokens.map((t, i) => link(`${players[i]} (${CH.ordinal(i + 1)} seat)${digital ? " — play here" : " — what this player may see"}`,
+        ...made.seat_tokens.map((t, i) => link(`${players[i]}${digital ? " — play here" : " — what this player may see"}`,
           `/games/${made.id}/record${tok(t)}&seat=${i}`, "seat-link")),
         link("Replay (public)", `/games/${made.id}/replay`, "replay-link"));
       $("created").hidden = false;

@@ -109,7 +109,10 @@
     box.replaceChildren(...Object.entries(groups).map(([type, acts]) => actionGroup(type, acts)));
   }
 
-  function actionGroup(type, acts) {
+  function actionGroup(type, listed) {
+    // an action listed twice is one choice (a game may list the same move by two routes)
+    const seen = new Set();
+    const acts = listed.filter((a) => { const k = JSON.stringify([a.actor, a.data]); return !seen.has(k) && seen.add(k); });
     const ctx = {label: (id) => CH.readable(game.game, cat && cat.cards, id)};
     // chance fields a table recorder enters: picked from the rules' slots, else typed
     const chance = game.mode === "table" ? ((cat && cat.chance_fields && cat.chance_fields[type]) || []) : [];
@@ -167,6 +170,10 @@
         : !chosen ? `Still to choose: ${CH.wordsList(missingChoices.length ? missingChoices : ["one of the moves"])}`
           : `Still to tap: ${CH.wordsList(missingSlots.slice(0, 3))}${missingSlots.length > 3 ? ` and ${missingSlots.length - 3} more` : ""}`));
       box.replaceChildren(...parts);
+      // the action as it would be recorded, and whether a list of outcomes is open-ended
+      // (how many cards a deal turns up is the rules' to check): for tests and the curious
+      box.dataset.action = chosen ? JSON.stringify({type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)}) : "";
+      box.dataset.openEnded = slots.some((sl) => sl.many && !hasCount(sl)) ? "yes" : "";
     }
 
     const slotKey = (sl) => [sl.field, ...sl.path].join(".");

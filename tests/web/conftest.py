@@ -24,6 +24,21 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 
 
+#: taps per game of the complete table games (test_table_games), reported after the run
+TAPS: dict[str, dict[str, int]] = {}
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not TAPS:
+        return
+    terminalreporter.section("taps per complete table game")
+    for slug, n in sorted(TAPS.items()):
+        terminalreporter.write_line(
+            f"{slug}: {n['taps']} taps ({n['choose']} choices, {n['pick']} outcomes, "
+            f"{n['record']} records) for {n['moves']} moves in the log, "
+            f"{n['players']} {'player' if n['players'] == 1 else 'players'}")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if os.path.exists(CHROMIUM):
         return

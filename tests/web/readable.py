@@ -20,7 +20,7 @@ GENERIC = {
     "a Python or JS null": r"\b(?:None|null|undefined|NaN)\b",
     "a boolean literal": r"\b(?:True|False|true|false)\b",
     "an object dump": r"\[object Object\]|[{\[]\"",
-    "a seat as a number": r"(?i)\bseat \d+\b",
+    "a seat as a number": r"(?i)\bseat \d+(?![\d%])",
     "a card instance id": r"\bp\d+-\d{3}(?:-\d+)?\b",
 }
 
@@ -52,14 +52,20 @@ def _ids(value: Any, out: set[str]) -> set[str]:
 
 
 @cache
-def patterns(slug: str) -> dict[str, re.Pattern[str]]:
-    """Name -> pattern: every component id of the edition that a person would read as
-    something else (its label differs), as a whole word, case-sensitive, and the generic
-    leaks."""
+def component_ids(slug: str) -> tuple[str, ...]:
+    """Every id in the edition data that a person would read as something else: its label
+    differs, it is not an English word of the sentences, and it does not read as a name."""
     edition = json.loads((ROOT / "projections" / "data" / f"{slug}.json").read_text())
     labels = get_rules(slug).labels()
-    ids = sorted(i for i in _ids(edition, set()) if labels.get(i, None) != i
-                 and i not in ENGLISH[slug] and len(i) > 1 and not NAME.fullmatch(i))
+    return tuple(sorted(i for i in _ids(edition, set()) if labels.get(i, None) != i
+                        and i not in ENGLISH[slug] and len(i) > 1 and not NAME.fullmatch(i)))
+
+
+@cache
+def patterns(slug: str) -> dict[str, re.Pattern[str]]:
+    """Name -> pattern: the edition's ids (whole words, case-sensitive) and the generic
+    leaks."""
+    ids = component_ids(slug)
     out = {name: re.compile(p) for name, p in GENERIC.items()}
     if ids:
         out["a component id"] = re.compile(
