@@ -63,7 +63,7 @@
     root.dataset.seq = String(doc.last_seq);
     const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
     $("turn").textContent = doc.status === "finished" ? "The game is over."
-      : toAct.length ? `To act: ${CH.wordsList(toAct, "or")}` : "";
+      : toAct.length ? `To act: ${CH.wordsList(toAct)}` : "";
     $("undo").disabled = !CH.token || !doc.can_undo;
     $("redo").disabled = !CH.token || !doc.can_redo;
     renderActions();

@@ -49,7 +49,7 @@
       $("current").replaceChildren(
         h("span", {class: "what"}, env ? CH.describe(env, notes[env.seq], game.players, past()) : ""),
         doc.status === "finished" ? h("span", {class: "tag"}, "game over")
-          : h("span", {class: "to-act"}, toAct.length ? ` · next: ${CH.wordsList(toAct, "or")}` : ""));
+          : h("span", {class: "to-act"}, toAct.length ? ` · next: ${CH.wordsList(toAct)}` : ""));
       $("board").dataset.loaded = String(n);
       if (!opts.quiet) $("board").dispatchEvent(new CustomEvent("stepped", {detail: n}));
     } catch (err) { if (mine === ticket) showError(err); }

@@ -107,14 +107,18 @@ def test_the_index_shows_more_games_a_page_at_a_time(page, server) -> None:
     # a small page size, so the API's own paging (next) runs as a long archive's would
     page.goto(f"{server.url}/?limit=7")
     rows = page.locator("#games tbody tr")
-    page.locator("#count").filter(has_text=f"7 of {total} games").wait_for()
+
+    def count_says(text: str) -> None:
+        page.wait_for_function("(t) => document.getElementById('count').textContent === t",
+                               arg=text)
+
+    count_says(f"7 of {total} games")
     clicks = 0
     while page.locator("#more").is_visible():
         page.locator("#more").click()
         clicks += 1
-        page.locator("#count").filter(
-            has_text=f"{min(7 * (clicks + 1), total)} of" if 7 * (clicks + 1) < total
-            else f"{total} games").wait_for()
+        count_says(f"{7 * (clicks + 1)} of {total} games" if 7 * (clicks + 1) < total
+                   else f"{total} games")
     assert clicks == (total - 1) // 7
     assert rows.count() == total
     ids = [rows.nth(i).get_attribute("data-game-id") for i in range(total)]
