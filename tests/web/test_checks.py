@@ -76,3 +76,24 @@ def test_the_page_checks_fail_on_planted_faults(page, server) -> None:
     page.locator("#next").click()
     page.locator(f'#board[data-loaded="{mid + 1}"]').wait_for()
     assert page.evaluate("() => scrollY") != before, "a step that scrolls the window is caught"
+
+
+GENERIC_JS = """([doc, prev]) => {
+  const board = document.createElement('section');
+  document.body.append(board);
+  CH.renderBoard(board, doc, prev, {cards: {}});
+  return [...board.querySelectorAll('.changed')].map((el) => el.dataset.path);
+}"""
+
+
+@pytest.mark.browser
+def test_the_generic_view_marks_what_the_step_changed_and_nothing_else(page, server) -> None:
+    page.goto(f"{server.url}/")
+    view = {"phase": "play", "deck": 30, "hands": [["a", "b"], ["c"]], "score": [1, 2]}
+    later = {**view, "deck": 29, "hands": [["a", "b", "d"], ["c"]]}
+    doc = {"game": "no_such_game", "seq": 2, "view": later, "players": ["A", "B"]}
+    prev = {"game": "no_such_game", "seq": 1, "view": view, "players": ["A", "B"]}
+    marked = set(page.evaluate(GENERIC_JS, [doc, prev]))
+    assert {"deck", "hands.0"} <= marked
+    assert not marked & {"phase", "score", "hands.1"}, marked
+    assert page.evaluate(GENERIC_JS, [doc, None]) == [], "the first step marks nothing"
