@@ -298,8 +298,10 @@
       const done = await api(path, {method: "POST", body, headers: {"If-Match": etag}});
       known = Math.max(known, (done && done.state && done.state.last_seq) || -1);
       busy = false;
+      // the words first, then the board, so both show at once
+      const said = await whatHappened(done).catch(() => "Recorded.");
       await refresh();
-      flash(await whatHappened(done).catch(() => "Recorded."));
+      flash(said);
     } catch (err) {
       busy = false;
       if (err.status === 409) {

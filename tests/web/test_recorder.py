@@ -81,6 +81,7 @@ def test_record_waits_for_a_complete_move_and_says_what_is_missing(tablet, serve
     assert record.inner_text() == "Record: setup"
     record.click()
     page.locator('#record[data-seq="1"]').wait_for(state="attached")
+    page.locator("#flash").filter(has_text="Recorded: ").wait_for()
     assert page.locator("#flash").inner_text().startswith("Recorded: ")
     assert page.js_errors == []
 
