@@ -14,10 +14,12 @@ from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 
 from events import Access, GameFilter, InvalidEvent
+from events import schemas as es
 from events.errors import Unauthorized
 
-from . import recorder
 from . import schemas as s
+from .service import recorder
+from .web import web
 
 blp = Blueprint("games", __name__, description="Games, their event logs, states and audits")
 editions_blp = Blueprint("editions", __name__, description="Editions: component data")
@@ -362,8 +364,6 @@ class Editions(MethodView):
         """Register an edition (checked against the game's schema)."""
         request.max_content_length = 16 * 1024 * 1024
         body = json_body()
-        from events import schemas as es
-
         loaded = es.load(s.NewEditionSchema(), body, "the edition request")
         content = loaded["content"]
         if not isinstance(content.get("slug"), str):
@@ -398,7 +398,5 @@ def register(app: Flask, api: Api) -> None:
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
-
-    from .web import web
 
     app.register_blueprint(web)

@@ -17,6 +17,8 @@ from flask import Blueprint, Response, jsonify, render_template
 from events.errors import NotFound
 from projections import GAMES, default_edition, get_rules
 
+from .service import recorder
+
 web = Blueprint("web", __name__, static_folder="static", static_url_path="/static/web",
                 template_folder="templates")
 
@@ -46,8 +48,6 @@ def statistics() -> str:
 
 def _game_page(template: str, game_id: str) -> tuple[str, int]:
     """A page about one game, or a 404 page that says so (not a shell waiting for ever)."""
-    from api import recorder
-
     try:
         game = recorder().game(game_id)
     except NotFound:

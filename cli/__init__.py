@@ -18,9 +18,15 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.progress import MofNCompleteColumn, Progress
 
 from events import Access, ChronicleError, GameFilter, Recorder, open_store
+from events.audit import compare as compare_records
+from events.audit import reaudit as reaudit_all
+from events.audit import statistics
+from events.migrate import copy_games, game_ids
 from events.recorder import parse_jsonl
+from events.samples import load_samples
 from projections import GAMES, get_rules
 from projections.rules import Action, GameRules
 
@@ -588,8 +594,6 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
 
     Example: chronicle compare abc123 def456
     """
-    from events.audit import compare as compare_records
-
     with service(ctx) as rec:
         report = compare_records(rec, game_a, game_b)
         game = None if as_json else _game_words(rec, game_a)
@@ -611,8 +615,6 @@ def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
 
     Example: chronicle reaudit --game royals
     """
-    from events.audit import reaudit as reaudit_all
-
     with service(ctx) as rec:
         reports = reaudit_all(rec, slug)
     if as_json:
@@ -631,8 +633,6 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
 
     Example: chronicle stats --game adaman
     """
-    from events.audit import statistics
-
     with service(ctx) as rec:
         report = statistics(rec, slug)
     if as_json:
@@ -656,10 +656,6 @@ def migrate(ctx: click.Context, source: str | None, target: str, audit: bool) ->
     Games already in the target are skipped, so running it again resumes or does nothing.
     Example: chronicle migrate --from chronicle.db --to postgresql://chronicle@db/chronicle
     """
-    from rich.progress import MofNCompleteColumn, Progress
-
-    from events.migrate import copy_games, game_ids
-
     src, dst = open_store(source or ctx.obj["db"]), open_store(target)
     try:
         with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
@@ -693,8 +689,6 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
 
     Example: chronicle serve --port 8000 --workers 4
     """
-    from events.samples import load_samples
-
     with service(ctx) as rec:
         loaded = 0 if no_samples else load_samples(rec)
     if loaded:

@@ -10,8 +10,8 @@ from .errors import (
     StorageError,
     Unauthorized,
 )
-from .recorder import Access, CreatedGame, Recorded, Recorder
 from .opening import open_store
+from .recorder import Access, CreatedGame, Recorded, Recorder
 from .store import GameFilter, Store
 
 __all__ = [

@@ -20,7 +20,7 @@ from . import audit
 from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
-from .errors import InvalidEvent, NotFound
+from .errors import ChronicleError, InvalidEvent, NotFound
 from .folding import CursorCache, Folding, GameContext
 from .model import Envelope, now_iso
 from .reading import GameReader, audit_report
@@ -157,8 +157,6 @@ class Recorder:
 
     def _catch_up_quietly(self, ctx: GameContext, cursor: Cursor) -> tuple[GameContext, Cursor]:
         """Catch up on a read path; a store that cannot take the write still serves reads."""
-        from .errors import ChronicleError
-
         try:
             return self.writer.catch_up(ctx, cursor)
         except ChronicleError:

@@ -13,7 +13,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from .adaman import Adaman
+from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
+from .palais_royal import PalaisRoyal
+from .royals import Royals
 from .rules import Action, Dealer, GameRules, IllegalAction
+from .thrones import Thrones
 
 __all__ = [
     "GAMES",
@@ -30,12 +35,6 @@ __all__ = [
 
 
 def _registry() -> dict[str, type[GameRules]]:
-    from .adaman import Adaman
-    from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
-    from .palais_royal import PalaisRoyal
-    from .royals import Royals
-    from .thrones import Thrones
-
     classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor, PalaisRoyal, Royals,
                                       Thrones]
     return {cls.slug: cls for cls in classes}

@@ -183,6 +183,9 @@ class Board:
 
     # -- cross-checks -------------------------------------------------------------
     def consistency_problems(self) -> list[str]:
+        return [*self._portrait_problems(), *self._table_problems()]
+
+    def _portrait_problems(self) -> list[str]:
         problems = []
         for p in self.portraits:
             if p.title not in self.title_info:
@@ -193,16 +196,19 @@ class Board:
                                 f"{self.title_info[p.title]['cards_required']}")
             if p.country not in self.countries:
                 problems.append(f"portrait {p.id}: unknown country {p.country!r}")
-        problems += [f"title_scoring: no tile for {t!r}" for t in self.titles
-                     if t not in self.edition["title_scoring"]["tiles"]]
-        for n in ("2", "3", "4", "5"):
-            for key in ("removed_by_player_count",):
-                if n not in self.edition["country_cards"][key]:
-                    problems.append(f"country_cards.{key}: no entry for {n} players")
-            if n not in self.edition["first_round_draws"]["by_player_count"]:
-                problems.append(f"first_round_draws: no entry for {n} players")
-            if n not in self.edition["noble_house_bonus"]["in_play_by_player_count"]:
-                problems.append(f"noble_house_bonus: no entry for {n} players")
-        if "default" not in self.edition["intrigue_needed_to_usurp"]:
+        return problems
+
+    def _table_problems(self) -> list[str]:
+        """Every per-player-count table must cover 2 to 5 players."""
+        edition = self.edition
+        problems = [f"title_scoring: no tile for {t!r}" for t in self.titles
+                    if t not in edition["title_scoring"]["tiles"]]
+        tables = (("country_cards.removed_by_player_count",
+                   edition["country_cards"]["removed_by_player_count"]),
+                  ("first_round_draws", edition["first_round_draws"]["by_player_count"]),
+                  ("noble_house_bonus", edition["noble_house_bonus"]["in_play_by_player_count"]))
+        problems += [f"{name}: no entry for {n} players" for n in ("2", "3", "4", "5")
+                     for name, table in tables if n not in table]
+        if "default" not in edition["intrigue_needed_to_usurp"]:
             problems.append("intrigue_needed_to_usurp: no default")
         return problems

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -133,29 +134,7 @@ class CardsMixin:
     def _matches(self, mod: Modifier, card: InPlay, state: State) -> bool:
         """A continuous filter (§9) against printed values (ruling: no recursion)."""
         data = self.card(card.id)
-        for key, want in mod.filter:
-            if key == "controller":
-                if want == "self":
-                    ok = card.controller == mod.seat
-                elif want == "opponents":
-                    ok = card.controller != mod.seat
-                else:
-                    ok = card.controller == want
-            elif key == "type":
-                ok = data["type"] == want
-            elif key == "house":
-                ok = want in data["houses"]
-            elif key in ("trait", "icon", "crest", "keyword"):
-                ok = want in data[key + "s"]
-            elif key == "name":
-                ok = data["name"] == want
-            elif key == "unique":
-                ok = bool(data["unique"]) == bool(want)
-            else:
-                ok = True
-            if not ok:
-                return False
-        return True
+        return all(_filter_holds(key, want, mod, card, data) for key, want in mod.filter)
 
     def _continuous_active(self, mod: Modifier, card: InPlay, state: State,
                            index: dict[CardId, InPlay]) -> bool:
@@ -369,3 +348,33 @@ class CardsMixin:
             require(all(self.card(a.id)["name"] != data["name"]
                         for a in state.cards if a.host == target.id),
                     "illegal_attachment_target", msg + " (one per character)")
+
+
+def _controller_holds(want: Any, mod: Modifier, card: InPlay) -> bool:
+    if want == "self":
+        return bool(card.controller == mod.seat)
+    if want == "opponents":
+        return bool(card.controller != mod.seat)
+    return bool(card.controller == want)
+
+
+#: a filter key -> whether a card's printed data meets the wanted value
+_PRINTED: dict[str, Any] = {
+    "type": lambda data, want: data["type"] == want,
+    "house": lambda data, want: want in data["houses"],
+    "trait": lambda data, want: want in data["traits"],
+    "icon": lambda data, want: want in data["icons"],
+    "crest": lambda data, want: want in data["crests"],
+    "keyword": lambda data, want: want in data["keywords"],
+    "name": lambda data, want: data["name"] == want,
+    "unique": lambda data, want: bool(data["unique"]) == bool(want),
+}
+
+
+def _filter_holds(key: str, want: Any, mod: Modifier, card: InPlay,
+                  data: Mapping[str, Any]) -> bool:
+    """One clause of a continuous filter; a clause chronicle does not know holds."""
+    if key == "controller":
+        return _controller_holds(want, mod, card)
+    test = _PRINTED.get(key)
+    return True if test is None else bool(test(data, want))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import Action, Bag, IllegalAction, plural, require, words_list
-from .model import CardId, Player, Seat, State, bad, instance_ids, owner_of, replace
+from .model import CardId, InPlay, Player, Seat, State, bad, instance_ids, owner_of, replace
 from .words import OPTIONS, a_an, words
 
 
@@ -210,8 +210,8 @@ class RoundsMixin:
                        turn=None)
 
     @staticmethod
-    def new_in_play(card: CardId, seat: Seat, host: str | None = None, knelt: bool = False):
-        from .model import InPlay
+    def new_in_play(card: CardId, seat: Seat, host: str | None = None,
+                    knelt: bool = False) -> InPlay:
         return InPlay(id=card, controller=seat, host=host, knelt=knelt)
 
     def _take_draws(self: Any, state: State, draws: Any, counts: dict[Seat, int]) -> State:
