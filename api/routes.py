@@ -267,6 +267,7 @@ class Redo(MethodView):
 def _recording(game_id: str) -> Access:
     who = access(game_id)
     if who.role == "spectator":
+        recorder().game(game_id)  # an unknown game is a 404 first
         raise Unauthorized("token_required", "undo and redo need a recorder or seat token")
     return who
 
@@ -388,11 +389,11 @@ def register(app: Flask, api: Api) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id:
             try:
-                row = recorder().store.game(str(game_id))
+                flag = recorder().audit_flag(str(game_id))
             except Exception:  # the header is advisory; the response itself stands
-                row = None
-            if row is not None and row.get("audit"):
-                response.headers["X-Chronicle-Audit"] = row["audit"]
+                flag = None
+            if flag:
+                response.headers["X-Chronicle-Audit"] = flag
         return response
 
     @app.get("/healthz")

@@ -57,10 +57,12 @@ class Recorder:
     # -- access and reading ---------------------------------------------------------------
     def access(self, game_id: str, token: str | None) -> Access:
         """Resolve a bearer token (None: spectator); an unknown token is refused."""
-        self.game(game_id)
         if token is None:
-            return Access("spectator")
-        return from_role(self.store.token_role(game_id, token_hash(token)))
+            return Access("spectator")  # an unknown game is refused by the read that follows
+        role = self.store.token_role(game_id, token_hash(token))
+        if role is None:
+            self.game(game_id)  # an unknown game is a 404 before a bad token is a 401
+        return from_role(role)
 
     def reader(self, game_id: str, access: Access | None = None) -> GameReader:
         """The game as `access` may see it; a digital game's owed server events first."""
@@ -72,6 +74,11 @@ class Recorder:
 
     def game(self, game_id: str) -> dict[str, Any]:
         return self.folding.row(game_id)
+
+    def audit_flag(self, game_id: str) -> str | None:
+        """"ok" or "failed" after the game's last audit, None if never audited (a response
+        header; read from what this request already loaded when it can)."""
+        return self.folding.audit_flag(game_id)
 
     def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
         return self.store.list_games(flt)

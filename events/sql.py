@@ -288,6 +288,10 @@ class SQLStore(Store):
         row = self._one("SELECT salt FROM seeds WHERE game_id = ?", [game_id])
         return None if row is None or row["salt"] is None else str(row["salt"])
 
+    def secret(self, game_id: str) -> tuple[str, str | None] | None:
+        row = self._one("SELECT seed, salt FROM seeds WHERE game_id = ?", [game_id])
+        return None if row is None else (str(row["seed"]), row["salt"])
+
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
         try:
             self._transaction(lambda run: run(self._sql(

@@ -183,6 +183,11 @@ class Store(ABC):
     def salt(self, game_id: str) -> str | None:
         """The salt of the digital game's seed commitment (scheme 2; None for scheme 1)."""
 
+    def secret(self, game_id: str) -> tuple[str, str | None] | None:
+        """(seed, salt) of a digital game, or None (backends answer in one read)."""
+        seed = self.seed(game_id)
+        return None if seed is None else (seed, self.salt(game_id))
+
     @abstractmethod
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
         """Cache a folded cursor (JSON data, never code); snapshots may be dropped at any

@@ -58,11 +58,15 @@ class Turns:
         if ctx.mode != "digital":
             return False
         if ctx.rules.result(cursor.state) is not None:
-            last = self.store.event(ctx.id, cursor.seq)
+            last = self._event(ctx, cursor.seq)
             return last is not None and last["type"] != "seed_revealed" and \
-                self.store.seed(ctx.id) is not None
+                self.store.secret(ctx.id) is not None
         return server_move(ctx.rules, cursor.state) is not None and \
-            self.store.seed(ctx.id) is not None
+            self.store.secret(ctx.id) is not None
+
+    def _event(self, ctx: GameContext, seq: int) -> Envelope | None:
+        """An event of the game; its latest comes with the context, read already."""
+        return ctx.last_event if seq == ctx.last else self.store.event(ctx.id, seq)
 
     def catch_up(self, ctx: GameContext, cursor: Cursor | None = None
                  ) -> tuple[GameContext, Cursor]:
@@ -79,7 +83,7 @@ class Turns:
             for env, after in zip(plan.envelopes, plan.cursors, strict=True):
                 self.folding.remember(ctx, after, env)
             log.info("game %s: caught up %d server event(s)", ctx.id, len(plan.envelopes))
-            fresh = GameContext(ctx.row, ctx.rules, plan.cursors[-1].seq)
+            fresh = GameContext(ctx.row, ctx.rules, plan.envelopes[-1])
             return fresh, plan.cursors[-1]
         return ctx, cursor
 
@@ -112,12 +116,12 @@ class Turns:
     def _revealed(self, plan: Plan, cursor: Cursor) -> bool:
         if plan.envelopes:
             return bool(plan.envelopes[-1]["type"] == "seed_revealed")
-        last = self.store.event(plan.ctx.id, cursor.seq)
+        last = self._event(plan.ctx, cursor.seq)
         return last is not None and bool(last["type"] == "seed_revealed")
 
     # -- the plan ----------------------------------------------------------------------------
     def plan(self, ctx: GameContext, cursor: Cursor) -> Plan:
-        last = self.store.event(ctx.id, cursor.seq)
+        last = self._event(ctx, cursor.seq)
         assert last is not None
         return Plan(ctx, last["hash"])
 
@@ -152,8 +156,8 @@ class Turns:
     def secret(self, ctx: GameContext) -> Secret | None:
         if ctx.mode != "digital":
             return None
-        seed = self.store.seed(ctx.id)
-        return None if seed is None else Secret(seed, self.store.salt(ctx.id))
+        found = self.store.secret(ctx.id)
+        return None if found is None else Secret(*found)
 
 
 def fill(ctx: GameContext, cursor: Cursor, action: Action, secret: Secret) -> dict[str, Any]:

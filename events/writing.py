@@ -101,14 +101,14 @@ class Writer:
                "players": req["players"], "mode": req["mode"], "edition_name": edition["name"],
                "edition_sha256": edition["sha256"], "created_at": env["recorded_at"],
                "title": req["title"], "status": "in_progress", "result": None, "audit": None}
-        ctx = GameContext(row, rules, 0)
+        ctx = GameContext(row, rules, env)
         plan = Plan(ctx, env["hash"], [env], [self.folding.folder(ctx).feed(env)])
         self.turns.server_turns(plan, secret)
         tokens = mint_tokens(len(req["players"]))
         self._store_new(plan, tokens, secret)
         log.info("created %s game %s (%s, %d players)", cls.slug, gid, req["mode"],
                  len(req["players"]))
-        done = GameContext(row, rules, plan.cursors[-1].seq)
+        done = GameContext(row, rules, plan.envelopes[-1])
         reader = GameReader(self.folding, done, Access(RECORDER), latest=plan.cursors[-1])
         shown = [reader.shown(env, plan.cursors[i - 1] if i else None)[0]
                  for i, env in enumerate(plan.envelopes)]
@@ -127,10 +127,10 @@ class Writer:
     def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,
                idempotency_key: str | None = None, access: Access) -> Recorded:
         """Validate and append one action with the server events it makes due."""
-        if access.role == "spectator":
-            raise Unauthorized("token_required", "recording needs a recorder or seat token")
         for attempt in range(RETRIES):
             ctx = self.folding.context(game_id)
+            if access.role == "spectator":  # before anything of the game is read
+                raise Unauthorized("token_required", "recording needs a recorder or seat token")
             if idempotency_key is not None:
                 done = self.store.event_by_key(game_id, idempotency_key)
                 if done is not None:
@@ -177,7 +177,7 @@ class Writer:
         if env["type"] == "correction":
             report = correction_impact(ctx.rules, list(self.store.events(ctx.id,
                                                                           upto=env["seq"])))
-        done = GameContext(ctx.row, ctx.rules, plan.cursors[-1].seq)
+        done = GameContext(ctx.row, ctx.rules, plan.envelopes[-1])
         reader = GameReader(self.folding, done, access, latest=plan.cursors[-1])
         before = self.folding.cursor(done, env["seq"] - 1)
         shown = reader.shown(env, before)[0]
