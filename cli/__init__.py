@@ -93,7 +93,7 @@ def _titles() -> dict[str, str]:
     return {slug: cls.title for slug, cls in GAMES.items()}
 
 
-def _words_of(rules: GameRules, players: list[str], mode: str) -> render.GameWords:
+def _words_of(rules: GameRules[Any], players: list[str], mode: str) -> render.GameWords:
     """The game's title, its players' names, its labels and its sentences, for printing."""
     names = tuple(str(p) for p in players)
 
@@ -551,7 +551,7 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
     """The words of the game a `game_created` names, even when it names an unknown one."""
     slug = str(created.get("game", ""))
     edition = created.get("edition") if isinstance(created.get("edition"), dict) else {}
-    rules: GameRules | None = None
+    rules: GameRules[Any] | None = None
     try:
         rules = rec.rules_for({"game": slug, "edition_sha256": str(edition.get("sha256")),
                                "id": "the file"})

@@ -78,7 +78,7 @@ def reaudit(archive: Archive, slug: str | None = None) -> list[dict[str, Any]]:
 
 
 def reaudit_game(store: Store, editions: Editions, row: Mapping[str, Any],
-                 rules: GameRules | None = None) -> dict[str, Any]:
+                 rules: GameRules[Any] | None = None) -> dict[str, Any]:
     """One game: legality, result and the first event whose outcome differs."""
     envelopes = list(store.events(row["id"]))
     rules = rules or editions.rules_for(row)

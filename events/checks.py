@@ -34,7 +34,7 @@ def schema_of(cls: type[Schema]) -> Schema:
     return cls()
 
 
-def check_new_game(cls: type[GameRules], req: Mapping[str, Any]) -> None:
+def check_new_game(cls: type[GameRules[Any]], req: Mapping[str, Any]) -> None:
     players = req["players"]
     if len(players) not in cls.player_counts:
         raise IllegalAction("wrong_player_count",
@@ -76,7 +76,7 @@ def check_table_choice(ctx: GameContext, cursor: Cursor, action: Mapping[str, An
                             "recorder makes only the table's choices")
 
 
-def check_correction(rules: GameRules, action: Mapping[str, Any]) -> dict[str, Any]:
+def check_correction(rules: GameRules[Any], action: Mapping[str, Any]) -> dict[str, Any]:
     """A correction's replacement action must be well-formed for this game."""
     if action["actor"] != "table":
         raise IllegalAction("corrections_by_recorder",

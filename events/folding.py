@@ -37,7 +37,7 @@ class GameContext:
     """One game as loaded for one call: its row, its reducer, its last seq."""
 
     row: Mapping[str, Any]
-    rules: GameRules
+    rules: GameRules[Any]
     last_event: Envelope  # the game's latest envelope, read with the row: its seq and hash
 
     @property

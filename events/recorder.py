@@ -50,7 +50,7 @@ class Recorder:
         """Every edition known: the shipped defaults and those registered."""
         return self.registry.listed(slug)
 
-    def rules_for(self, game: Mapping[str, Any]) -> GameRules:
+    def rules_for(self, game: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer bound to the exact edition the game was recorded with."""
         return self.registry.rules_for(game)
 
@@ -90,7 +90,7 @@ class Recorder:
             raise NotFound("unknown_game", f"game {game_id!r} has no events")
         return last
 
-    def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules, Cursor]:
+    def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules[Any], Cursor]:
         """The fold of events 0..at (default: all), resumed from the nearest snapshot."""
         ctx = self.folding.context(game_id)
         return ctx.rules, self.folding.cursor(ctx, at)

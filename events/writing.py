@@ -224,12 +224,8 @@ class Writer:
             return schemas.load(schemas.ClaimSchema(), data, "the claimed result")
         if kind in META_TYPES:
             return data
-        if rules.result(cursor.state) is not None:
-            raise IllegalAction("game_over", "the game is over; only undo is possible now")
-        if kind not in rules.action_schemas:
-            raise IllegalAction("unknown_action", f"{rules.title} has no action "
-                                f"“{kind.replace('_', ' ')}”; it knows "
-                                f"{', '.join(sorted(rules.action_schemas))}")
+        # the rules' own refusals of an unknown type and of a game over, before any deal
+        rules.admissible(cursor.state, Action.of(kind, action["actor"], data))
         if ctx.mode == "digital" and rules.chance_fields.get(kind):
             data = self._dealt(ctx, cursor, kind, action["actor"], data, secret)
         return schemas.check_exact(schema_of(rules.action_schemas[kind]), data, f"the {kind} data")
