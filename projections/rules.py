@@ -337,9 +337,9 @@ class GameRules(Generic[S]):
         recorder asks here before it deals)."""
         if action.type not in self.action_schemas:
             known = ", ".join(t.replace("_", " ") for t in sorted(self.action_schemas))
-            raise IllegalAction("unknown_action", f"{self.title} has no action "
-                                f"“{action.type.replace('_', ' ')}”; it knows {known}",
-                                known=sorted(self.action_schemas))
+            # the type is quoted as sent: it is the caller's word, not one of ours
+            raise IllegalAction("unknown_action", f"{self.title} has no move “{action.type}”; "
+                                f"its moves are {known}", known=sorted(self.action_schemas))
         if self.result(state) is not None:
             raise IllegalAction("game_over", "the game is over; only undo is possible now")
 
