@@ -1,4 +1,5 @@
-"""Royals: the enumerated legal actions (spec §5), a finite representative subset (ruling R12).
+"""Royals: who acts now, and the enumerated legal actions (spec §5), a finite representative
+subset (ruling R12).
 
 Draws: every combination of display cards and deck draws (chance fields left out). Claims
 and usurps: one payment per portrait, matching cards first, then the most plentiful other
@@ -11,20 +12,59 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .model import Portrait, Seat, State, intrigue_pair
+from ..rules import Actor
+from .apply import allowed_draw_shapes, cubes_available
+from .edition import Components, Portrait, intrigue_pair
+from .state import AWAITING_SETUP, DRAW, OVER, Seat, State
 
-if TYPE_CHECKING:
-    from .game import Royals
+
+def to_act(state: State, components: Components) -> tuple[Actor, ...]:
+    """The table before the setup, then the player whose turn it is; nobody once over."""
+    if state.phase == AWAITING_SETUP:
+        return ("table",)
+    return () if state.phase == OVER else (state.current,)
 
 
-def draw_options(rules: Royals, state: State) -> list[dict[str, Any]]:
+def legal_actions(state: State, seat: Actor | None, components: Components
+                  ) -> list[dict[str, Any]]:
+    """Legal actions now. Claims, usurps and hand-limit discards are a representative
+    subset: one payment per portrait (matching cards first, then the most plentiful other
+    cards as wilds) and one discard choice; every draw combination is listed."""
+    actors = to_act(state, components)
+    if not actors or (seat is not None and seat not in actors):
+        return []
+    if state.phase == AWAITING_SETUP:
+        auto = auto_action(state, components)
+        return [auto] if auto else []
+    if state.phase == DRAW:
+        return draw_options(state, components)
+    return [*play_options(state, components), end_turn_option(state, components)]
+
+
+def auto_action(state: State, components: Components) -> dict[str, Any] | None:
+    """The setup, with the default colours, is the table's to make before anyone plays."""
+    if state.phase != AWAITING_SETUP:
+        return None
+    return {"type": "setup", "actor": "table",
+            "data": {"colours": list(default_colours(state.players, components))}}
+
+
+def default_colours(players: int, components: Components) -> tuple[str, ...]:
+    """Ruling R6: black and white for 2; else the most cubes first, then by name."""
+    if players == 2:
+        return components.two_player_colours
+    counts = components.cube_counts
+    return tuple(sorted(counts, key=lambda c: (-counts[c], c)))[:players]
+
+
+def draw_options(state: State, components: Components) -> list[dict[str, Any]]:
     """Every draw_cards shape allowed now, display choices spelled out."""
     out = []
     deck_cards = len(state.deck) + len(state.discard)
     display = sorted(state.display)
-    for country, intrigue in sorted(rules.allowed_draw_shapes(state)):
+    for country, intrigue in sorted(allowed_draw_shapes(state, components)):
         seen = set()
         for size in range(min(country, len(display)) + 1):
             for chosen in combinations(display, size):
@@ -56,22 +96,23 @@ def _piles_first(hand: Counter[str] | dict[str, int]) -> list[str]:
 class _Payer:
     """One exact payment per (country, cost): matching cards first, then wild groups."""
 
-    def __init__(self, rules: Royals, hand: Counter[str], intrigues: Counter[str]) -> None:
-        self.rules, self.hand, self.intrigues = rules, hand, intrigues
+    def __init__(self, components: Components, hand: Counter[str],
+                 intrigues: Counter[str]) -> None:
+        self.components, self.hand, self.intrigues = components, hand, intrigues
         self.memo: dict[tuple[str, int], list[str] | None] = {}
         self.others = {k: _piles_first({c: n for c, n in hand.items() if c != k})
-                       for k in rules.board.countries}
+                       for k in components.countries}
 
     def country(self, portrait: Portrait) -> list[str] | None:
         matching = min(self.hand[portrait.country], portrait.cost)
-        wild = self.rules.board.country_wild * (portrait.cost - matching)
+        wild = self.components.country_wild * (portrait.cost - matching)
         others = self.others[portrait.country]
         if wild > len(others):
             return None
         return [portrait.country] * matching + others[:wild]
 
     def intrigue(self, portrait: Portrait) -> list[str] | None:
-        need = self.rules.board.intrigue_needed(portrait.title)
+        need = self.components.intrigue_needed(portrait.title)
         key = (portrait.country, need)
         if key not in self.memo:
             self.memo[key] = self._intrigue(portrait.country, need)
@@ -85,19 +126,19 @@ class _Payer:
                          if country in intrigue_pair(c))[:need]
         rest = Counter(self.intrigues)
         rest.subtract(showing)
-        wild = _most_plentiful(+rest, self.rules.board.intrigue_wild * (need - len(showing)))
+        wild = _most_plentiful(+rest, self.components.intrigue_wild * (need - len(showing)))
         return None if wild is None else showing + wild
 
 
-def play_options(rules: Royals, state: State) -> list[dict[str, Any]]:
+def play_options(state: State, components: Components) -> list[dict[str, Any]]:
     """One claim or usurp per portrait the seat can pay for."""
     seat = state.current
-    if rules.cubes_available(state, seat) < rules.board.cubes_per_claim:
+    if cubes_available(state, seat, components) < components.cubes_per_claim:
         return []
-    payer = _Payer(rules, Counter(state.hands[seat].counts()),
+    payer = _Payer(components, Counter(state.hands[seat].counts()),
                    Counter(state.intrigues[seat].counts()))
     out = []
-    for index, portrait in enumerate(rules.board.portraits):
+    for index, portrait in enumerate(components.portraits):
         holder = state.board[index]
         if holder == seat:
             continue
@@ -115,15 +156,15 @@ def play_options(rules: Royals, state: State) -> list[dict[str, Any]]:
     return out
 
 
-def end_turn_option(rules: Royals, state: State) -> dict[str, Any]:
+def end_turn_option(state: State, components: Components) -> dict[str, Any]:
     """end_turn with the hand-limit discards taken from the most plentiful cards."""
     seat: Seat = state.current
     hand = Counter(state.hands[seat].counts())
     intrigues = Counter(state.intrigues[seat].counts())
     country = _most_plentiful(hand, max(0, len(state.hands[seat])
-                                        - rules.board.hand_limit_country)) or []
+                                        - components.hand_limit_country)) or []
     intrigue = _most_plentiful(intrigues, max(0, len(state.intrigues[seat])
-                                              - rules.board.hand_limit_intrigue)) or []
+                                              - components.hand_limit_intrigue)) or []
     return {"type": "end_turn", "actor": seat,
             "data": {"discard_country": country,
                      "discard_intrigue": [intrigue_pair(c) for c in intrigue]}}
