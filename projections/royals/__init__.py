@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer, require
+from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer
 from . import chance, legal, scoring, views, words
 from .actions import ACTION_SCHEMAS, CHANCE_FIELDS
 from .apply import APPLY
@@ -48,11 +48,6 @@ class Royals(GameRules[State]):
     def board(self) -> Components:
         """The components under the name the tests and the boards have always used."""
         return self._components
-
-    def admissible(self, state: State, action: Action) -> None:
-        """The engine's refusals; an unknown move is named as sent, in Royals' words."""
-        require(action.type in ACTION_SCHEMAS, "unknown_action", words.unknown_move(action.type))
-        super().admissible(state, action)
 
     def initial_state(self, created: Mapping[str, Any]) -> State:
         return initial_state(created, self._components)

@@ -174,13 +174,6 @@ def shown(value: Any) -> str:
     return f"“{value}”"
 
 
-def unknown_move(type_: str) -> str:
-    """The refusal of an action type Royals does not have, quoting the type as sent (the game
-    contract: a client can find what it misspelt)."""
-    return (f"Royals has no move “{type_}”; its moves are the setup, drawing cards, claiming a "
-            "noble, usurping a noble and ending the turn")
-
-
 def capital(text: str) -> str:
     """The text with its first letter a capital, to open a refusal."""
     return text[:1].upper() + text[1:]
