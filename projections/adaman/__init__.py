@@ -65,7 +65,8 @@ class Adaman(GameRules[State]):
         """The engine's two refusals in Adaman's words: an unknown type quoted as sent, and
         a move after the end saying how the player fared."""
         if action.type not in ACTION_SCHEMAS:
-            raise IllegalAction("unknown_action", words.unknown_action(action))
+            raise IllegalAction("unknown_action", words.unknown_action(action, ACTION_SCHEMAS),
+                                known=sorted(ACTION_SCHEMAS))
         if state.is_over:
             raise IllegalAction("game_over", words.game_over(state, self.labels()))
 

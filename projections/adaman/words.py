@@ -68,9 +68,11 @@ def labels(components: Components) -> dict[str, str]:
     }
 
 
-def unknown_action(action: Action) -> str:
-    """The refusal of a type Adaman does not have, quoting the type as sent."""
-    return f"adaman has no action {action.type!r}; it knows setup, control and abandon"
+def unknown_action(action: Action, known: Iterable[str]) -> str:
+    """The refusal of a type Adaman does not have, quoting the type as sent (so the
+    recorder can find it in what was sent) and naming the ones it has."""
+    return (f"Adaman has no action “{action.type}”; it knows "
+            f"{', '.join(t.replace('_', ' ') for t in sorted(known))}")
 
 
 def game_over(state: State, labels: Mapping[str, str]) -> str:
