@@ -341,7 +341,11 @@ class GameRules(Generic[S]):
             raise IllegalAction("unknown_action", f"{self.title} has no move “{action.type}”; "
                                 f"its moves are {known}", known=sorted(self.action_schemas))
         if self.result(state) is not None:
-            raise IllegalAction("game_over", "the game is over; only undo is possible now")
+            raise IllegalAction("game_over", self.over_words(state))
+
+    def over_words(self, state: S) -> str:
+        """The refusal of a move after the end; a game may say how it ended."""
+        return "the game is over; only undo is possible now"
 
     def components(self) -> Any:
         """The edition's components as the game's apply functions read them (edition.py);

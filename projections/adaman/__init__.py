@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from ..rules import Action, Actor, Applier, Dealer, GameRules, IllegalAction, Viewer
+from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer
 from . import chance, legal, scoring, views, words
 from .actions import ACTION_SCHEMAS, CHANCE_FIELDS
 from .apply import APPLY
@@ -61,14 +61,8 @@ class Adaman(GameRules[State]):
         return self._loaded.personality_rank_sum
 
     # -- the protocol ---------------------------------------------------------------------
-    def admissible(self, state: State, action: Action) -> None:
-        """The engine's two refusals in Adaman's words: an unknown type quoted as sent, and
-        a move after the end saying how the player fared."""
-        if action.type not in ACTION_SCHEMAS:
-            raise IllegalAction("unknown_action", words.unknown_action(action, ACTION_SCHEMAS),
-                                known=sorted(ACTION_SCHEMAS))
-        if state.is_over:
-            raise IllegalAction("game_over", words.game_over(state, self.labels()))
+    def over_words(self, state: State) -> str:
+        return words.game_over(state, self.labels())
 
     def initial_state(self, created: Mapping[str, Any]) -> State:
         return initial_state(created, self._components)

@@ -68,13 +68,6 @@ def labels(components: Components) -> dict[str, str]:
     }
 
 
-def unknown_action(action: Action, known: Iterable[str]) -> str:
-    """The refusal of a type Adaman does not have, quoting the type as sent (so the
-    recorder can find it in what was sent) and naming the ones it has."""
-    return (f"Adaman has no action “{action.type}”; it knows "
-            f"{', '.join(t.replace('_', ' ') for t in sorted(known))}")
-
-
 def game_over(state: State, labels: Mapping[str, str]) -> str:
     """The refusal of any move once the game is over, saying how the player fared."""
     return (f"the game is over: {seat_name(state.names, 0)} "
