@@ -559,6 +559,7 @@ def apply_setup(state: State, action: Action, components: Components) -> State:
 
 def apply_place_start_empire_city(state: State, action: Action, components: Components
                                   ) -> State:
+    """Spec §4 step 2: the Emperor's first empire city, on an empty city space."""
     _awaited(state, action, components)
     i, e = electorate(state, action.data["electorate"], components)
     _require_city_space(e, components)
@@ -568,6 +569,7 @@ def apply_place_start_empire_city(state: State, action: Action, components: Comp
 
 
 def apply_place_start_elector(state: State, action: Action, components: Components) -> State:
+    """Spec §4 step 4: a single aged 45 from supply on an empty elector space."""
     _awaited(state, action, components)
     i, e = electorate(state, action.data["electorate"], components)
     require(e.elector is None, "elector_space_taken",
@@ -581,6 +583,7 @@ def apply_place_start_elector(state: State, action: Action, components: Componen
 
 def apply_place_start_aristocrat(state: State, action: Action, components: Components
                                  ) -> State:
+    """Spec §4 steps 5-7: the tile the setup step names, on an empty aristocrat space."""
     _awaited(state, action, components)
     pending = state.pending
     assert pending is not None and pending.side is not None and pending.age is not None
@@ -594,6 +597,7 @@ def apply_place_start_aristocrat(state: State, action: Action, components: Compo
 
 
 def apply_place_start_knight(state: State, action: Action, components: Components) -> State:
+    """Spec §4 step 8: a knight from supply on an empty aristocrat or castle space."""
     _awaited(state, action, components)
     loc = {"electorate": action.data["electorate"], "slot": action.data["slot"]}
     state = _put_knight(state, who(action), loc, components)
@@ -607,12 +611,14 @@ def apply_place_start_knight(state: State, action: Action, components: Component
 
 
 def apply_fill_throne(state: State, action: Action, components: Components) -> State:
+    """Spec §5.2 step 3: the Emperor refills the empty throne (§12.10 after a Doctor too)."""
     _awaited(state, action, components)
     state = _seat_on_throne(state, who(action), action.data["aristocrat"], components)
     return settle(replace(state, pending=None), components)
 
 
 def apply_place_son(state: State, action: Action, components: Components) -> State:
+    """Spec §5.3: a son, a single aged 15 from supply, enters a court, or is declined."""
     _awaited(state, action, components)
     eid = action.data["electorate"]
     if eid is not None:
@@ -622,6 +628,7 @@ def apply_place_son(state: State, action: Action, components: Components) -> Sta
 
 
 def apply_propose_marriage(state: State, action: Action, components: Components) -> State:
+    """Spec §5.3: a daughter is offered to another player's single; its owner answers."""
     _awaited(state, action, components)
     ref = action.data["target"]
     tile = _tile_at(state, ref, components)
@@ -638,6 +645,8 @@ def apply_propose_marriage(state: State, action: Action, components: Components)
 
 
 def apply_answer_proposal(state: State, action: Action, components: Components) -> State:
+    """Spec §5.3: accepted, the single becomes a couple and the proposer scores;
+    refused, the daughter becomes a nun and brings the proposer a thaler."""
     _awaited(state, action, components)
     pending = state.pending
     assert pending is not None and pending.tile is not None and pending.at is not None
@@ -653,6 +662,7 @@ def apply_answer_proposal(state: State, action: Action, components: Components) 
 
 
 def apply_send_to_convent(state: State, action: Action, components: Components) -> State:
+    """Spec §5.3: the daughter becomes a nun and brings the player a thaler."""
     _awaited(state, action, components)
     state = _gain_thalers(state, who(action), components.nun_thalers, components)
     return settle(replace(state, cursor=state.cursor + 1, pending=None), components)
@@ -664,11 +674,14 @@ def apply_send_to_convent(state: State, action: Action, components: Components) 
 
 
 def apply_pass(state: State, action: Action, components: Components) -> State:
+    """Spec §5.4 d: a pass is final for this phase IV."""
     _awaited(state, action, components)
     return settle(_end_turn(_set_p(state, who(action), passed=True), who(action)), components)
 
 
 def apply_knight_action(state: State, action: Action, components: Components) -> State:
+    """Spec §5.4 c, §6.3: for the Knight card's cost, a knight from supply or from the
+    board to another empty aristocrat or castle space."""
     _awaited(state, action, components)
     c = components
     seat, src, dst = who(action), action.data.get("from"), action.data["to"]
@@ -688,6 +701,8 @@ def apply_knight_action(state: State, action: Action, components: Components) ->
 
 
 def apply_buy_card(state: State, action: Action, components: Components) -> State:
+    """Spec §5.4 a, §6.3: pay, carry out the effect, take the card; Rival also ends the
+    taker's phase IV."""
     _awaited(state, action, components)
     c = components
     seat, card = who(action), action.data["card"]
@@ -812,6 +827,8 @@ def _promotion(state: State, seat: Seat, eid: Any, c: Components) -> State:
 
 
 def apply_use_privilege(state: State, action: Action, components: Components) -> State:
+    """Spec §3.4, §5.4 b: the elector of Trier, Koeln, the Palatinate or Brandenburg uses
+    its privilege as a turn, once a round."""
     _awaited(state, action, components)
     c = components
     seat, name = who(action), action.data["privilege"]
@@ -879,6 +896,7 @@ def _require_electorate(pending: Pending, action: Action, c: Components) -> None
 
 
 def apply_break_tie(state: State, action: Action, components: Components) -> State:
+    """Spec §5.5 step 3: the Gray Eminence's holder, else the Emperor, picks the winner."""
     _awaited(state, action, components)
     pending = state.pending
     assert pending is not None
@@ -893,6 +911,8 @@ def apply_break_tie(state: State, action: Action, components: Components) -> Sta
 
 
 def apply_appoint_elector(state: State, action: Action, components: Components) -> State:
+    """Spec §5.5 step 5: the winner seats an own tile from the court (+2 VP); the
+    former elector is placed next (step 6)."""
     _awaited(state, action, components)
     c, pending = components, state.pending
     assert pending is not None
@@ -915,6 +935,8 @@ def apply_appoint_elector(state: State, action: Action, components: Components) 
 
 
 def apply_place_former_elector(state: State, action: Action, components: Components) -> State:
+    """Spec §5.5 step 6: the former elector pushes a knight off its full court, or
+    goes to supply."""
     _awaited(state, action, components)
     pending = state.pending
     assert pending is not None and state.held is not None
@@ -936,6 +958,7 @@ def apply_place_former_elector(state: State, action: Action, components: Compone
 
 def apply_choose_church_influence_target(state: State, action: Action,
                                          components: Components) -> State:
+    """Spec §5.6 step 1: Church Influence names an archdiocese, or none."""
     _awaited(state, action, components)
     eid = action.data["electorate"]
     require(eid is None or (eid in components.eindex and components.electorates[eid].spiritual),
@@ -946,6 +969,7 @@ def apply_choose_church_influence_target(state: State, action: Action,
 
 def apply_choose_excommunication_target(state: State, action: Action,
                                         components: Components) -> State:
+    """Spec §5.6 step 1: Excommunication names a secular electorate, or none."""
     _awaited(state, action, components)
     eid = action.data["electorate"]
     require(eid is None
@@ -956,6 +980,7 @@ def apply_choose_excommunication_target(state: State, action: Action,
 
 
 def apply_cast_vote(state: State, action: Action, components: Components) -> State:
+    """Spec §5.6 step 4, §8: a voter's sealed ballot; with the last one the votes are counted."""
     _awaited(state, action, components)
     pending = state.pending
     assert pending is not None
@@ -975,6 +1000,7 @@ def apply_cast_vote(state: State, action: Action, components: Components) -> Sta
 
 
 def apply_reveal_votes(state: State, action: Action, components: Components) -> State:
+    """Spec §8: at a table, every voter's election card at once instead of sealed ballots."""
     _awaited(state, action, components)
     pending = state.pending
     assert pending is not None
@@ -997,12 +1023,15 @@ def apply_reveal_votes(state: State, action: Action, components: Components) -> 
 
 
 def apply_seat_emperor(state: State, action: Action, components: Components) -> State:
+    """Spec §5.6 step 7: the new Emperor takes the throne with an own court tile, or a
+    single aged 45 from supply."""
     _awaited(state, action, components)
     state = _seat_on_throne(state, who(action), action.data["aristocrat"], components)
     return settle(replace(state, step="former", pending=None), components)
 
 
 def apply_place_former_emperor(state: State, action: Action, components: Components) -> State:
+    """Spec §5.6 step 7: the former Emperor's tile enters a court, or goes to supply."""
     _awaited(state, action, components)
     assert state.held is not None
     held, eid = state.held, action.data["electorate"]
@@ -1019,6 +1048,8 @@ def apply_place_former_emperor(state: State, action: Action, components: Compone
 
 
 def apply_emperor_city_action(state: State, action: Action, components: Components) -> State:
+    """Spec §5.7, §6.4: as the round allows, the Emperor places or moves an empire city,
+    or leaves them."""
     _awaited(state, action, components)
     c = components
     mode, src, dst = action.data["mode"], action.data.get("from"), action.data.get("to")

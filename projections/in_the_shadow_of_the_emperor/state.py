@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..rules import Bag
 from .edition import Components
@@ -20,8 +20,14 @@ EMPIRE = -1  # an empire city on a city space
 SINGLE, COUPLE = "single", "couple"
 NO_VP = Bag()
 VOTE_CHOICES = ("emperor", "rival")  # what a ballot names (spec §8)
+
+
+class _Sortable(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
 #: what the sorted tuples of the board hold: tiles, seats (knights, cities), card ids
-Piece = TypeVar("Piece", Tile, int, str)
+Piece = TypeVar("Piece", bound=_Sortable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +100,7 @@ class State:
 
 def plus(items: tuple[Piece, ...], item: Piece) -> tuple[Piece, ...]:
     """`items` with one more `item`, kept sorted (courts, knights, cities, play areas)."""
-    return tuple(sorted(items + (item,)))
+    return tuple(sorted((*items, item)))
 
 
 def minus(items: tuple[Piece, ...], item: Piece) -> tuple[Piece, ...]:
