@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer, require
+from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer
 from . import apply, chance, legal, scoring, views, words
 from .actions import ACTION_SCHEMAS, CHANCE_FIELDS
 from .edition import PLAYER_COUNTS, Components, edition_problems, load_components
@@ -57,12 +57,6 @@ class InTheShadowOfTheEmperor(GameRules[State]):
         return edition_problems(content, cls.player_counts)
 
     # -- the Game protocol ----------------------------------------------------
-    def admissible(self, state: State, action: Action) -> None:
-        """The engine's refusals; an unknown type is quoted as sent, in the game's words."""
-        require(action.type in ACTION_SCHEMAS, "unknown_action",
-                words.unknown_action(self.title, action.type))
-        super().admissible(state, action)
-
     def initial_state(self, created: Mapping[str, Any]) -> State:
         return initial_state(created, self._components)
 

@@ -121,12 +121,6 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def unknown_action(title: str, type_: str) -> str:
-    """The refusal of a type the game does not have, quoting the type as sent (the game
-    contract: a client finds what it misspelt); the listed words never show an id."""
-    return f"{title} has no action {quoted(type_)}"
-
-
 def phase_numeral(phase: Any) -> str:
     return ROMAN[phase] if isinstance(phase, int) and 0 < phase < len(ROMAN) else ""
 
