@@ -336,9 +336,9 @@ class GameRules(Generic[S]):
         and any action once the game is over. The one place these two refusals live (the
         recorder asks here before it deals)."""
         if action.type not in self.action_schemas:
-            known = ", ".join(t.replace("_", " ") for t in sorted(self.action_schemas))
-            raise IllegalAction("unknown_action", f"{self.title} has no action "
-                                f"“{action.type.replace('_', ' ')}”; it knows {known}",
+            # the type as sent, so a client finds what it misspelt (the game contract); the
+            # types it knows are machine words (some hold component ids), so only in details
+            raise IllegalAction("unknown_action", f"{self.title} has no action “{action.type}”",
                                 known=sorted(self.action_schemas))
         if self.result(state) is not None:
             raise IllegalAction("game_over", "the game is over; only undo is possible now")
