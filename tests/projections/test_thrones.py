@@ -18,7 +18,7 @@ from projections.thrones.apply import values as card_values
 from projections.thrones.apply.challenges import totals
 from projections.thrones.apply.rounds import dominance_total, draw_counts
 from projections.thrones.apply.zones import in_play
-from tests.projections.thrones_helpers import Table, zones
+from tests.projections.thrones_helpers import EDITION, Table, zones
 
 RULES = get_rules("thrones")
 ED = RULES.components()
@@ -526,6 +526,21 @@ def test_another_seats_effect_draw_is_redacted():
     assert card in t.p[1].hand
     assert t.rules.redact(action, 0, t.state)["ops"][0] == {"op": "draw", "seat": 1, "count": 1}
     assert t.rules.redact(action, 1, t.state) is None
+
+
+def test_an_effect_op_is_one_of_the_spec_table_and_nothing_else():
+    """§9: the changes an effect may record are the spec's table (the edition's
+    `effect_ops`); any other name is `unknown_op`, also one the code uses for something else
+    (a sentence helper once answered "words_kneel" with bad_data; ruling 24)."""
+    t = Table().setup().put(0, "p0-005")
+    for name in EDITION["effect_ops"]:
+        try:
+            t.rules.apply(t.state, Action.of("effect", 0, {"ops": [{"op": name}]}))
+        except IllegalAction as err:
+            assert err.code != "unknown_op", name
+    for name in ("words_kneel", "set_knelt", "power_target", "kneel "):
+        err = t.refused("effect", 0, ops=[{"op": name, "card": "p0-005"}])
+        assert err.code == "unknown_op" and f'"{name}"' in err.message, name
 
 
 def test_draw_cap_limits_effect_draws_per_round():

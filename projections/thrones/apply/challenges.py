@@ -60,6 +60,8 @@ def challenge_allowed(state: State, seat: Seat, kind: str, defender: Seat, ed: C
 
 def can_attack(state: State, seat: Seat, card: CardId, kind: str, index: Index,
                ed: Components) -> bool:
+    """Whether `card` may attack in a `kind` challenge: a standing character of `seat` with the
+    icon."""
     ip = index.get(card)
     return (ip is not None and ip.controller == seat and ip.host is None and not ip.knelt
             and ed.is_character(card) and not ed.card(card).cannot_attack
@@ -93,6 +95,8 @@ def _kneel_all(state: State, cards: list[CardId], exempt: list[CardId]) -> State
 
 @rule
 def apply_declare_challenge(state: State, action: Action, ed: Components) -> State:
+    """§8.2: the player whose turn it is declares a challenge of a type against an opponent,
+    kneeling the attackers."""
     _require_challenge_turn(state, action)
     assert state.turn is not None
     seat, data = state.turn, action.data
@@ -138,6 +142,7 @@ def _open(state: State, step: str) -> Challenge:
 
 @rule
 def apply_assign_stealth(state: State, action: Action, ed: Components) -> State:
+    """§8.3: each stealth attacker bypasses one character of the defender."""
     ch = _open(state, "attackers_declared")
     require_turn(state, action, ch.attacker, "assign stealth")
     bypass = dict(action.data["bypass"])
@@ -161,6 +166,7 @@ def apply_assign_stealth(state: State, action: Action, ed: Components) -> State:
 
 @rule
 def apply_redirect_challenge(state: State, action: Action, ed: Components) -> State:
+    """§2.5, §8.4: the Crown Regent moves a challenge to another defender, once a round."""
     seat = seat_of(state, action)
     ch = _open(state, "attackers_declared")
     require(state.is_melee and holder(state, "crown_regent") == seat,
@@ -199,6 +205,7 @@ def redirect_problem(state: State, ch: Challenge, seat: Seat, new: object, ed: C
 
 
 def eligible_defenders(state: State, ch: Challenge, ed: Components) -> list[CardId]:
+    """The defender's characters that may defend `ch`: standing, with its icon, not bypassed."""
     index = play_index(state)
     bypassed = {t for _, t in ch.stealth} | set(ch.attackers) | set(ch.defenders)
     return [c.id for c in state.cards
@@ -207,6 +214,8 @@ def eligible_defenders(state: State, ch: Challenge, ed: Components) -> list[Card
 
 @rule
 def apply_declare_defenders(state: State, action: Action, ed: Components) -> State:
+    """§8.5: the defender declares defenders (at least one if any can, unless the option says
+    not), kneeling them."""
     ch = _open(state, "attackers_declared")
     require_turn(state, action, ch.defender, "declare defenders")
     defenders = list(action.data["defenders"])
@@ -245,6 +254,8 @@ def take_problem(state: State, ch: Challenge, seat: object) -> str | None:
 
 @rule
 def apply_take_challenge(state: State, action: Action, ed: Components) -> State:
+    """§2.5, §8.5: the Lord Commander becomes the defender of an undefended challenge, once a
+    round."""
     seat = seat_of(state, action)
     ch = _open(state, "defenders_declared")
     why = take_problem(state, ch, seat)
@@ -269,6 +280,8 @@ def totals(state: State, ch: Challenge, ed: Components) -> tuple[int, int]:
 
 @rule
 def apply_resolve_challenge(state: State, action: Action, ed: Components) -> State:
+    """§8.6: the higher STR wins (the attacker on a tie); unopposed, renown, opposed titles,
+    the claim and deadly follow."""
     ch = _open(state, "defenders_declared")
     require(action.actor in ("table", ch.attacker), "not_your_turn",
             f"the challenge is resolved by the attacker, {who(state, ch.attacker)}, "
@@ -343,6 +356,7 @@ def _deadly(state: State, ch: Challenge, ed: Components) -> State:
 
 @rule
 def apply_end_challenges(state: State, action: Action, ed: Components) -> State:
+    """§8.1: the player is done with challenges; the next one's turn, or the dominance phase."""
     _require_challenge_turn(state, action)
     assert state.turn is not None
     nxt = next_after(state, state.turn)

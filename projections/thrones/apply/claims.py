@@ -24,6 +24,7 @@ PENDING_TURNS = {"targets": "name further opponents for the claim", "claim": "ap
 
 
 def claim_value(state: State, seat: Seat, ed: Components) -> int:
+    """The claim on `seat`'s revealed plot, as effects changed it."""
     return plot_value(state, seat, "claim", ed)
 
 
@@ -92,6 +93,7 @@ def _pending_head(state: State, action: Action, kind: str) -> Challenge:
 
 @rule
 def apply_choose_claim_targets(state: State, action: Action, ed: Components) -> State:
+    """§2.5: the Master of Whispers names further opponents who also suffer the intrigue claim."""
     ch = _pending_head(state, action, "targets")
     extra = list(action.data["extra_opponents"])
     options = extra_opponent_options(state, ch, ed)
@@ -110,6 +112,8 @@ def apply_choose_claim_targets(state: State, action: Action, ed: Components) -> 
 
 @rule
 def apply_apply_claim(state: State, action: Action, ed: Components) -> State:
+    """§8.6: the loser discards at random (intrigue) or kills characters (military) as many as
+    the claim."""
     ch = _pending_head(state, action, "claim")
     seat = ch.pending[0][1]
     need = pending_need(state, ch, "claim", seat, ed)
@@ -149,6 +153,8 @@ def _kill_chosen(state: State, seat: Seat, data: Any, need: int, eligible: list[
 
 @rule
 def apply_apply_deadly(state: State, action: Action, ed: Components) -> State:
+    """§8.6: the loser kills a participating character for each deadly character on the winning
+    side."""
     ch = _pending_head(state, action, "deadly")
     seat = ch.pending[0][1]
     need = pending_need(state, ch, "deadly", seat, ed)

@@ -23,6 +23,7 @@ from .zones import add_power, leave_play
 
 @rule
 def apply_concede(state: State, action: Action, ed: Components) -> State:
+    """§6.17: the player leaves the game with every card they own or control."""
     seat = seat_of(state, action)
     require(state.phase != "start", "wrong_phase", "the game has not started")
     power = total_power(state, seat)

@@ -22,6 +22,8 @@ OpHandler = Callable[[State, Any, Op, Components], State]
 
 @rule
 def apply_effect(state: State, action: Action, ed: Components) -> State:
+    """§9: a card ability as recorded by a player or the table: its costs, then its changes,
+    each checked."""
     require(state.phase not in ("start", "setup", "setup_draw"), "wrong_phase",
             "effects are recorded after the setup reveal")
     actor = action.actor

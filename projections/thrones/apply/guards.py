@@ -21,10 +21,12 @@ def who(state: State, seat: object) -> str:
 
 
 def whose(state: State, seat: object) -> str:
+    """The possessive of a player's name ("Anna's")."""
     return possessive(who(state, seat))
 
 
 def seats_words(state: State, seats: Iterable[object], conjunction: str = "and") -> str:
+    """Players' names in a sentence ("Anna, Bo and Cy")."""
     return words_list([who(state, s) for s in seats], conjunction)
 
 

@@ -77,6 +77,7 @@ def plot_source(state: State, seat: Seat) -> Seat:
 
 @rule
 def apply_choose_plot(state: State, action: Action, ed: Components) -> State:
+    """§6.5, §7.1: each player chooses a plot face down; when all have, they are revealed."""
     seat = seat_of(state, action)
     require(state.phase == "plot" and state.step == "choose", "wrong_phase",
             "plots are chosen at the start of the plot phase")
@@ -144,6 +145,7 @@ def settle_initiative(state: State, ed: Components) -> State:
 
 @rule
 def apply_break_initiative_tie(state: State, action: Action, ed: Components) -> State:
+    """§6.6: the table's random pick among the players tied for initiative."""
     require(action.actor == "table", "not_your_turn", "the table breaks an initiative tie")
     require(state.phase == "plot" and state.step == "tie", "wrong_phase",
             "no initiative tie is waiting to be broken")
@@ -156,6 +158,7 @@ def apply_break_initiative_tie(state: State, action: Action, ed: Components) -> 
 
 @rule
 def apply_choose_first_player(state: State, action: Action, ed: Components) -> State:
+    """§6.7: the initiative winner names the first player; titles follow in a melee."""
     require(state.phase == "plot" and state.step == "first_player", "wrong_phase",
             "the first player is chosen once initiative is settled")
     require_turn(state, action, state.initiative_winner, "choose the first player")
@@ -171,6 +174,7 @@ def apply_choose_first_player(state: State, action: Action, ed: Components) -> S
 
 @rule
 def apply_choose_title(state: State, action: Action, ed: Components) -> State:
+    """§6.8: in turn from the first player, each player takes a title not yet taken."""
     require(state.phase == "plot" and state.step == "titles", "wrong_phase",
             "titles are chosen after the first player, in a melee")
     require_turn(state, action, state.turn, "choose a title")
@@ -191,6 +195,7 @@ def apply_choose_title(state: State, action: Action, ed: Components) -> State:
 
 
 def begin_draw_phase(state: State) -> State:
+    """§7.2: the draw phase, which the table deals."""
     return set_phase(replace(state, turn=None, step=""), "draw")
 
 
@@ -203,6 +208,7 @@ def draw_counts(state: State, ed: Components) -> dict[Seat, int]:
 
 @rule
 def apply_draw_phase(state: State, action: Action, ed: Components) -> State:
+    """§6.9, §7.2: every player draws; marshalling begins with the first player's income."""
     require(action.actor == "table", "not_your_turn", "the table deals the draw phase")
     require(state.phase == "draw", "wrong_phase", "it is not the draw phase")
     state = take_draws(state, action.data.get("draws"), draw_counts(state, ed), ed)
@@ -230,6 +236,8 @@ def begin_marshal_turn(state: State, seat: Seat, ed: Components) -> State:
 
 @rule
 def apply_marshal_card(state: State, action: Action, ed: Components) -> State:
+    """§7.3, §6.10: the player whose turn it is pays for a card from the hand and puts it into
+    play."""
     require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
     require_turn(state, action, state.turn, "marshal")
     assert state.turn is not None
@@ -301,6 +309,7 @@ def _marshal_host(state: State, seat: Seat, card: CardId, host: Any, ed: Compone
 
 @rule
 def apply_end_marshalling(state: State, action: Action, ed: Components) -> State:
+    """§6.11: the player is done marshalling; the next one's turn, or the challenges phase."""
     require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
     require_turn(state, action, state.turn, "end marshalling")
     assert state.turn is not None
@@ -327,6 +336,7 @@ def dominance_total(state: State, seat: Seat, ed: Components) -> int:
 
 @rule
 def apply_resolve_dominance(state: State, action: Action, ed: Components) -> State:
+    """§7.5: the single highest total of standing STR and gold gains power."""
     require(action.actor == "table", "not_your_turn", "the table resolves dominance")
     require(state.phase == "dominance" and not state.dominance_done, "wrong_phase",
             "dominance is resolved once, in the dominance phase")
@@ -341,6 +351,7 @@ def apply_resolve_dominance(state: State, action: Action, ed: Components) -> Sta
 
 @rule
 def apply_end_round(state: State, action: Action, ed: Components) -> State:
+    """§7.6: cards stand, gold is taxed, titles and this round's effects end; a new plot phase."""
     require(action.actor == "table", "not_your_turn", "the table ends the round")
     require(state.phase == "dominance" and state.dominance_done, "wrong_phase",
             "the round ends after dominance is resolved")

@@ -29,6 +29,7 @@ def setting(value: object) -> str:
 
 @rule
 def apply_start_game(state: State, action: Action, ed: Components) -> State:
+    """§6.1: the table seats each player with a House and a deck and deals the setup hands."""
     require(action.actor == "table", "not_your_turn", "the table starts the game")
     require(state.phase == "start", "already_started", "the game has already started")
     data = action.data
@@ -141,6 +142,7 @@ def _check_custom_deck(house: str, house_card: int, plots: list[int], draw: list
 
 @rule
 def apply_mulligan(state: State, action: Action, ed: Components) -> State:
+    """§6.2 (option): a player takes a new setup hand once, before setting up."""
     seat = seat_of(state, action)
     require(bool(state.option("allow_mulligan")), "mulligan_off",
             "mulligans are off in this game (option: mulligan allowed)")
@@ -158,6 +160,8 @@ def apply_mulligan(state: State, action: Action, ed: Components) -> State:
 
 @rule
 def apply_setup_cards(state: State, action: Action, ed: Components) -> State:
+    """§5.3, §6.3: the player whose turn it is places setup cards face down; the last reveals
+    all."""
     require(state.phase == "setup", "wrong_phase", "setup is over")
     require_turn(state, action, state.turn, "set up")
     assert state.turn is not None
@@ -236,6 +240,7 @@ def setup_draw_counts(state: State, ed: Components) -> dict[Seat, int]:
 
 @rule
 def apply_setup_draw(state: State, action: Action, ed: Components) -> State:
+    """§6.4: the table deals each player back up to the setup hand size; the first round begins."""
     require(action.actor == "table", "not_your_turn", "the table deals the setup draw")
     require(state.phase == "setup_draw", "wrong_phase", "the setup draw comes after setup")
     state = take_draws(state, action.data.get("draws"), setup_draw_counts(state, ed), ed)

@@ -31,6 +31,7 @@ def forbidden(state: State, a: Seat, b: Seat, kind: str) -> bool:
 
 
 def title_name(state: State, seat: Seat, ed: Components) -> str:
+    """The name of `seat`'s title this round, or "no title"."""
     title = state.titles[seat] if state.titles else None
     known = ed.titles.get(title) if title is not None else None
     return known.name if known is not None else "no title"

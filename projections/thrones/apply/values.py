@@ -18,6 +18,7 @@ Index = dict[CardId, InPlay]
 
 
 def play_index(state: State) -> Index:
+    """The cards in play by id."""
     return {c.id: c for c in state.cards}
 
 
@@ -120,17 +121,20 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
 
 
 def strength(state: State, card: CardId, ed: Components, index: Index | None = None) -> int:
+    """A card's current STR (0 while it counts no STR)."""
     value, _, _, blank = values(state, card, ed, index)
     return 0 if blank else value
 
 
 def has_icon(state: State, card: CardId, icon: str, ed: Components,
              index: Index | None = None) -> bool:
+    """Whether a card in play has `icon` now."""
     return icon in values(state, card, ed, index)[1]
 
 
 def has_keyword(state: State, card: CardId, keyword: str, ed: Components,
                 index: Index | None = None) -> bool:
+    """Whether a card in play has `keyword` now."""
     return keyword in values(state, card, ed, index)[2]
 
 
@@ -188,6 +192,7 @@ def reduction_matches(red_filter: Filter, card: CardId, ed: Components) -> bool:
 
 
 def total_power(state: State, seat: Seat) -> int:
+    """§3: the power on a player's House card and cards (as at concession, once conceded)."""
     player = state.players[seat]
     if player.conceded:
         return player.final_power
@@ -244,6 +249,7 @@ def check_unique(state: State, seat: Seat, card: CardId, ed: Components) -> None
 
 
 def check_house_only(state: State, seat: Seat, card: CardId, ed: Components) -> None:
+    """Refuse a card restricted to another House than `seat`'s (`house_only`)."""
     only = ed.card(card).house_only
     require(not only or state.players[seat].house == only, "house_only",
             f"card is restricted to another House: {ed.name(card)} is House {only} only, "

@@ -68,6 +68,7 @@ def chooser(state: State) -> Seat:
 
 @rule
 def apply_choose_winner(state: State, action: Action, ed: Components) -> State:
+    """§6.16, §7.7: the first player picks the winner among those who reached the goal together."""
     require(bool(state.pending_winner), "no_winner_choice",
             "no players reached the power goal together, so there is no winner to choose")
     require_turn(state, action, chooser(state), "choose the winner")

@@ -42,6 +42,7 @@ def in_play(state: State, card: object, ed: Components) -> InPlay:
 
 
 def update_card(state: State, card: InPlay) -> State:
+    """The state with a card in play replaced by `card` (same id)."""
     return replace(state, cards=tuple(card if c.id == card.id else c for c in state.cards))
 
 
