@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer, require
+from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer
 from . import chance, legal, scoring, views, words
 from .actions import ACTION_SCHEMAS, CHANCE_FIELDS
 from .apply import APPLY
@@ -49,13 +49,6 @@ class Thrones(GameRules[State]):
 
     def components(self) -> Components:
         return self._components
-
-    def admissible(self, state: State, action: Action) -> None:
-        """The engine's refusals; an unknown type is quoted as sent, in Thrones' words (the
-        engine's own sentence spells it with spaces, which the game contract cannot find)."""
-        require(action.type in ACTION_SCHEMAS, "unknown_action",
-                words.unknown_action(action.type))
-        super().admissible(state, action)
 
     @classmethod
     def check_edition_content(cls, content: Mapping[str, Any]) -> list[str]:

@@ -173,12 +173,6 @@ def house_card_of(names: Sequence[str], seat: Any) -> str:
     return f"{possessive(who(names, seat))} House card"
 
 
-def unknown_action(kind: str) -> str:
-    """The refusal of a type Thrones does not have, quoting the type as sent, so whoever sent
-    it finds what they misspelt (the game contract)."""
-    return f'A Game of Thrones has no action "{kind}"'
-
-
 def capitalized(sentence: str) -> str:
     """A sentence that starts with "the table" starts with a capital letter."""
     return sentence[:1].upper() + sentence[1:] if sentence.startswith("the ") else sentence
