@@ -120,7 +120,8 @@
     const what = card !== undefined && card !== null
       ? `${label(card, ctx)}${kind ? ` (${CH.words(kind)} card)` : ""}`
       : kind ? `${/^[aeiou]/i.test(CH.words(kind)) ? "an" : "a"} ${CH.words(kind)} card` : "";
-    const from = source !== undefined && source !== null ? `from the ${label(source, ctx)}` : "";
+    const where = source !== undefined && source !== null ? label(source, ctx) : "";
+    const from = where ? `from ${/^the\s/i.test(where) ? where : `the ${where}`}` : "";  // "the deck" is labelled so
     const more = Object.values(rest).map((x) => label(x, ctx));  // {electorate, slot}: "Mainz, castle"
     return [[what, from].filter(Boolean).join(" "), ...more].filter(Boolean).join(", ");
   }

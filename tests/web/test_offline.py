@@ -116,6 +116,7 @@ def test_ten_moves_recorded_offline_survive_a_reload_and_reach_the_log_verified(
     page = _open_controlled(tablet, server, gid, token)
     MEASURED.update(_bundle_metrics(page))
     MEASURED["first_start_offline_s"] = _go_offline(tablet, page)
+    MEASURED["first_start_phases_ms"] = page.evaluate("() => CH.offline.bootInfo()")
     assert "Offline" in page.locator("#sync").inner_text()
 
     _tap_moves(page, 10)
@@ -135,6 +136,7 @@ def test_ten_moves_recorded_offline_survive_a_reload_and_reach_the_log_verified(
     page.locator('#sync[data-source="tablet"]:not([data-busy="yes"])').wait_for(timeout=BOOT_MS)
     page.locator('#record[data-seq="10"]').wait_for(state="attached")
     MEASURED["reload_offline_s"] = round(time.monotonic() - started, 2)
+    MEASURED["reload_phases_ms"] = page.evaluate("() => CH.offline.bootInfo()")
     assert _tablet_state(page, gid)["view"] == before_reload["view"]
     assert page.locator("#sync").get_attribute("data-waiting") == "10"
     snap(page, "offline-royals-ten-moves-after-reload")
