@@ -34,8 +34,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 #: the pages' own files the recorder needs offline (the service worker keeps them)
 PAGE_FILES = ("app.js", "record.js", "style.css", "offline/offline.js", "offline/offline.css",
-              "offline/worker.js",
-              "offline/icon.svg")
+              "offline/worker.js", "offline/icon.svg", "offline/home.html", "offline/home.js")
 #: top-level packages of the rules archive: the rules and what they import beyond the stdlib
 PACKAGES = ("projections", "marshmallow")
 SUFFIXES = (".py", ".json", ".typed")

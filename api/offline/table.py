@@ -162,7 +162,9 @@ def call(method: str, args_json: str) -> str:
     except ChronicleError as err:
         return json.dumps({"error": {"code": err.code, "message": err.message,
                                      "kind": err.kind}})
-    return json.dumps({"ok": answer})
+    # keys sorted as the server's JSON has them (Flask sorts): a board that draws a mapping
+    # in its order looks the same offline
+    return json.dumps({"ok": answer}, sort_keys=True)
 
 
 def _dispatch(method: str, args: dict[str, Any]) -> Any:

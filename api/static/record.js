@@ -51,7 +51,7 @@
     legal.forEach((a, i) => { a.slots = slots[String(i)] || null; });
     render();
     if (source === "server" && offlineOK) {  // the tablet's copy follows the log
-      off.keep(gameId, {...game, last_seq: data.last_seq, status: data.status})
+      off.keep(gameId, {...game, last_seq: data.last_seq, status: data.status, shown_title: cat && cat.title})
         .then(renderSync).catch((e) => console.warn("offline copy not updated", e));
     }
   }
@@ -509,9 +509,18 @@
 
   // Offline recording is for a table game's recorder (who sees everything and deals
   // nothing), on a page the service worker may keep (https, or this machine).
-  function offlineFor(g) {
-    return Boolean(root.dataset.offline) && g.mode === "table" && Boolean(CH.token) &&
-      CH.params.get("seat") === null && off.supported();
+  const tableRecorder = (g) => Boolean(root.dataset.offline) && g.mode === "table" &&
+    Boolean(CH.token) && CH.params.get("seat") === null;
+  const offlineFor = (g) => tableRecorder(g) && off.supported();
+
+  // a recorder page served where a browser keeps nothing for offline use (plain http on
+  // another machine): it says so, and records online as before
+  function onlineOnly() {
+    $("sync").hidden = false;
+    $("sync").dataset.online = navigator.onLine ? "yes" : "no";
+    $("sync-state").textContent = "Online only";
+    $("sync-waiting").textContent = "recording offline needs the page served over https";
+    $("sync-last").textContent = "see the README, “Recording offline”";
   }
 
   function bindOffline() {
@@ -557,6 +566,7 @@
       const seat = CH.params.get("seat");
       header((cat && cat.title) || game.game, seat);
       bind();
+      if (!offlineOK && tableRecorder(game)) onlineOnly();
       if (offlineOK) {
         bindOffline();
         // moves recorded offline before a reload: sent first, then the log is read

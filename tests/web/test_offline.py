@@ -140,6 +140,14 @@ def test_ten_moves_recorded_offline_survive_a_reload_and_reach_the_log_verified(
     assert _tablet_state(page, gid)["view"] == before_reload["view"]
     assert page.locator("#sync").get_attribute("data-waiting") == "10"
     snap(page, "offline-royals-ten-moves-after-reload")
+    # the installed app starts on the games list: offline, the games kept on this tablet
+    page.goto(server.url + "/")
+    kept = page.locator("#kept li").filter(has_text="Royals: Ann and Bo")
+    assert "10 moves waiting to be sent" in kept.inner_text()
+    snap(page, "offline-home")
+    kept.locator("a").click()
+    page.locator('#sync[data-source="tablet"]:not([data-busy="yes"])').wait_for(timeout=BOOT_MS)
+    page.locator('#record[data-seq="10"]').wait_for(state="attached")
 
     tablet.set_offline(False)
     page.locator('#sync[data-online="yes"][data-waiting="0"]').wait_for(timeout=30_000)

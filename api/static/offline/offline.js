@@ -239,5 +239,6 @@
 
   CH.offline = {supported, register, ready, metrics, keep, open, local, queued, sync, keepApart, conflicts,
     boot, bootInfo: () => bootInfo, kept: (gameId) => getOne("games", gameId),
+    keptGames: () => tx("games", "readonly", (s) => s.getAll()),
     forget: (store, key) => delOne(store, key), newKey};
 })();

@@ -6,7 +6,7 @@
 // - the pages' scripts, styles, boards and the games catalog: from the network while it
 //   answers (so a change on the server shows at once), else the copy kept;
 // - a recorder page: the same, keyed by its address (its token), so a reload while
-//   offline opens the game again;
+//   offline opens the game again; the games index, offline: the games kept on this device;
 // - everything else, and every write and API read, goes to the network untouched: the
 //   page itself decides what to do offline (static/offline/offline.js).
 "use strict";
@@ -44,6 +44,8 @@ self.addEventListener("fetch", (event) => {
   const path = url.pathname;
   if (req.mode === "navigate" && /^\/games\/[^/]+\/record$/.test(path)) {
     event.respondWith(networkFirst(req, PAGES));
+  } else if (req.mode === "navigate" && path === "/") {  // the installed app's start
+    event.respondWith(fetch(req).catch(() => caches.match("/static/web/offline/home.html")));
   } else if (path.startsWith("/offline/pyodide/") || path.startsWith("/offline/rules-")) {
     event.respondWith(cacheFirst(req));
   } else if (path.startsWith("/static/web/") || path === "/games-catalog" ||
