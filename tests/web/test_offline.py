@@ -203,6 +203,46 @@ def test_a_second_device_recording_meanwhile_gives_a_conflict_report_not_a_merge
     assert page.js_errors == []
 
 
+def test_a_move_whose_answer_was_lost_is_recorded_once_and_an_undo_offline_is_sent(
+        tablet, server) -> None:
+    """The Wi-Fi drops after the server stored a move but before its answer came back: the
+    tablet queues the move with the Idempotency-Key it was sent with, so sending it again
+    finds it stored instead of recording it twice."""
+    gid, token = _royals_at_the_table(server)
+    page = _open_controlled(tablet, server, gid, token)
+
+    def answer_lost(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        route.fetch()  # the server stores the move...
+        route.abort("internetdisconnected")  # ...and its answer never arrives
+
+    page.route("**/games/*/events", answer_lost)
+    _tap_moves(page, 1)
+    page.locator('#sync[data-source="tablet"][data-waiting="1"]').wait_for(timeout=BOOT_MS)
+    assert "the connection dropped" in page.locator("#flash").inner_text()
+    stored = server.get(f"/games/{gid}/events", token)["events"]
+    assert len(stored) == 2, "the server did store it"
+    queued = _queued(page, gid)
+    assert queued[0]["action"] == {k: stored[1][k] for k in ("type", "actor", "data")}
+    # one more move, and an undo, while the server cannot be reached
+    _tap_moves(page, 1)
+    page.locator("#undo").click()
+    page.locator('#sync[data-waiting="3"]').wait_for()
+    page.locator("#flash").filter(has_text="Undone:").wait_for()
+    queued = _queued(page, gid)
+    assert queued[2]["action"] == {"type": "undo", "actor": "table", "data": {"target_seq": 2}}
+    page.unroute("**/games/*/events")
+    page.locator('#sync[data-online="yes"][data-waiting="0"]').wait_for(timeout=30_000)
+    log = server.get(f"/games/{gid}/events", token)
+    assert [{k: e[k] for k in ("type", "actor", "data")} for e in log["events"][1:]] == \
+        [q["action"] for q in queued], "the lost move once, then the move and the undo"
+    assert log["annotations"]["2"]["undone"] is True
+    assert server.get(f"/games/{gid}/verify", token)["ok"] is True
+    assert page.js_errors == []
+
+
 #: a browser context of Playwright's is a private window, where nothing installs at all
 PRIVATE_WINDOW = {"in-incognito"}
 
