@@ -1,45 +1,15 @@
-"""Palais Royal state: component records, the turn flags and the game state (spec §12)."""
+"""Palais Royal state: the players, the turn flags and the game state (spec §12)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from .rules import Bag
+from ..rules import Bag, Seat
+from .edition import CardId, Components, NobleId, TileId
 
-Seat = int
-TileId = str
-SpaceId = str
-NobleId = str
-CardId = str
-
-DONE = 6  # open_step after step 5 (spec §4.1: open_step ∈ {1..5, done})
-SUPPLY = "supply"
-# tile roles the reducer needs by name (spec §2.1); their numbers come from the edition
-GATE, PARADE, STAIRWAY, MINT = "gate", "parade_ground", "stairway", "mint"
-KINGS, POMPADOUR, OFFICE, BACK_DOOR, CARDINAL = (
-    "kings_chamber", "pompadour", "office", "back_door", "cardinal")
-
-
-@dataclass(frozen=True, slots=True)
-class Noble:
-    id: NobleId
-    gold: int
-    purple: int
-    blue: int
-    points: int
-    privilege: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class CardType:
-    id: CardId
-    count: int
-    cost: int
-    window: frozenset[int]
-    effect: Mapping[str, Any]
-    to_played_area: bool
+Phase = Literal["awaiting_setup", "initial_placement", "play", "over"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +39,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    phase: str  # awaiting_setup | initial_placement | play | over
+    phase: Phase
     player_count: int
     players: tuple[PlayerState, ...] = ()
     court_layout: tuple[TileId, ...] = ()
@@ -88,3 +58,20 @@ class State:
     # the players' names, for the sentences a person reads; never in a view (the view
     # feeds the stored state digests)
     names: tuple[str, ...] = ()
+
+
+def initial_state(created: Mapping[str, Any], components: Components) -> State:
+    """Before the setup event: only the players are known (their names only for the
+    sentences a person reads); the setup deals everything else (spec §3)."""
+    names = tuple(str(n) for n in created["players"])
+    return State(phase="awaiting_setup", player_count=len(names), names=names)
+
+
+def placing_seat(state: State) -> Seat:
+    """Who places next at setup: clockwise from the start player (spec §3 step 7)."""
+    return (state.start_player + state.placements_done) % state.player_count
+
+
+def nobles_left(state: State) -> int:
+    """Nobles still in the garden (the end check of spec §6 counts them)."""
+    return sum(1 for n in state.garden if n is not None)

@@ -6,8 +6,10 @@ indexes; every sentence here names players by name and pieces by their edition l
 couple, a castle space, the phases of the round track, the decisions the game waits for) get
 the words a player would use for what they see (`GAME_LABELS`).
 
-`Words` turns ids into phrases; `action_sentence` is `describe`; `decision_sentence` and
-`election_sentence` say what a view is waiting for, for the web and terminal boards.
+`Words` turns ids into phrases; `describe` is the sentence of an action; `decision_sentence`
+and `election_sentence` say what a view is waiting for, for the web and terminal boards.
+This module needs of the edition only its labels and electorate ids (`Lexicon`), so the
+edition (edition.py) can build its labels from `edition_labels` here.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from .rules import plural, possessive, seat_name, words_list
+from ..rules import Action, plural, possessive, seat_name, words_list
 
 ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 
@@ -204,6 +206,43 @@ class Words:
         return words_list([self.who(s) for s in seats], conjunction)
 
 
+class Lexicon(Protocol):
+    """What the words need of an edition (edition.Components): every label, and which ids
+    are electorates (anything else named as a place is quoted as given)."""
+
+    @property
+    def labels(self) -> Mapping[str, str]: ...
+
+    @property
+    def electorate_ids(self) -> frozenset[str]: ...
+
+
+def words_for(names: Sequence[str], lexicon: Lexicon) -> Words:
+    """Phrases for one table: its players' names (empty: seats by number) and the labels."""
+    return Words(names, lexicon.labels, lexicon.electorate_ids)
+
+
+def edition_labels(eids: Sequence[str], printed: Mapping[str, str]) -> dict[str, str]:
+    """Every label of an edition: `GAME_LABELS` for what has no printed name, an
+    `elector:<id>` label for each elector space (it appears in AristocratRefs), and the
+    edition's printed names (`printed`, its own `labels` mapping included), which win."""
+    named = Words((), printed, frozenset(eids))
+    return {**GAME_LABELS,
+            **{f"elector:{eid}": f"Elector of {named.place(eid)}" for eid in eids},
+            **printed}
+
+
+def labels(lexicon: Lexicon) -> dict[str, str]:
+    """Component id -> what a person reads for it (a copy: the edition's stay frozen)."""
+    return dict(lexicon.labels)
+
+
+def describe(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    """One sentence naming the actor, the players and the pieces; a sealed ballot never
+    names its choice (spec §8)."""
+    return action_sentence(words_for(names, lexicon), action.type, action.actor, action.data)
+
+
 # ---------------------------------------------------------------------------
 # describe(): one sentence per action, naming the actor (spec §4, §6)
 # ---------------------------------------------------------------------------
@@ -285,10 +324,13 @@ def _city(w: Words, data: Mapping[str, Any]) -> str:
     return "left the empire cities where they are"
 
 
-def _phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> dict[str, Callable[[], str]]:
+Phrases = dict[str, Callable[[], str]]
+
+
+def _setup_phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> Phrases:
+    """The setup and phases II-III (spec §4, §5.2, §5.3)."""
     where = data.get("electorate")
     push = w.push(data.get("push_knight_owner"), actor)
-    winner = data.get("winner")
     return {
         "setup": lambda: f"set up the game for {plural(int(data.get('players') or 0), 'player')}"
                          + (f" with {w.who(data['emperor'])} as the first Emperor"
@@ -309,6 +351,15 @@ def _phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> dict[str, Callabl
         "answer_proposal": lambda: "accepted the marriage proposal" if data.get("accept")
         else "refused the marriage proposal; the daughter became a nun",
         "send_to_convent": lambda: "sent a daughter to the convent",
+    }
+
+
+def _play_phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> Phrases:
+    """Phases IV-VII (spec §5.4-§5.7, §6.3, §6.4)."""
+    where = data.get("electorate")
+    push = w.push(data.get("push_knight_owner"), actor)
+    winner = data.get("winner")
+    return {
         "buy_card": lambda: f"bought {w.card(data.get('card'))}"
                             + _effect(w, actor, data.get("card"), data),
         "use_privilege": lambda: _privilege(w, actor, data),
@@ -337,7 +388,7 @@ def _phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> dict[str, Callabl
 def action_sentence(w: Words, type_: str, actor: Any, data: Mapping[str, Any]) -> str:
     """The sentence for one action: "Anna broke the tie in the Duchy of Saxony in favour of
     Bo". A sealed ballot never names its choice (spec §8)."""
-    phrase = _phrases(w, actor, data).get(type_)
+    phrase = (_setup_phrases(w, actor, data) | _play_phrases(w, actor, data)).get(type_)
     what = phrase() if phrase else f"recorded {ACTION_WORDS.get(type_, type_.replace('_', ' '))}"
     return sentence(f"{w.who(actor)} {what}")
 
