@@ -20,6 +20,12 @@ offline_deps_install() {
   if [ "$(cat "$dest/.installed" 2>/dev/null)" = "$PYODIDE_VERSION" ]; then
     return 0
   fi
+  # npm itself, from Debian's packages, when root: ./run does not source system-deps.sh
+  # (it needs neither Chromium nor PostgreSQL), yet a fresh club server should record offline
+  if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "offline-deps: installing npm from Debian's packages" >&2
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  fi
   if ! command -v npm >/dev/null 2>&1; then
     echo "offline-deps: npm is not installed; the offline recorder needs Pyodide" \
       "$PYODIDE_VERSION from the npm registry" >&2

@@ -419,7 +419,7 @@
       source = "server";
       await refresh();
       if (out.conflict) flash("Not merged: another device recorded this game meanwhile. See below.");
-      else if (out.sent) flash(`Sent ${CH.plural(out.sent, "move")} recorded offline: the log has them.`);
+      else if (out.sent) flash(`Sent ${CH.plural(out.sent, "move")} recorded offline: the log has ${out.sent === 1 ? "it" : "them"}.`);
       await renderConflicts();
     } catch (err) {
       if (!unreachable(err)) showError(`Sending the waiting moves failed: ${err.message}`);
@@ -475,7 +475,7 @@
     box.replaceChildren(...found.map((c) => h("div", {class: "conflict", "data-fork": c.fork.id},
       h("h2", {}, "Not merged: two records of this game"),
       h("p", {}, conflictSentence(c.report)),
-      h("p", {}, `This tablet's ${CH.plural(c.waiting, "move")} from step ${c.at} on ${c.waiting === 1 ? "is" : "are"} kept as a separate game; the log has none of ${c.waiting === 1 ? "it" : "them"}. `,
+      h("p", {}, `This tablet's ${CH.plural(c.waiting, "move")} ${c.at ? `from step ${c.at} on` : "from the start"} ${c.waiting === 1 ? "is" : "are"} kept as a separate game; the log has none of ${c.waiting === 1 ? "it" : "them"}. `,
         h("a", {href: `/games/${c.fork.id}/record?token=${encodeURIComponent(c.fork.token)}`}, "Open the tablet's record"),
         " · ", h("a", {href: `/games/${c.fork.id}/replay?token=${encodeURIComponent(c.fork.token)}`}, "replay it")),
       c.stopped ? h("p", {class: "note"}, `Not copied from “${CH.words(c.stopped.action.type)}” on (${c.stopped.message}); those moves stay saved on this tablet.`) : null,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -19,7 +20,8 @@ import pytest
 from api import create_app
 from api.offline import bundle, table
 from events.model import GENESIS, seal
-from projections import GAMES
+from projections import GAMES, get_rules
+from projections.replay import fold
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,3 +199,37 @@ def test_the_rules_archive_is_the_same_bytes_each_time_it_is_packed() -> None:
     assert first == bundle.rules_archive.__wrapped__()
     assert bundle.rules_version() in bundle.assets(sorted(GAMES))["rules"] or \
         not bundle.assets(sorted(GAMES))["available"]
+
+
+_FOLD_FROM_ARCHIVE = """
+import json, sys
+sys.path[:0] = [sys.argv[1]]
+from projections import get_rules
+from projections.replay import fold
+out = {}
+for slug, path in json.loads(sys.argv[2]).items():
+    envs = [json.loads(line) for line in open(path) if line.strip()]
+    rules = get_rules(slug)
+    out[slug] = [rules.view(fold(rules, envs).state, None), rules.labels()]
+print(json.dumps(out, sort_keys=True, default=str))
+"""
+
+
+def test_every_game_folds_from_the_rules_archive_alone_as_the_server_folds_it(tmp_path) -> None:
+    """The games are packages with subpackages (projections/thrones/apply/): the archive must
+    carry every module and the edition data, so a Python that has nothing but the archive on
+    its path (-I -S: no site-packages, no working directory) folds each game's fixture to the
+    view the server's own import of the source gives."""
+    archive = tmp_path / "rules.zip"
+    archive.write_bytes(bundle.rules_archive())
+    paths = {slug: str(_widest(slug)) for slug in sorted(GAMES)}
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", _FOLD_FROM_ARCHIVE, str(archive),
+                           json.dumps(paths)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    expected = {}
+    for slug, path in paths.items():
+        envs = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+        rules = get_rules(slug)
+        expected[slug] = [rules.view(fold(rules, envs).state, None), rules.labels()]
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected, sort_keys=True,
+                                                            default=str))
