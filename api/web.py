@@ -10,13 +10,15 @@ what the new-game form needs (data from projections, nothing decided here).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request, send_file
 
 from events.errors import NotFound
 from projections import GAMES, default_edition, get_rules
 
+from .offline import bundle
 from .service import recorder
 
 web = Blueprint("web", __name__, static_folder="static", static_url_path="/static/web",
@@ -54,7 +56,8 @@ def _game_page(template: str, game_id: str) -> tuple[str, int]:
         return render_template("404.html", game_id=game_id), 404
     cls = GAMES.get(game["game"])
     return render_template(template, game_id=game_id, players=game["players"],
-                           title=cls.title if cls else game["game"]), 200
+                           title=cls.title if cls else game["game"],
+                           offline=bundle.version()), 200
 
 
 @web.get("/games/<game_id>/replay")
@@ -100,3 +103,83 @@ def _cards(edition: dict[str, Any]) -> dict[str, dict[str, Any]]:
             if isinstance(item, dict) and isinstance(item.get("id"), str) and "name" in item:
                 out[item["id"]] = {k: item[k] for k in _LABEL_KEYS if k in item}
     return out
+
+
+# -- the offline recorder (api/offline/; README, "Recording offline") -------------------
+NO_CACHE = {"Cache-Control": "no-cache"}
+FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
+MIMETYPES = {".mjs": "text/javascript", ".wasm": "application/wasm",
+             ".json": "application/json", ".zip": "application/zip"}
+
+
+@web.get("/offline/assets.json")
+def offline_assets() -> tuple[Response, int, dict[str, str]]:
+    """What the service worker keeps for offline recording (and its version)."""
+    return jsonify(bundle.assets(sorted(GAMES))), 200, NO_CACHE
+
+
+@web.get("/offline/rules-<version>.zip")
+def offline_rules(version: str) -> Response:
+    """The rules archive (projections, marshmallow, the offline table), named by its hash."""
+    if version != bundle.rules_version():
+        abort(404)
+    return Response(bundle.rules_archive(), mimetype="application/zip", headers=FOREVER)
+
+
+@web.get("/offline/pyodide/<name>")
+def offline_pyodide(name: str) -> Response:
+    """One file of the pinned Pyodide runtime, gzipped when the browser accepts it."""
+    if name not in bundle.PYODIDE_FILES or bundle.pyodide_version() is None:
+        abort(404)
+    path = bundle.pyodide_dir() / name
+    mimetype = MIMETYPES.get(path.suffix, "application/octet-stream")
+    packed = path.with_name(name + ".gz")
+    if packed.is_file() and "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = send_file(packed, mimetype=mimetype, conditional=True)
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = send_file(path, mimetype=mimetype, conditional=True)
+    response.headers["Vary"] = "Accept-Encoding"
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@web.get("/offline/sw.js")
+def offline_worker() -> Response:
+    """The service worker, allowed to serve the whole site (it keeps only the recorder)."""
+    response = send_file(bundle.STATIC / "offline" / "sw.js", mimetype="text/javascript")
+    response.headers.update({"Service-Worker-Allowed": "/", **NO_CACHE})
+    return response
+
+
+@web.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: chronicle installs like an app."""
+    return Response(json.dumps(bundle.manifest()), mimetype="application/manifest+json")
+
+
+@web.get("/offline/games/<game_id>/edition")
+def offline_edition(game_id: str) -> Response:
+    """The component data a game is recorded with, for the tablet's rules to fold it."""
+    try:
+        game = recorder().game(game_id)
+    except NotFound:
+        abort(404)
+    rules = recorder().rules_for(game)
+    return jsonify({"sha256": game["edition_sha256"], "content": rules.edition})
+
+
+@web.get("/offline/games/<game_id>/compare/<other_id>")
+def offline_compare(game_id: str, other_id: str) -> Response:
+    """The service's compare of two records, each read with its own recorder token (the
+    bearer for `game_id`, X-Other-Token for `other_id`): a tablet's moves kept apart as a
+    fork are compared with the log as both recorders see them, hidden draws included."""
+    rec = recorder()
+    mine = rec.access(game_id, _token(request.headers.get("Authorization", "")))
+    other = rec.access(other_id, request.headers.get("X-Other-Token") or None)
+    return jsonify(rec.compare(game_id, other_id, (mine, other)))
+
+
+def _token(header: str) -> str | None:
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None

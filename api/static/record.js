@@ -3,6 +3,10 @@
 // from, so a second device that is behind gets a clear conflict instead of a double entry.
 // The board and the actions are two panes that each scroll themselves, so on a tablet the
 // actions are on screen with the board and no move needs the window scrolled.
+// A table game's recorder also works with no connection (README, "Recording offline"):
+// the same reads and writes then go to the rules running on the tablet (offline/offline.js)
+// and the moves wait there, queued, until the server takes them back. The server stays the
+// authority: online, every read and write is its own, as without the offline part.
 "use strict";
 (() => {
   const {h, api} = CH;
@@ -12,6 +16,9 @@
   let game = null, cat = null, doc = null, prevDoc = null, etag = null, legal = [];
   let busy = false, known = -1;  // known: the last seq we wrote or read
   let fit = true;
+  // where reads and writes go: "server", or "tablet" while the connection is down
+  let source = "server", starting = false, syncing = false, offlineOK = false;
+  const off = CH.offline;
 
   function showError(message, code) {
     $("error").hidden = false; $("error").textContent = message;
@@ -23,32 +30,53 @@
   }
   // the recorder changed something: a refusal of the earlier input no longer applies
   function inputChanged() { if (!$("error").hidden) clearError(); }
+  // no answer at all (as opposed to the server's refusal): the connection is down
+  const unreachable = (err) => !(err instanceof CH.ApiError) && !err.refused;
 
-  async function refresh() {
+  async function read() {
+    if (source === "tablet") {
+      const [data, acts] = await Promise.all([off.local.state(gameId), off.local.legal(gameId)]);
+      return {data, tag: null, acts};
+    }
     const [{data, etag: tag}, acts] = await Promise.all([
       api(`/games/${gameId}/state`, {withEtag: true}), api(`/games/${gameId}/legal-actions`)]);
+    return {data, tag, acts};
+  }
+
+  async function refresh() {
+    const {data, tag, acts} = await read();
     if (doc && data.seq !== doc.seq) prevDoc = doc;
     doc = data; etag = tag || `"${data.last_seq}"`; legal = acts.actions || [];
     const slots = acts.chance_slots || {};
     legal.forEach((a, i) => { a.slots = slots[String(i)] || null; });
     render();
+    if (source === "server" && offlineOK) {  // the tablet's copy follows the log
+      off.keep(gameId, {...game, last_seq: data.last_seq, status: data.status, shown_title: cat && cat.title})
+        .then(renderSync).catch((e) => console.warn("offline copy not updated", e));
+    }
+  }
+
+  // a page of one event, from wherever the game is read now
+  function eventPage(seq) {
+    return source === "tablet" ? off.local.events(gameId, seq - 1, 1)
+      : api(`/games/${gameId}/events?after=${seq - 1}&limit=1`);
   }
 
   // one event's sentence, from the log's own annotation (an undo names what it took back)
   async function sentenceOf(seq) {
-    const page = await api(`/games/${gameId}/events?after=${seq - 1}&limit=1`);
+    const page = await eventPage(seq);
     const env = page.events[0];
     if (!env) return "";
     const note = page.annotations[String(seq)] || {};
     let past = null;
     if ((env.type === "undo" || env.type === "redo") && Number.isInteger((env.data || {}).target_seq)) {
-      const t = await api(`/games/${gameId}/events?after=${env.data.target_seq - 1}&limit=1`);
+      const t = await eventPage(env.data.target_seq);
       past = {notes: t.annotations};
     }
     return CH.describe(env, note, game.players, past);
   }
   async function moveSentence(seq) {  // the move itself, for "Undone: ..." and "Redone: ..."
-    const page = await api(`/games/${gameId}/events?after=${seq - 1}&limit=1`);
+    const page = await eventPage(seq);
     const env = page.events[0];
     return env ? CH.describe(env, page.annotations[String(seq)] || {}, game.players) : `the move at step ${seq}`;
   }
@@ -92,7 +120,8 @@
     const what = card !== undefined && card !== null
       ? `${label(card, ctx)}${kind ? ` (${CH.words(kind)} card)` : ""}`
       : kind ? `${/^[aeiou]/i.test(CH.words(kind)) ? "an" : "a"} ${CH.words(kind)} card` : "";
-    const from = source !== undefined && source !== null ? `from the ${label(source, ctx)}` : "";
+    const where = source !== undefined && source !== null ? label(source, ctx) : "";
+    const from = where ? `from ${/^the\s/i.test(where) ? where : `the ${where}`}` : "";  // "the deck" is labelled so
     const more = Object.values(rest).map((x) => label(x, ctx));  // {electorate, slot}: "Mainz, castle"
     return [[what, from].filter(Boolean).join(" "), ...more].filter(Boolean).join(", ");
   }
@@ -165,7 +194,7 @@
       const ready = Boolean(chosen) && !missingSlots.length;
       parts.push(h("button", {type: "button", class: "primary record-action", disabled: !ready || busy,
         "data-ready": ready ? "yes" : null,
-        onclick: () => submit(`/games/${gameId}/events`, {type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)})},
+        onclick: () => submit("move", {type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)})},
       ready ? `Record: ${CH.words(type)}`
         : !chosen ? `Still to choose: ${CH.wordsList(missingChoices.length ? missingChoices : ["one of the moves"])}`
           : `Still to tap: ${CH.wordsList(missingSlots.slice(0, 3))}${missingSlots.length > 3 ? ` and ${missingSlots.length - 3} more` : ""}`));
@@ -291,26 +320,59 @@
   }
 
   // -- writing ---------------------------------------------------------------------
-  async function submit(path, body) {
+  // kind: "move" (body: the action), "undo" or "redo"
+  async function submit(kind, body) {
     if (busy) return;
     busy = true; clearError(); flash("");
+    const key = kind === "move" ? off.newKey() : null;
     try {
-      const done = await api(path, {method: "POST", body, headers: {"If-Match": etag}});
+      const done = source === "tablet" ? await writeOnTablet(kind, body, key) : await api(
+        kind === "move" ? `/games/${gameId}/events` : `/games/${gameId}/${kind}`,
+        {method: "POST", body, headers: key ? {"If-Match": etag, "Idempotency-Key": key} : {"If-Match": etag}});
       known = Math.max(known, (done && done.state && done.state.last_seq) || -1);
       busy = false;
       // the words first, then the board, so both show at once
       const said = await whatHappened(done).catch(() => "Recorded.");
       await refresh();
-      flash(said);
+      flash(source === "tablet" ? `${said} (on this tablet: it waits to be sent)` : said);
     } catch (err) {
       busy = false;
-      if (err.status === 409) {
+      if (source === "server" && offlineOK && unreachable(err)) {
+        await lostConnection(kind, body, key);
+      } else if (err.status === 409) {
         showError(`Not recorded: someone else recorded a move first (${err.message}). The board now shows the game as it stands; check it and enter your move again if it still applies.`, "conflict");
         await refresh().catch(() => {});
       } else {
         showError(`Refused: ${err.message}`, err.code);  // nothing was stored; the choices stay
         for (const b of document.querySelectorAll(".record-action[data-ready]")) b.disabled = false;
       }
+    }
+    renderSync();
+  }
+
+  async function writeOnTablet(kind, body, key) {
+    return kind === "move" ? off.local.record(gameId, body, key) : off.local.meta(gameId, kind);
+  }
+
+  // The connection dropped as a write went out: the tablet takes over. A move is queued
+  // with the key it was sent with, so if the server did store it the retry finds it there
+  // and nothing is recorded twice; an undo or a redo is not repeated on its own.
+  async function lostConnection(kind, body, key) {
+    await goOffline();
+    if (source !== "tablet") { showError("Not recorded: the connection dropped."); return; }
+    if (kind !== "move") {
+      showError(`Not done: the connection dropped before the ${kind} was sent. The tablet records offline now; tap ${CH.capitalise(kind)} again if you still want it.`, "offline");
+      return;
+    }
+    busy = false;
+    try {
+      const done = await writeOnTablet(kind, body, key);
+      known = Math.max(known, done.state.last_seq);
+      const said = await whatHappened(done).catch(() => "Recorded.");
+      await refresh();
+      flash(`${said} (on this tablet: the connection dropped, it waits to be sent)`);
+    } catch (err) {
+      showError(`Refused: ${err.message}`, err.code);
     }
   }
 
@@ -324,9 +386,116 @@
     return `Recorded: ${await sentenceOf(env.seq)}`;
   }
 
+  // -- offline: the tablet takes over, and gives back -----------------------------------
+  async function goOffline() {
+    if (!offlineOK || source === "tablet" || starting) return;
+    starting = true; renderSync();
+    try {
+      await off.open(gameId);
+      source = "tablet";
+      await refresh();
+    } catch (err) {
+      showError(`No connection, and this tablet cannot record on its own: ${err.message}`, "offline");
+    } finally {
+      starting = false; renderSync();
+    }
+  }
+
+  // The connection is back (or seems to be): send what waits, in order; the server checks
+  // every move again. Then the server is the authority again.
+  async function backOnline() {
+    if (!offlineOK || syncing || starting || !navigator.onLine) return;
+    const waiting = await off.queued(gameId);
+    if (source === "server" && !waiting.length) return;
+    syncing = true; renderSync();
+    try {
+      const out = waiting.length ? await off.sync(gameId) : {sent: 0};
+      if (out.offline) return;  // no answer yet: the tablet goes on
+      if (out.refused) {
+        showError(`The server refused a move this tablet recorded offline (${out.refused.message}). It and the moves after it still wait here; keep them apart as a separate game to go on.`, out.refused.code);
+        offerKeepApart();
+        return;
+      }
+      source = "server";
+      await refresh();
+      if (out.conflict) flash("Not merged: another device recorded this game meanwhile. See below.");
+      else if (out.sent) flash(`Sent ${CH.plural(out.sent, "move")} recorded offline: the log has ${out.sent === 1 ? "it" : "them"}.`);
+      await renderConflicts();
+    } catch (err) {
+      if (!unreachable(err)) showError(`Sending the waiting moves failed: ${err.message}`);
+    } finally {
+      syncing = false; renderSync();
+    }
+  }
+
+  function offerKeepApart() {
+    $("error").append(" ", h("button", {type: "button", class: "small", "data-keep-apart": "yes", onclick: async () => {
+      try {
+        const waiting = await off.queued(gameId);
+        if (waiting.length) await off.keepApart(gameId, waiting);
+        clearError(); source = "server"; await refresh(); await renderConflicts();
+      } catch (err) { showError(err.message); }
+      renderSync();
+    }}, "Keep them apart"));
+  }
+
+  // -- what the page says about the connection ----------------------------------------------
+  function clock(iso) {
+    if (!iso) return "never";
+    const t = new Date(iso), now = new Date();
+    const time = t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    return t.toDateString() === now.toDateString() ? `at ${time}` : `on ${t.toLocaleDateString()} at ${time}`;
+  }
+
+  async function renderSync() {
+    if (!offlineOK) return;
+    const box = $("sync");
+    const [waiting, kept] = await Promise.all([off.queued(gameId), off.kept(gameId)]);
+    const online = navigator.onLine && source === "server";
+    const state = starting ? "Offline: starting the rules on this tablet…"
+      : syncing ? `Back online: sending ${CH.plural(waiting.length, "move")}…`
+        : online ? "Online" : source === "tablet" ? "Offline: recording on this tablet" : "Offline";
+    box.hidden = false;
+    box.dataset.online = online ? "yes" : "no";
+    box.dataset.source = source;
+    box.dataset.waiting = String(waiting.length);
+    box.dataset.syncedAt = (kept && kept.synced_at) || "";
+    box.dataset.busy = starting || syncing ? "yes" : "";
+    $("sync-state").textContent = state;
+    $("sync-waiting").textContent = waiting.length ? `${CH.plural(waiting.length, "move")} waiting to be sent` : "no moves waiting";
+    $("sync-last").textContent = `last sync ${clock(kept && kept.synced_at)}`;
+  }
+
+  // a conflict kept apart: where the two records first differ, in words, and the tablet's
+  // record as the separate game it was kept as
+  async function renderConflicts() {
+    const found = await off.conflicts(gameId);
+    const box = $("conflicts");
+    box.hidden = !found.length;
+    box.replaceChildren(...found.map((c) => h("div", {class: "conflict", "data-fork": c.fork.id},
+      h("h2", {}, "Not merged: two records of this game"),
+      h("p", {}, conflictSentence(c.report)),
+      h("p", {}, `This tablet's ${CH.plural(c.waiting, "move")} ${c.at ? `from step ${c.at} on` : "from the start"} ${c.waiting === 1 ? "is" : "are"} kept as a separate game; the log has none of ${c.waiting === 1 ? "it" : "them"}. `,
+        h("a", {href: `/games/${c.fork.id}/record?token=${encodeURIComponent(c.fork.token)}`}, "Open the tablet's record"),
+        " · ", h("a", {href: `/games/${c.fork.id}/replay?token=${encodeURIComponent(c.fork.token)}`}, "replay it")),
+      c.stopped ? h("p", {class: "note"}, `Not copied from “${CH.words(c.stopped.action.type)}” on (${c.stopped.message}); those moves stay saved on this tablet.`) : null,
+      h("button", {type: "button", class: "small", onclick: async () => { await off.forget("conflicts", c.id); await renderConflicts(); }},
+        "Dismiss (the separate game stays on the server)"))));
+  }
+
+  function conflictSentence(report) {
+    const a = report.a && report.a.description ? `“${CH.capitalise(report.a.description)}”` : null;
+    const b = report.b && report.b.description ? `“${CH.capitalise(report.b.description)}”` : null;
+    if (report.agree) return "Another device recorded the same moves as this tablet, in the same order.";
+    const agreed = report.index ? `The records agree on the first ${CH.plural(report.index, "move")}; then` : "From the first move on,";
+    if (a && b) return `${agreed} the log has ${a} where this tablet has ${b}.`;
+    if (a) return `${agreed} the log goes on with ${a}; this tablet has nothing more.`;
+    return `${agreed} this tablet goes on with ${b}; the log has nothing more.`;
+  }
+
   function bind() {
-    $("undo").onclick = () => submit(`/games/${gameId}/undo`, undefined);
-    $("redo").onclick = () => submit(`/games/${gameId}/redo`, undefined);
+    $("undo").onclick = () => submit("undo", undefined);
+    $("redo").onclick = () => submit("redo", undefined);
     $("reload").onclick = () => { clearError(); refresh().catch((e) => showError(e.message)); };
     $("replay-link").href = CH.withToken(`/games/${gameId}/replay`);
     $("fit").onclick = () => {
@@ -338,24 +507,83 @@
     addEventListener("resize", () => { if (innerWidth !== wide) { wide = innerWidth; CH.fitBoard($("board"), fit, 0.4); } });
   }
 
+  // Offline recording is for a table game's recorder (who sees everything and deals
+  // nothing), on a page the service worker may keep (https, or this machine).
+  const tableRecorder = (g) => Boolean(root.dataset.offline) && g.mode === "table" &&
+    Boolean(CH.token) && CH.params.get("seat") === null;
+  const offlineFor = (g) => tableRecorder(g) && off.supported();
+
+  // a recorder page served where a browser keeps nothing for offline use (plain http on
+  // another machine): it says so, and records online as before
+  function onlineOnly() {
+    $("sync").hidden = false;
+    $("sync").dataset.online = navigator.onLine ? "yes" : "no";
+    $("sync-state").textContent = "Online only";
+    $("sync-waiting").textContent = "recording offline needs the page served over https";
+    $("sync-last").textContent = "see the README, “Recording offline”";
+  }
+
+  function bindOffline() {
+    off.register(root.dataset.offline).catch((e) => console.warn("no service worker", e));
+    addEventListener("offline", () => { goOffline(); });
+    addEventListener("online", () => { backOnline(); });
+    // the online event comes before the server answers again: try now and then as well
+    setInterval(() => { if (source === "tablet" && navigator.onLine) backOnline(); }, 5000);
+    renderSync(); renderConflicts();
+  }
+
+  function header(title, seat) {
+    document.title = `${title} · record · chronicle`;
+    $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
+    $("who").textContent = `${game.mode === "digital" ? "played on devices" : "recorded at the table"} · ` + (!CH.token ? "watching"
+      : seat !== null ? `playing as ${CH.actorName(Number(seat), game.players)}` : "recorder");
+  }
+
+  // the page opened with no connection: the game as this tablet kept it
+  async function openOffline(err) {
+    const kept = off.supported() && root.dataset.offline ? await off.kept(gameId).catch(() => null) : null;
+    if (!kept) throw err;
+    game = kept.game;
+    offlineOK = offlineFor(game);
+    if (!offlineOK) throw err;
+    [cat] = await Promise.all([CH.catalog().then((c) => c[game.game]).catch(() => null), CH.loadBoard(game.game)]);
+    header((cat && cat.title) || game.game, null);
+    bind(); bindOffline();
+    await goOffline();
+    if (source !== "tablet") throw err;
+  }
+
   async function init() {
     try {
-      game = await api(`/games/${gameId}`);
+      try {
+        game = await api(`/games/${gameId}`);
+      } catch (err) {
+        if (unreachable(err)) { await openOffline(err); return; }
+        throw err;
+      }
+      offlineOK = offlineFor(game);
       [cat] = await Promise.all([CH.catalog().then((c) => c[game.game]), CH.loadBoard(game.game)]);
       const seat = CH.params.get("seat");
-      const title = (cat && cat.title) || game.game;
-      document.title = `${title} · record · chronicle`;
-      $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
-      $("who").textContent = `${game.mode === "digital" ? "played on devices" : "recorded at the table"} · ` + (!CH.token ? "watching"
-        : seat !== null ? `playing as ${CH.actorName(Number(seat), game.players)}` : "recorder");
+      header((cat && cat.title) || game.game, seat);
       bind();
-      await refresh();
+      if (!offlineOK && tableRecorder(game)) onlineOnly();
+      if (offlineOK) {
+        bindOffline();
+        // moves recorded offline before a reload: sent first, then the log is read
+        if ((await off.queued(gameId)).length) await backOnline();
+      }
+      if (source === "server") {
+        await refresh().catch(async (err) => {
+          if (!offlineOK || !unreachable(err)) throw err;
+          await goOffline();
+        });
+      }
       CH.follow(gameId, doc.last_seq, (msg) => {
         const seq = msg && msg.event ? msg.event.seq : -1;
-        if (!$("live").checked || busy || seq <= Math.max(doc.last_seq, known)) return;
+        if (source !== "server" || !$("live").checked || busy || seq <= Math.max(doc.last_seq, known)) return;
         // the words first, then the board: both arrive together
         sentenceOf(seq).catch(() => "someone moved").then(async (s) => { await refresh(); flash(`Updated: ${s}`); })
-          .catch((e) => showError(e.message));
+          .catch((e) => (unreachable(e) ? goOffline() : showError(e.message)));
       });
     } catch (err) { showError(err.message); }
   }

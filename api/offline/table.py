@@ -1,0 +1,188 @@
+"""The table game as the offline recorder folds it, in the browser (README, "Recording
+offline").
+
+This module runs inside Pyodide on the tablet, next to the `projections` package that the
+server runs, and imports nothing else of chronicle: every legal action, chance slot,
+refusal, board view and sentence it returns is the rules' own, computed by the same code
+as on the server. It only arranges their answers in the shapes of the API's documents
+(DESIGN.md: the state document, the legal actions with `chance_slots`, a page of events),
+as the table's recorder sees them, so the page cannot tell the two sources apart. What it
+records is not stored anywhere: the page queues it and sends it to the server, which checks
+it again and alone writes the log.
+
+Only the recorder of a table game records offline: it sees everything (events/access.py),
+so the fold needs no redaction, and nothing is dealt, so no secret is needed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from projections import canonical_edition, get_rules
+from projections.errors import ChronicleError
+from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
+from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
+
+Envelope = dict[str, Any]
+
+
+class Table:
+    """One table game: the server's events as last fetched, then the moves made offline."""
+
+    def __init__(self, game: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]],
+                 edition: Mapping[str, Any] | None = None) -> None:
+        if game.get("mode") != "table":
+            raise IllegalAction("offline_table_only", "only a game recorded at the table can "
+                                "be recorded offline; in digital play the server deals")
+        self.game = dict(game)
+        self.rules: GameRules[Any] = _rules(self.game, edition)
+        self.folder = Folder(self.rules, "table")
+        self.envelopes: list[Envelope] = []
+        for env in envelopes:
+            self._feed(dict(env))
+
+    # -- reading -----------------------------------------------------------------------
+    @property
+    def cursor(self) -> Cursor:
+        if self.folder.last is None:
+            raise IllegalAction("empty_log", "the log is empty")
+        return self.folder.last
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.game["players"])
+
+    def state(self) -> dict[str, Any]:
+        """The state document now, as the table's recorder sees it (all of it)."""
+        cursor, rules = self.cursor, self.rules
+        result = rules.result(cursor.state)
+        return {
+            "game_id": self.game["id"], "game": self.game["game"], "seq": cursor.seq,
+            "status": "finished" if result is not None else "in_progress",
+            "view": rules.view(cursor.state, ALL), "result": result,
+            "to_act": list(rules.to_act(cursor.state)), "mode": "table",
+            "players": self.names, "can_undo": cursor.can_undo, "can_redo": cursor.can_redo,
+            "last_seq": cursor.seq, "audit": None,
+        }
+
+    def legal(self) -> dict[str, Any]:
+        """Every actor's legal actions now, and the chance outcomes each still needs (by the
+        action's index), to be tapped at the table."""
+        state = self.cursor.state
+        actions = [{"type": a["type"], "actor": a["actor"], "data": thaw(a["data"])}
+                   for a in self.rules.legal_actions(state, None)]
+        slots: dict[str, list[dict[str, Any]]] = {}
+        for i, action in enumerate(actions):
+            if self.rules.chance_fields.get(action["type"]):
+                found = self.rules.chance_slots(state, Action.of(
+                    action["type"], action["actor"], action["data"]))
+                if found is not None:
+                    slots[str(i)] = [thaw(slot) for slot in found]
+        return {"actions": actions, "chance_slots": slots}
+
+    def events(self, after: int = -1, limit: int | None = None) -> dict[str, Any]:
+        """A page of the log with its annotations, as `GET /games/<id>/events` has it."""
+        shown = [e for e in self.envelopes if e["seq"] > after][:limit]
+        effective = set(effective_stack(self.envelopes))
+        notes: dict[str, dict[str, Any]] = {}
+        for env in shown:
+            note: dict[str, Any] = {}
+            if env["type"] not in META_TYPES:
+                note["undone"] = env["seq"] not in effective
+                note["description"] = self.describe(env)
+            notes[str(env["seq"])] = note
+        return {"events": shown, "annotations": notes, "next": None}
+
+    def describe(self, env: Mapping[str, Any]) -> str:
+        """The rules' sentence for a game action (a log event is worded by the page)."""
+        try:
+            return self.rules.describe(to_action(env), self.names)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            return f"{seat_name(self.names, env['actor'])}: {env['type'].replace('_', ' ')}"
+
+    # -- recording -----------------------------------------------------------------------
+    def record(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply one action through the rules (IllegalAction, and nothing kept, if they
+        refuse it); the event as it would be stored, and the state after it."""
+        kind = action.get("type")
+        if not isinstance(kind, str) or not isinstance(action.get("data", {}), Mapping):
+            raise IllegalAction("malformed", 'an action is {"type", "actor", "data"}')
+        if kind in ("game_created", "seed_revealed"):
+            raise IllegalAction("reserved_type",
+                                f"{kind.replace('_', ' ')} is written by chronicle itself")
+        env = {"game_id": self.game["id"], "seq": self.cursor.seq + 1, "type": kind,
+               "actor": action.get("actor", "table"), "data": thaw(action.get("data") or {})}
+        self._feed(env)
+        return {"event": env, "state": self.state()}
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the latest action in effect, as the table's recorder does."""
+        return self.record(self.meta_action("undo"))
+
+    def redo(self) -> dict[str, Any]:
+        """Put back the action undone last."""
+        return self.record(self.meta_action("redo"))
+
+    def meta_action(self, kind: str) -> dict[str, Any]:
+        """The undo or redo the recorder asks for, aimed at the action it would act on (the
+        fold refuses it, naming the rule, when there is none)."""
+        cursor = self.cursor
+        target = cursor.top if kind == "undo" else (cursor.redo[-1] if cursor.redo else None)
+        return {"type": kind, "actor": "table",
+                "data": {"target_seq": target} if target is not None else {}}
+
+    def _feed(self, env: Envelope) -> None:
+        self.folder.feed(env)  # raises before anything is kept
+        self.envelopes.append(env)
+
+
+def _rules(game: Mapping[str, Any], edition: Mapping[str, Any] | None) -> GameRules[Any]:
+    """The game's rules bound to its edition; an edition that is not the one the game was
+    recorded with is refused rather than folded (its sha256 is the game's)."""
+    rules = get_rules(game["game"], dict(edition) if edition is not None else None)
+    wanted = game.get("edition_sha256")
+    if wanted and canonical_edition(dict(rules.edition))[1] != wanted:
+        raise IllegalAction("edition_unknown", "this tablet does not have the edition this "
+                            "game is recorded with; open the game once while online")
+    return rules
+
+
+# -- the page's door: JSON text in, JSON text out ---------------------------------------
+_tables: dict[str, Table] = {}
+
+
+def call(method: str, args_json: str) -> str:
+    """Run one request of the page: `{"ok": answer}`, or `{"error": {code, message}}` for a
+    refusal (the rules' message, shown as the server would show it)."""
+    args = json.loads(args_json)
+    try:
+        answer = _dispatch(method, args)
+    except ChronicleError as err:
+        return json.dumps({"error": {"code": err.code, "message": err.message,
+                                     "kind": err.kind}})
+    # keys sorted as the server's JSON has them (Flask sorts): a board that draws a mapping
+    # in its order looks the same offline
+    return json.dumps({"ok": answer}, sort_keys=True)
+
+
+def _dispatch(method: str, args: dict[str, Any]) -> Any:
+    if method == "open":
+        table = Table(args["game"], args["events"], args.get("edition"))
+        _tables[table.game["id"]] = table
+        return {"state": table.state(), "legal": table.legal()}
+    table = _tables[args["game_id"]]
+    if method == "state":
+        return table.state()
+    if method == "legal":
+        return table.legal()
+    if method == "events":
+        return table.events(args.get("after", -1), args.get("limit"))
+    if method == "record":
+        return table.record(args["action"])
+    if method in ("undo", "redo"):
+        return table.undo() if method == "undo" else table.redo()
+    if method == "meta_action":
+        return table.meta_action(args["kind"])
+    raise IllegalAction("unknown_request", f"the offline table has no request {method!r}")
