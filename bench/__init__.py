@@ -7,6 +7,7 @@ Absolute times on a shared machine are noise; the ratios are the figures we hold
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import statistics
@@ -16,21 +17,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Config", "Row", "machine", "median_time", "timed"]
+from .workload import Workload
+
+__all__ = ["Config", "Row", "machine", "median_time", "paired", "timed"]
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """Sizes and repeats of one run; `quick()` checks the suite runs, not the numbers."""
+    """Sizes and repeats of one run; `quick_run()` checks the suite runs, not the numbers."""
 
     workdir: str
     quick: bool = False
-    repeats: int = 5
-    appends: int = 200  # records per append run
-    long_events: int = 100_000  # the replay and export game
-    verify_events: int = 10_000
+    repeats: int = 5  # stretches of the append workload, and repeats of the timed reads
+    actions_per_game: int | None = None  # None: every game of the workload whole
+    writers: int = 8  # threads of the concurrent-writers case
+    long_events: int = 100_000  # the long game: state, history, export
+    history_page: int = 200
     http_clients: int = 16
     http_seconds: float = 4.0
+    http_rounds: int = 3
     playout_games: int = 200
 
     @classmethod
@@ -39,8 +44,22 @@ class Config:
 
     @classmethod
     def quick_run(cls, workdir: str) -> Config:
-        return cls(workdir, quick=True, repeats=2, appends=20, long_events=3_000,
-                   verify_events=1_000, http_clients=4, http_seconds=0.5, playout_games=10)
+        return cls(workdir, quick=True, repeats=2, actions_per_game=3, long_events=2_000,
+                   http_clients=4, http_seconds=0.5, http_rounds=1, playout_games=3)
+
+    @property
+    def read_repeats(self) -> int:
+        """Repeats of a timed read (state, history, verify): at least 5 in a full run."""
+        return self.repeats if self.quick else max(self.repeats, 5)
+
+    def workload(self) -> Workload:
+        """The real-game stream every append case records (built once per process)."""
+        return _workload(self.actions_per_game)
+
+
+@functools.cache
+def _workload(actions_per_game: int | None) -> Workload:
+    return Workload.real(actions_per_game)
 
 
 @dataclass(slots=True)
@@ -70,6 +89,12 @@ def median_time(fn: Callable[[], Any], repeats: int, warmup: int = 1) -> float:
     for _ in range(warmup):
         fn()
     return statistics.median(timed(fn) for _ in range(repeats))
+
+
+def paired(ours: list[float], base: list[float]) -> tuple[float, str]:
+    """The median of the paired ratios ours[i] / base[i], and their range as text."""
+    ratios = sorted(a / b for a, b in zip(ours, base, strict=True))
+    return statistics.median(ratios), f"{ratios[0]:.2f}-{ratios[-1]:.2f}"
 
 
 def machine() -> dict[str, str]:
