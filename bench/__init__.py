@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .wal import PAGES as WAL_PAGES
 from .workload import Workload
 
 __all__ = ["Config", "Row", "machine", "median_time", "paired", "timed"]
@@ -36,7 +37,7 @@ class Config:
     http_clients: int = 16
     http_seconds: float = 4.0
     http_rounds: int = 3
-    playout_games: int = 200
+    playout_games: int = 40
 
     @classmethod
     def full(cls, workdir: str) -> Config:
@@ -46,6 +47,11 @@ class Config:
     def quick_run(cls, workdir: str) -> Config:
         return cls(workdir, quick=True, repeats=2, actions_per_game=3, long_events=2_000,
                    http_clients=4, http_seconds=0.5, http_rounds=1, playout_games=3)
+
+    @property
+    def wal_pages(self) -> int:
+        """How far each measured database's WAL is grown first (bench/wal.py); --quick: 0."""
+        return 0 if self.quick else WAL_PAGES
 
     @property
     def read_repeats(self) -> int:

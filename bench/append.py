@@ -28,10 +28,11 @@ GOALS = {("eventsourcing", "FULL"): 1.0, ("eventsourcing", "OFF"): 0.5}
 def measure(cfg: Config, workload: Workload, level: str) -> dict[str, list[float]]:
     """events/s per stretch for each side at one `synchronous` level."""
     work = Path(cfg.workdir)
-    chronicle = ChronicleSide(work / f"append-{level}.db", workload, level)
-    raw = RawSide(work / f"append-raw-{level}.db", level)
-    es = EventsourcingSide(work / f"append-es-{level}.db", level)
-    warm = ChronicleSide(work / f"append-warm-{level}.db", workload, level)
+    pages = cfg.wal_pages
+    chronicle = ChronicleSide(work / f"append-{level}.db", workload, level, pages)
+    raw = RawSide(work / f"append-raw-{level}.db", level, pages)
+    es = EventsourcingSide(work / f"append-es-{level}.db", level, pages)
+    warm = ChronicleSide(work / f"append-warm-{level}.db", workload, level, 0)
     warm.run(workload.steps[: 20 if cfg.quick else 200])  # imports, bound reducers
     warm.close()
     rates: dict[str, list[float]] = {"chronicle": [], "raw": [], "eventsourcing": []}
@@ -41,6 +42,8 @@ def measure(cfg: Config, workload: Workload, level: str) -> dict[str, list[float
         rates["raw"].append(n / raw.run(chronicle.written))
         rates["eventsourcing"].append(n / es.run(chronicle.written))
     chronicle.close()
+    raw.close()
+    es.close()
     return rates
 
 

@@ -41,6 +41,7 @@ from events import Recorder, open_store
 
 from . import Config, Row, paired
 from .sync import pinned
+from .wal import warm_wal
 from .workload import ROOT, RealGame, Workload, fixture_game
 
 HOST = "127.0.0.1"
@@ -128,9 +129,13 @@ class Server:
                 out.append(int(name))
         return sorted(out)
 
-    def stop(self) -> None:
+    def terminate(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.terminate()
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -234,6 +239,7 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
     streams = post_streams(rec, list(Workload.real().games), cfg.http_clients, per_client)
     get_id, get_auth, get_events = mid_game(rec)
     store.close()
+    keep = [warm_wal(db, cfg.wal_pages), warm_wal(anchor_db, cfg.wal_pages)]
     servers: list[Server] = []
     try:
         port = free_port()
@@ -244,8 +250,12 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
             server.wait_ready()
         return measure(cfg, servers, streams, get_id, get_auth, get_events, anchor_db)
     finally:
+        for s in servers:  # both stop at once
+            s.terminate()
         for s in servers:
             s.stop()
+        for conn in keep:
+            conn.close()
 
 
 def _posts(streams: PostStreams, side: str) -> Any:
@@ -282,7 +292,8 @@ def measure(cfg: Config, servers: list[Server], streams: PostStreams, get_id: st
     }
     sides = {"post": "chronicle", "post_anchor": "anchor"}
     order = list(scenarios)
-    for r in range(cfg.http_rounds + 1):  # round 0 warms every worker and cache
+    first = 1 if cfg.quick else 0  # round 0 warms every worker and cache (not in --quick)
+    for r in range(first, cfg.http_rounds + 1):
         for name in order if r % 2 else order[::-1]:
             sc = scenarios[name]
             result = sc.run(cfg, min(0.5, cfg.http_seconds) if r == 0 else cfg.http_seconds)

@@ -55,7 +55,24 @@ class LongGame:
     mix: Counter[str]
 
     def copy(self, target: Path) -> Path:
+        """A copy as stored (cold: no snapshots)."""
         shutil.copyfile(self.path, target)
+        return target
+
+    def keep_warm(self, path: Path) -> None:
+        """`path` (closed) holds this game with its snapshots: later warm copies use it."""
+        _warm[str(self.path)] = path
+
+    def warm_copy(self, target: Path) -> Path:
+        """A copy whose snapshots are written (the first read of the game done)."""
+        warm = _warm.get(str(self.path))
+        if warm is None:
+            warm = self.copy(self.path.with_suffix(".warm.db"))
+            store = open_store(str(warm))
+            Recorder(store).state(self.game_id)
+            store.close()
+            _warm[str(self.path)] = warm
+        shutil.copyfile(warm, target)
         return target
 
     def describe(self) -> str:
@@ -131,3 +148,4 @@ def build(workdir: str, events: int) -> LongGame:
 
 
 _built: dict[str, LongGame] = {}
+_warm: dict[str, Path] = {}

@@ -22,6 +22,7 @@ from events.folding import CursorCache
 from events.model import ENVELOPE_FIELDS, Envelope
 
 from .sync import Pin, pinned
+from .wal import PAGES, warm_wal
 from .workload import Player, Step, Workload
 
 
@@ -33,8 +34,10 @@ def recorder_on(path: Path, cache: CursorCache | None = None) -> Recorder:
 class ChronicleSide:
     """`Recorder.record` of each action: schemas, the fold, the hash, one commit."""
 
-    def __init__(self, path: Path, workload: Workload, level: str = "FULL") -> None:
+    def __init__(self, path: Path, workload: Workload, level: str = "FULL",
+                 wal_pages: int = PAGES) -> None:
         self.pin: Pin | None = None
+        self.keep = warm_wal(path, wal_pages)
         if level == "FULL":  # chronicle's own setting: nothing pinned
             self.rec = recorder_on(path)
         else:
@@ -66,10 +69,12 @@ class ChronicleSide:
 
     def close(self) -> None:
         self.rec.store.close()
+        self.keep.close()
 
 
 class RawSide:
-    """Plain sqlite3: the same rows, `BEGIN IMMEDIATE` + INSERT + `COMMIT` each, WAL."""
+    """Plain sqlite3: the same rows, `BEGIN IMMEDIATE` + INSERT + `COMMIT` each, WAL, from
+    connections kept open across runs (as chronicle's are)."""
 
     SCHEMA = ("CREATE TABLE IF NOT EXISTS events (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
               " type TEXT NOT NULL, actor TEXT NOT NULL, data TEXT NOT NULL, "
@@ -78,12 +83,18 @@ class RawSide:
     INSERT = (f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) "
               f"VALUES ({', '.join('?' * len(ENVELOPE_FIELDS))})")
 
-    def __init__(self, path: Path, level: str = "FULL") -> None:
+    def __init__(self, path: Path, level: str = "FULL", wal_pages: int = PAGES) -> None:
         self.path = path
         self.level = level
-        conn = self.connect()
-        conn.execute(self.SCHEMA)
-        conn.close()
+        self.keep = warm_wal(path, wal_pages)
+        self.conns = [self.connect()]
+        self.conns[0].execute(self.SCHEMA)
+
+    def connections(self, n: int) -> list[sqlite3.Connection]:
+        """`n` open connections (one per writer thread), made once."""
+        while len(self.conns) < n:
+            self.conns.append(self.connect())
+        return self.conns[:n]
 
     def connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
@@ -112,12 +123,14 @@ class RawSide:
 
     def run(self, rows: Sequence[Envelope]) -> float:
         params = self.params(rows)
-        conn = self.connect()
         start = time.perf_counter()
-        self.insert(conn, params)
-        elapsed = time.perf_counter() - start
-        conn.close()
-        return elapsed
+        self.insert(self.conns[0], params)
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.close()
+        self.keep.close()
 
 
 @functools.cache
@@ -148,8 +161,9 @@ class EventsourcingSide:
     cheapest path: no repository read per save), one event and one `save()` per action,
     persisted by `eventsourcing.sqlite` (WAL; the level pinned like chronicle's)."""
 
-    def __init__(self, path: Path, level: str = "FULL") -> None:
+    def __init__(self, path: Path, level: str = "FULL", wal_pages: int = PAGES) -> None:
         self.table_class, tables = _es_classes()
+        self.keep = warm_wal(path, wal_pages)
         with pinned(level) as self.pin:
             self.app = tables(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                                    "SQLITE_DBNAME": str(path), "SQLITE_LOCK_TIMEOUT": "30"})
@@ -174,3 +188,7 @@ class EventsourcingSide:
         elapsed = time.perf_counter() - start
         self.pin.check()
         return elapsed
+
+    def close(self) -> None:
+        self.app.close()
+        self.keep.close()

@@ -21,7 +21,8 @@ from .longgame import build
 
 def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
     game = build(cfg.workdir, cfg.long_events)
-    store = open_store(str(game.copy(Path(cfg.workdir) / "state.db")))
+    path = game.copy(Path(cfg.workdir) / "state.db")
+    store = open_store(str(path))
     last, early = game.events - 1, min(1_000, game.events // 2)
 
     def state_at(at: int) -> float:
@@ -38,6 +39,7 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
         late.append(state_at(last))
         soon.append(state_at(early))
     store.close()
+    game.keep_warm(path)
     t_late, t_early = statistics.median(late), statistics.median(soon)
     ratio = t_late / t_early
     return [
