@@ -8,7 +8,9 @@ raw sqlite3 (one commit per event) and its events saved by eventsourcing (one `s
 per event). That is done with every side at `synchronous=FULL` (durable: a commit waits
 for the disk) and again with every side at `synchronous=OFF` (no fsync: CPU per record,
 which does not move with the disk). A ratio is the median of the stretches' paired
-ratios, so a neighbour's burst hurts one pair, not one side.
+ratios, so a neighbour's burst hurts one pair, not one side. Every database's WAL starts
+at its working size (bench/wal.py) and dirty pages are flushed before each side's clock
+starts (`sides.settle`), so no side pays for another's unsynced writes.
 """
 
 from __future__ import annotations

@@ -55,7 +55,9 @@ def _connection_class(level: str) -> type[sqlite3.Connection]:
 
     class Pinned(sqlite3.Connection):
         def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            return super().execute(_PRAGMA.sub(statement, sql), *args)
+            if "PRAGMA" in sql or "pragma" in sql:  # cheap: most statements are not
+                sql = _PRAGMA.sub(statement, sql)
+            return super().execute(sql, *args)
 
         def executescript(self, script: str) -> sqlite3.Cursor:
             return super().executescript(_PRAGMA.sub(statement, script))

@@ -26,7 +26,7 @@ from events.folding import CursorCache
 from events.model import Envelope
 
 from . import Config, Row, paired
-from .sides import RawSide, recorder_on
+from .sides import RawSide, recorder_on, settle
 from .sync import Pin, pinned
 from .wal import warm_wal
 from .workload import Player, Step, Workload
@@ -98,6 +98,7 @@ class Writers:
         pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
         for th in pool:
             th.start()
+        settle()
         gate.wait()
         start = time.perf_counter()
         for th in pool:
@@ -131,6 +132,7 @@ def raw_threads(raw: RawSide, rows: Sequence[Sequence[Envelope]]) -> float:
     pool = [threading.Thread(target=work, args=(t,)) for t in range(len(rows))]
     for th in pool:
         th.start()
+    settle()
     gate.wait()
     start = time.perf_counter()
     for th in pool:
