@@ -106,4 +106,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         PRIMARY KEY (game_id, key, seq)
     );
     """),
+    (3, "fork_origin", """
+    ALTER TABLE games ADD COLUMN origin JSON;
+    """),
 ]

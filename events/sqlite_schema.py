@@ -94,3 +94,9 @@ def m002_digests(db: Database) -> None:
 @migrations()
 def m003_seed_salt(db: Database) -> None:
     db.executescript("ALTER TABLE seeds ADD COLUMN salt TEXT;")
+
+
+@migrations()
+def m004_origin(db: Database) -> None:
+    # a fork's origin {"game_id", "seq", "hash"} (JSON); null for every other game
+    db.executescript("ALTER TABLE games ADD COLUMN origin TEXT;")
