@@ -37,6 +37,7 @@ class Config:
     http_clients: int = 16
     http_seconds: float = 4.0
     http_rounds: int = 3
+    http_workers: tuple[int, ...] = (1, 4)  # POST also measured (reported) at these counts
     playout_games: int = 40
 
     @classmethod
@@ -46,7 +47,8 @@ class Config:
     @classmethod
     def quick_run(cls, workdir: str) -> Config:
         return cls(workdir, quick=True, repeats=2, actions_per_game=3, long_events=2_000,
-                   http_clients=4, http_seconds=0.5, http_rounds=1, playout_games=3)
+                   http_clients=4, http_seconds=0.5, http_rounds=1, http_workers=(1,),
+                   playout_games=3)
 
     @property
     def wal_pages(self) -> int:
@@ -74,7 +76,7 @@ class Row:
 
     case: str
     measure: str  # what the figure is: "events/s", "ms", "MB", ...
-    value: float
+    value: float | None  # None: not measured (the notes say why)
     baseline: str = "—"
     baseline_value: float | None = None
     ratio: float | None = None

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from projections.rules import plural
+
 from . import Config, Row, paired
 from .sides import ChronicleSide, EventsourcingSide, RawSide
 from .workload import Workload, slices
@@ -57,7 +59,7 @@ def rows_for(level: str, rates: dict[str, list[float]], workload_note: str) -> l
         ratio, spread = paired(rates["chronicle"], rates[base])
         goal = GOALS.get((base, level))
         what = "durable" if level == "FULL" else "no fsync: CPU per record"
-        notes = [f"{len(rates[base])} stretches, paired ratios {spread}; "
+        notes = [f"{plural(len(rates[base]), 'stretch', 'stretches')}, paired ratios {spread}; "
                  f"{1e3 / ours:.2f} ms a record"]
         if base == "raw":
             notes.append(workload_note)

@@ -29,7 +29,8 @@ import statistics
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
@@ -38,6 +39,7 @@ from unittest import mock
 
 import cli
 from events import Recorder, open_store
+from projections.rules import plural
 
 from . import Config, Row, paired
 from .sync import pinned
@@ -62,25 +64,29 @@ class _Exec(BaseException):
         self.argv, self.env = args, env
 
 
-def serve_command(db: Path, port: int) -> tuple[list[str], dict[str, str]]:
-    """What `chronicle --db DB serve --host 127.0.0.1 --port PORT --no-samples` would exec:
-    (argv, env), read by stopping the command at its exec."""
+def serve_command(db: Path, port: int, workers: int | None = None
+                  ) -> tuple[list[str], dict[str, str]]:
+    """What `chronicle --db DB serve --host 127.0.0.1 --port PORT --no-samples` (with
+    `--workers N` if given, else serve's default) would exec: (argv, env), read by stopping
+    the command at its exec."""
 
     def stop(file: str, args: list[str], env: dict[str, str]) -> None:
         raise _Exec(list(args), dict(env))
 
-    with mock.patch.object(cli.os, "execvpe", stop), redirect_stderr(StringIO()):
+    with mock.patch("cli.os.execvpe", stop), redirect_stderr(StringIO()):
         try:
             cli.main(["--db", str(db), "serve", "--host", HOST, "--port", str(port),
-                      "--no-samples"], standalone_mode=False)
+                      "--no-samples", *([] if workers is None else ["--workers", str(workers)])],
+                     standalone_mode=False)
         except _Exec as done:
             return done.argv, done.env
     raise RuntimeError("chronicle serve did not exec gunicorn")
 
 
-def anchor_command(db: Path, port: int) -> tuple[list[str], dict[str, str]]:
+def anchor_command(db: Path, port: int, workers: int | None = None
+                   ) -> tuple[list[str], dict[str, str]]:
     """The same gunicorn command with the minimal app in place of chronicle's."""
-    argv, env = serve_command(db.with_suffix(".unused.db"), port)
+    argv, env = serve_command(db.with_suffix(".unused.db"), port, workers)
     apps = [i for i, a in enumerate(argv) if a == "api:create_app()"]
     if len(apps) != 1:
         raise RuntimeError(f"cannot find the app in chronicle serve's command: {argv}")
@@ -233,29 +239,46 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
     with pinned("OFF"):  # building the data is not measured; the servers run at FULL
         store = open_store(str(db))
     rec = Recorder(store)
-    # enough actions for 2,000 req/s in every round (and the warm-up round) of every client;
-    # whole games even in --quick, so a client plays a game or two, not dozens of openings
-    per_client = int((cfg.http_rounds + 1) * cfg.http_seconds * 2_000 / cfg.http_clients)
+    # enough actions for 2,000 req/s in every round (and the warm-up round) of every client
+    # at every worker count; whole games even in --quick, so a client plays a game or two,
+    # not dozens of openings
+    rounds = (cfg.http_rounds + 1) * (1 + len(cfg.http_workers))
+    per_client = int(rounds * cfg.http_seconds * 2_000 / cfg.http_clients)
     streams = post_streams(rec, list(Workload.real().games), cfg.http_clients, per_client)
     get_id, get_auth, get_events = mid_game(rec)
     store.close()
     keep = [warm_wal(db, cfg.wal_pages), warm_wal(anchor_db, cfg.wal_pages)]
+    try:
+        with serving(db, anchor_db) as (ours, anchor):
+            rows = measure(cfg, ours, anchor, streams, get_id, get_auth, get_events, anchor_db)
+        for workers in cfg.http_workers:
+            with serving(db, anchor_db, workers) as (ours, anchor):
+                rows.append(post_at(cfg, workers, ours, anchor, streams))
+        return rows
+    finally:
+        for conn in keep:
+            conn.close()
+
+
+@contextmanager
+def serving(db: Path, anchor_db: Path, workers: int | None = None
+            ) -> Iterator[tuple[Server, Server]]:
+    """chronicle serve and the anchor under the same gunicorn command, started together
+    and stopped together."""
     servers: list[Server] = []
     try:
         port = free_port()
-        servers.append(Server(*serve_command(db, port), port))
+        servers.append(Server(*serve_command(db, port, workers), port))
         port = free_port()
-        servers.append(Server(*anchor_command(anchor_db, port), port))
+        servers.append(Server(*anchor_command(anchor_db, port, workers), port))
         for server in servers:  # both start at once
             server.wait_ready()
-        return measure(cfg, servers, streams, get_id, get_auth, get_events, anchor_db)
+        yield servers[0], servers[1]
     finally:
         for s in servers:  # both stop at once
             s.terminate()
         for s in servers:
             s.stop()
-        for conn in keep:
-            conn.close()
 
 
 def _posts(streams: PostStreams, side: str) -> Any:
@@ -268,9 +291,33 @@ def _posts(streams: PostStreams, side: str) -> Any:
     return conns
 
 
-def measure(cfg: Config, servers: list[Server], streams: PostStreams, get_id: str,
+def post_scenarios(ours: Server, anchor: Server, streams: PostStreams) -> dict[str, Scenario]:
+    return {"post": Scenario("post", ours, 201, _posts(streams, "chronicle")),
+            "post_anchor": Scenario("post_anchor", anchor, 201, _posts(streams, "anchor"))}
+
+
+SIDES = {"post": "chronicle", "post_anchor": "anchor"}
+
+
+def play_rounds(cfg: Config, scenarios: dict[str, Scenario], streams: PostStreams) -> None:
+    """Every scenario once a round, in alternating order; round 0 warms every worker and
+    cache and is not kept (not in --quick). A POST client goes on where it stopped."""
+    order = list(scenarios)
+    first = 1 if cfg.quick else 0
+    for r in range(first, cfg.http_rounds + 1):
+        for name in order if r % 2 else order[::-1]:
+            sc = scenarios[name]
+            result = sc.run(cfg, min(0.5, cfg.http_seconds) if r == 0 else cfg.http_seconds)
+            if name in SIDES:
+                side = SIDES[name]
+                streams.at[side] = [a + d for a, d in
+                                    zip(streams.at[side], result["done"], strict=True)]
+            if r:
+                sc.results.append(result)
+
+
+def measure(cfg: Config, ours: Server, anchor: Server, streams: PostStreams, get_id: str,
             get_auth: dict[str, str], get_events: int, anchor_db: Path) -> list[Row]:
-    ours, anchor = servers
     status, doc = get(ours.port, f"/games/{get_id}/state", get_auth)
     assert status == 200, doc
     with sqlite3.connect(anchor_db) as conn:
@@ -287,23 +334,23 @@ def measure(cfg: Config, servers: list[Server], streams: PostStreams, get_id: st
                         repeat(["GET", f"/games/{get_id}/state", None, get_auth])),
         "get_anchor": Scenario("get_anchor", anchor, 200,
                                repeat(["GET", "/doc/state", None, {}])),
-        "post": Scenario("post", ours, 201, _posts(streams, "chronicle")),
-        "post_anchor": Scenario("post_anchor", anchor, 201, _posts(streams, "anchor")),
+        **post_scenarios(ours, anchor, streams),
     }
-    sides = {"post": "chronicle", "post_anchor": "anchor"}
-    order = list(scenarios)
-    first = 1 if cfg.quick else 0  # round 0 warms every worker and cache (not in --quick)
-    for r in range(first, cfg.http_rounds + 1):
-        for name in order if r % 2 else order[::-1]:
-            sc = scenarios[name]
-            result = sc.run(cfg, min(0.5, cfg.http_seconds) if r == 0 else cfg.http_seconds)
-            if name in sides:
-                side = sides[name]
-                streams.at[side] = [a + d for a, d in
-                                    zip(streams.at[side], result["done"], strict=True)]
-            if r:
-                sc.results.append(result)
-    return rows(cfg, scenarios, len(doc), get_events)
+    play_rounds(cfg, scenarios, streams)
+    return rows(cfg, scenarios, len(doc), get_events, len(ours.workers()))
+
+
+def post_at(cfg: Config, workers: int, ours: Server, anchor: Server, streams: PostStreams
+            ) -> Row:
+    """POST against the anchor at another gunicorn worker count (reported: SQLite's lock
+    is shared by the workers, so the figure per count is what a deployer chooses from)."""
+    scenarios = post_scenarios(ours, anchor, streams)
+    play_rounds(cfg, scenarios, streams)
+    row = compare(scenarios["post"].results, scenarios["post_anchor"].results,
+                  f"HTTP POST an action (real-game actions), {cfg.http_clients} clients, "
+                  f"{plural(workers, 'gunicorn worker')}",
+                  "minimal Flask app, same gunicorn, 1 durable INSERT per POST", None)
+    return row
 
 
 def _summary(results: list[dict[str, Any]]) -> tuple[float, str]:
@@ -324,25 +371,33 @@ def _summary(results: list[dict[str, Any]]) -> tuple[float, str]:
     return rps, text
 
 
-def rows(cfg: Config, sc: dict[str, Scenario], doc_bytes: int, get_events: int) -> list[Row]:
+def compare(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], label: str,
+            base_label: str, goal: float | None) -> Row:
+    rps, ours_note = _summary(ours)
+    base, base_note = _summary(theirs)
+    ratio, spread = paired([r["rps"] for r in ours], [r["rps"] for r in theirs])
+    failed = any(r["errors"] or r["exhausted"] for r in ours + theirs)
+    return Row(label, "req/s", rps, base_label, base, ratio,
+               "reported" if goal is None else f"≥ {goal} of its req/s",
+               None if goal is None else ratio >= goal and not failed,
+               [f"chronicle: {ours_note}", f"anchor: {base_note}",
+                f"{plural(len(ours), 'round')}, paired ratios {spread}"])
+
+
+def rows(cfg: Config, sc: dict[str, Scenario], doc_bytes: int, get_events: int,
+         workers: int) -> list[Row]:
     n = cfg.http_clients
-    out = []
-    for name, anchor, label, base_label in (
-            ("post", "post_anchor", f"HTTP POST an action (real-game actions), {n} clients",
-             "minimal Flask app, same gunicorn, 1 durable INSERT per POST"),
-            ("get", "get_anchor", f"HTTP GET state, real mid-game Thrones (event "
-             f"{get_events - 1}, {doc_bytes:,} bytes), {n} clients",
-             "minimal Flask app, same gunicorn, the same document stored as JSON")):
-        ours, theirs = sc[name].results, sc[anchor].results
-        rps, ours_note = _summary(ours)
-        base, base_note = _summary(theirs)
-        ratio, spread = paired([r["rps"] for r in ours], [r["rps"] for r in theirs])
-        failed = any(r["errors"] or r["exhausted"] for r in ours + theirs)
-        goal = GOALS[name]
-        out.append(Row(label, "req/s", rps, base_label, base, ratio, f"≥ {goal} of its req/s",
-                       ratio >= goal and not failed,
-                       [f"chronicle: {ours_note}", f"anchor: {base_note}",
-                        f"{len(ours)} rounds, paired ratios {spread}"]))
+    at = f"{plural(workers, 'gunicorn worker')} (chronicle serve's default)"
+    out = [
+        compare(sc["post"].results, sc["post_anchor"].results,
+                f"HTTP POST an action (real-game actions), {n} clients, {at}",
+                "minimal Flask app, same gunicorn, 1 durable INSERT per POST", GOALS["post"]),
+        compare(sc["get"].results, sc["get_anchor"].results,
+                f"HTTP GET state, real mid-game Thrones (event {get_events - 1}, "
+                f"{doc_bytes:,} bytes), {n} clients, {at}",
+                "minimal Flask app, same gunicorn, the same document stored as JSON",
+                GOALS["get"]),
+    ]
     rps, note = _summary(sc["healthz"].results)
     out.append(Row(f"HTTP GET /healthz of chronicle serve, {n} clients", "req/s", rps,
                    notes=[note]))

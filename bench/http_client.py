@@ -102,7 +102,7 @@ def _server_inodes(port: int) -> dict[int, int]:
 
 
 def _socket_inodes(pid: int) -> set[int]:
-    inodes = set()
+    inodes: set[int] = set()
     fd_dir = f"/proc/{pid}/fd"
     try:
         names = os.listdir(fd_dir)

@@ -44,7 +44,7 @@ def fixtures_undo_rate() -> float:
     """Undos per action in the recorded samples (1 in ~5,000)."""
     games = fixture_games()
     actions = [a for g in games for a in g.actions]
-    return sum(a["type"] == "undo" for a in actions) / len(actions)
+    return sum(1 for a in actions if a["type"] == "undo") / len(actions)
 
 
 @dataclass(frozen=True, slots=True)

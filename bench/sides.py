@@ -16,7 +16,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from events import Recorder, open_store
 from events.folding import CursorCache
@@ -79,6 +79,17 @@ class ChronicleSide:
     def close(self) -> None:
         self.rec.store.close()
         self.keep.close()
+
+
+class OneCommitEach(Protocol):
+    """A raw baseline: the rows as its table takes them, open connections, and one
+    transaction per row (RawSide for SQLite, bench/postgres.py's for PostgreSQL)."""
+
+    def params(self, rows: Sequence[Envelope]) -> list[tuple[Any, ...]]: ...
+
+    def connections(self, n: int) -> list[Any]: ...
+
+    def insert(self, conn: Any, params: Sequence[tuple[Any, ...]]) -> None: ...
 
 
 class RawSide:

@@ -77,7 +77,7 @@ def pinned(level: str) -> Iterator[Pin]:
 
     def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
         kwargs["factory"] = factory
-        conn = real(*args, **kwargs)
+        conn: sqlite3.Connection = real(*args, **kwargs)
         conn.execute(f"PRAGMA synchronous = {level}")
         pin.add(conn)
         return conn
@@ -86,4 +86,4 @@ def pinned(level: str) -> Iterator[Pin]:
     try:
         yield pin
     finally:
-        sqlite3.connect = real  # type: ignore[assignment]
+        sqlite3.connect = real

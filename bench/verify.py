@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from events import Recorder, open_store
+from projections.rules import plural
 
 from . import Config, Row, paired
 from .workload import fixture_paths
@@ -55,4 +56,4 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
                 "(chain + fold + deals + result)", "events/s", rate,
                 "json.loads of the same lines", sorted(base)[len(base) // 2], ratio,
                 "≥ 0.1 of the parse rate", ratio >= 0.1,
-                [f"{len(ours)} paired runs, ratios {spread}"])]
+                [f"{plural(len(ours), 'paired run')}, ratios {spread}"])]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from events import Recorder
-from projections import get_rules
+from projections import GAMES, get_rules
 from projections.rules import Action, Dealer, GameRules, thaw
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,7 +187,7 @@ class Workload:
         return Counter(self.games[s.game].slug for s in self.steps)
 
     def describe(self) -> str:
-        per_game = ", ".join(f"{slug} {n / len(self.steps):.0%}"
+        per_game = ", ".join(f"{GAMES[slug].title} {n / len(self.steps):.0%}"
                              for slug, n in self.by_game().most_common())
         return (f"{len(self.steps):,} actions of {len(self.games)} real games ({per_game}); "
                 f"undo/redo/note {self.meta_share():.2%}")

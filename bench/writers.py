@@ -15,6 +15,7 @@ with every connection at `synchronous=OFF`.
 
 from __future__ import annotations
 
+import sqlite3
 import statistics
 import threading
 import time
@@ -22,11 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from events import Recorder
 from events.folding import CursorCache
 from events.model import Envelope
+from projections.rules import plural
 
 from . import Config, Row, paired
-from .sides import RawSide, recorder_on, settle
+from .sides import OneCommitEach, RawSide, recorder_on, settle
 from .sync import Pin, pinned
 from .wal import warm_wal
 from .workload import Player, Step, Workload
@@ -51,18 +54,13 @@ def deal(workload: Workload, threads: int) -> list[list[Step]]:
 
 
 class Writers:
-    """`threads` recorders on one file, each with its own games created up front."""
+    """`threads` recorders on one store, each with its own games created up front."""
 
-    def __init__(self, path: Path, workload: Workload, threads: int, level: str,
-                 wal_pages: int) -> None:
-        self.pin: Pin | None = None
-        self.keep = warm_wal(path, wal_pages)
-        cache = CursorCache()
-        if level == "FULL":
-            recs = [recorder_on(path, cache) for _ in range(threads)]
-        else:
-            with pinned(level) as self.pin:
-                recs = [recorder_on(path, cache) for _ in range(threads)]
+    def __init__(self, recs: Sequence[Recorder], workload: Workload, pin: Pin | None = None,
+                 keep: sqlite3.Connection | None = None) -> None:
+        self.pin = pin
+        self.keep = keep
+        threads = len(recs)
         self.streams = deal(workload, threads)
         self.players = [Player(rec, workload) for rec in recs]
         for player, steps in zip(self.players, self.streams, strict=True):
@@ -115,19 +113,36 @@ class Writers:
     def close(self) -> None:
         for p in self.players:
             p.rec.store.close()
-        self.keep.close()
+        if self.keep is not None:
+            self.keep.close()
 
 
-def raw_threads(raw: RawSide, rows: Sequence[Sequence[Envelope]]) -> float:
+def sqlite_writers(path: Path, workload: Workload, threads: int, level: str,
+                   wal_pages: int) -> Writers:
+    """`threads` recorders on one SQLite file, one cursor cache shared by the process."""
+    keep = warm_wal(path, wal_pages)
+    cache = CursorCache()
+    if level == "FULL":
+        return Writers([recorder_on(path, cache) for _ in range(threads)], workload, None, keep)
+    with pinned(level) as pin:
+        recs = [recorder_on(path, cache) for _ in range(threads)]
+    return Writers(recs, workload, pin, keep)
+
+
+def raw_threads(raw: OneCommitEach, rows: Sequence[Sequence[Envelope]]) -> float:
     """Seconds for one thread per row list, each its own connection (kept across runs),
     one commit a row."""
     params = [raw.params(r) for r in rows]
     conns = raw.connections(len(rows))
     gate = threading.Barrier(len(rows) + 1)
+    errors: list[BaseException] = []
 
     def work(t: int) -> None:
         gate.wait()
-        raw.insert(conns[t], params[t])
+        try:
+            raw.insert(conns[t], params[t])
+        except BaseException as err:  # a failed baseline fails the case: it would look fast
+            errors.append(err)
 
     pool = [threading.Thread(target=work, args=(t,)) for t in range(len(rows))]
     for th in pool:
@@ -137,14 +152,17 @@ def raw_threads(raw: RawSide, rows: Sequence[Sequence[Envelope]]) -> float:
     start = time.perf_counter()
     for th in pool:
         th.join()
-    return time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    if errors:
+        raise errors[0]
+    return elapsed
 
 
 def measure(cfg: Config, level: str) -> dict[str, list[float]]:
     work = Path(cfg.workdir)
     workload = cfg.workload()
     pages = cfg.wal_pages
-    writers = Writers(work / f"writers-{level}.db", workload, cfg.writers, level, pages)
+    writers = sqlite_writers(work / f"writers-{level}.db", workload, cfg.writers, level, pages)
     raw_one = RawSide(work / f"writers-raw-{level}.db", level, pages)
     raw_many = RawSide(work / f"writers-raw8-{level}.db", level, pages)
     rates: dict[str, list[float]] = {"chronicle": [], "raw": [], "raw_threads": []}
@@ -175,6 +193,6 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
             statistics.median(rates["raw"]), ratio,
             "reported" if goal is None else f"≥ {goal}x its throughput",
             None if goal is None else ratio >= goal,
-            [f"{cfg.repeats} runs, paired ratios {spread}; raw sqlite3 from "
+            [f"{plural(cfg.repeats, 'run')}, paired ratios {spread}; raw sqlite3 from "
              f"{cfg.writers} threads: {threaded:,.0f} events/s"]))
     return rows

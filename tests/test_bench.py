@@ -5,6 +5,7 @@ settings."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -12,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from bench import Config, longgame
 from bench import http as bench_http
-from bench import longgame
+from bench import postgres as bench_postgres
 from bench.http_client import response_end
+from bench.sides import RawSide
 from bench.sync import pinned
 from bench.workload import META, Workload, fixture_game, fixture_paths
+from bench.writers import raw_threads
 from events import Recorder, open_store
 
 from .conftest import FIXTURES, ROOT
@@ -31,7 +35,8 @@ def test_the_quick_benchmark_runs_every_case(tmp_path):
     for case in ("single writer, real-game actions, synchronous=FULL",
                  "synchronous=OFF", "eventsourcing", "concurrent writers", "state at step",
                  "history page", "verify the", "HTTP POST an action", "HTTP GET state",
-                 "minimal Flask app", "cold export", "random legal playouts"):
+                 "minimal Flask app", "1 gunicorn worker", "cold export",
+                 "random legal playouts", "PostgreSQL appends"):
         assert case in text, text
 
 
@@ -100,12 +105,57 @@ def test_the_pin_check_catches_a_connection_that_escaped_the_pin(tmp_path):
         pin.check()
 
 
-def test_the_anchor_app_runs_under_chronicle_serves_own_gunicorn_command(tmp_path):
-    ours, _ = bench_http.serve_command(tmp_path / "c.db", 8123)
-    theirs, env = bench_http.anchor_command(tmp_path / "a.db", 8123)
+@pytest.mark.parametrize("workers", [None, 1, 4])
+def test_the_anchor_app_runs_under_chronicle_serves_own_gunicorn_command(tmp_path, workers):
+    ours, _ = bench_http.serve_command(tmp_path / "c.db", 8123, workers)
+    theirs, env = bench_http.anchor_command(tmp_path / "a.db", 8123, workers)
     assert [a for a in ours if a != "api:create_app()"] == \
         [a for a in theirs if a != "bench.mini_app:create_app()"]
     assert "gthread" in theirs and env["BENCH_MINI_DB"] == str(tmp_path / "a.db")
+    if workers is not None:
+        assert ours[ours.index("--workers") + 1] == str(workers)
+
+
+def _rows(game_id: str, seqs: range) -> list[dict]:
+    return [{"game_id": game_id, "seq": s, "type": "note", "actor": "table", "data": {},
+             "recorded_at": "2026-01-01T00:00:00Z", "prev_hash": "0", "hash": "1", "salt": "s",
+             "idempotency_key": None} for s in seqs]
+
+
+def test_a_baseline_thread_that_fails_fails_the_case_instead_of_looking_fast(tmp_path):
+    """A raw insert that fails in its thread used to end that thread early and silently,
+    so the baseline looked faster; a duplicate row is the planted fault."""
+    raw = RawSide(tmp_path / "raw.db", "OFF", 0)
+    assert raw_threads(raw, [_rows("a", range(1, 4)), _rows("b", range(1, 4))]) > 0
+    with pytest.raises(Exception, match="UNIQUE"):
+        raw_threads(raw, [_rows("c", range(1, 4)), _rows("a", range(3, 5))])
+    raw.close()
+
+
+def test_without_a_postgresql_server_named_the_postgresql_case_says_how_to_measure_it(
+        tmp_path, monkeypatch):
+    monkeypatch.delenv(bench_postgres.ENV, raising=False)
+    (row,) = bench_postgres.run(Config.quick_run(str(tmp_path)), {})
+    assert row.value is None and bench_postgres.ENV in row.notes[0]
+
+
+@pytest.mark.postgres
+def test_the_postgresql_case_measures_both_writers_and_drops_its_schema(tmp_path, monkeypatch):
+    base = os.environ.get("CHRONICLE_TEST_POSTGRES")
+    if not base:
+        pytest.skip("needs CHRONICLE_TEST_POSTGRES")
+    import psycopg
+
+    def schemas() -> set[str]:
+        with psycopg.connect(base) as conn:
+            return {r[0] for r in conn.execute("SELECT nspname FROM pg_namespace")}
+
+    before = schemas()
+    monkeypatch.setenv(bench_postgres.ENV, base)
+    rows = bench_postgres.run(Config.quick_run(str(tmp_path)), {})
+    assert [r.value is not None and r.value > 0 for r in rows] == [True, True]
+    assert all(r.baseline_value for r in rows) and "fsync=" in rows[0].notes[1]
+    assert schemas() == before
 
 
 def test_the_long_game_is_legal_thrones_play_that_does_not_end(tmp_path):
