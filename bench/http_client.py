@@ -7,7 +7,8 @@ Before the clock starts each connection is placed: its first request (`/healthz`
 answered by some gunicorn worker, and a connection on a worker that already has its share
 is closed and opened again until the connections are spread evenly over the workers
 (which worker holds a connection is read from /proc: the server's socket of the pair and
-the worker process that has it open).
+the worker process that has it open). Once spread, every connection is asked again just
+before the load, since gunicorn closes a keep-alive connection left idle.
 
 The spec (JSON): {"port", "seconds", "expect" (status), "workers" [pids], "conns":
 [{"requests": [[method, path, body or null, {headers}], ...], "start": int, "cycle":
@@ -131,28 +132,43 @@ def owners(socks: list[socket.socket], port: int, workers: list[int]) -> list[in
 
 def place(port: int, n: int, workers: list[int], tries: int = 400
           ) -> tuple[list[socket.socket], Counter[int | None], int]:
-    """`n` connections, each answered once, spread evenly over `workers` if possible."""
+    """`n` connections, each answered once, spread evenly over `workers` if possible, and
+    each asked once more just before they are returned: gunicorn closes a keep-alive
+    connection idle for 2 s (its default), and spreading 16 connections over 4 workers of a
+    loaded machine took longer than that, so the first ones placed were closed and missing
+    from the load ("closed by server")."""
     probe = encode("GET", "/healthz", None, {})
-    socks = []
-    for _ in range(n):
-        sock = open_conn(port)
-        exchange(sock, probe)
-        socks.append(sock)
-    tried = 0
-    if len(workers) > 1:
-        share = -(-n // len(workers))
-        for tried in range(tries):  # noqa: B007 (reported)
-            held = owners(socks, port, workers)
-            count = Counter(held)
-            crowded = [i for i, pid in enumerate(held)
-                       if pid is None or count[pid] > share]
-            if not crowded:
-                break
-            i = crowded[0]
-            socks[i].close()
-            socks[i] = open_conn(port)
+    socks: list[socket.socket] = []
+
+    def reopen(i: int) -> None:
+        socks[i].close()
+        socks[i] = open_conn(port)
+        exchange(socks[i], probe)
+
+    def still_open(i: int) -> bool:
+        try:
             exchange(socks[i], probe)
-    return socks, Counter(owners(socks, port, workers)), tried
+            return True
+        except OSError:  # closed as idle: a new connection, maybe on another worker
+            reopen(i)
+            return False
+
+    for _ in range(n):
+        socks.append(open_conn(port))
+        exchange(socks[-1], probe)
+    share = -(-n // max(1, len(workers)))
+    tried = 0
+    held = owners(socks, port, workers)
+    for tried in range(tries):  # noqa: B007 (reported)
+        count = Counter(held)
+        crowded = [i for i, pid in enumerate(held)
+                   if len(workers) > 1 and (pid is None or count[pid] > share)]
+        if crowded:
+            reopen(crowded[0])
+        elif all([still_open(i) for i in range(n)]) or len(workers) <= 1:
+            break
+        held = owners(socks, port, workers)
+    return socks, Counter(held), tried
 
 
 # -- the timed load ----------------------------------------------------------------------------

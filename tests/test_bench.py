@@ -8,12 +8,15 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from bench import Config, longgame
+from bench import Config, http_client, longgame
 from bench import http as bench_http
 from bench import postgres as bench_postgres
 from bench.http_client import response_end
@@ -175,3 +178,44 @@ def test_a_response_is_complete_only_with_its_whole_body():
     assert response_end(head + b"abcde" + b"HTTP/1.1") == (201, len(head) + 5, False)
     closing = head.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")
     assert response_end(closing + b"abcde") == (201, len(closing) + 5, True)
+
+
+class _Quick(BaseHTTPRequestHandler):
+    """Answers /healthz and closes a keep-alive connection idle for 0.3 s (gunicorn: 2 s)."""
+
+    protocol_version = "HTTP/1.1"
+    timeout = 0.3
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_connections_placed_slowly_are_still_open_when_the_load_starts(monkeypatch):
+    """Spreading the connections over the workers took longer than the server's keep-alive,
+    so the first ones placed were closed before the load and missing from it. Here finding
+    a connection's worker takes 0.15 s and the first three tries find them crowded."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Quick)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    calls = []
+
+    def slow_owners(socks, port, workers):
+        calls.append(1)
+        time.sleep(0.15)
+        return [1] * len(socks) if len(calls) <= 3 else [1, 2, 1, 2][: len(socks)]
+
+    monkeypatch.setattr(http_client, "owners", slow_owners)
+    probe = http_client.encode("GET", "/healthz", None, {})
+    try:
+        socks, spread, _ = http_client.place(port, 4, [1, 2])
+        assert spread == Counter({1: 2, 2: 2})
+        assert [http_client.exchange(s, probe) for s in socks] == [200] * 4
+    finally:
+        server.shutdown()
+        server.server_close()
