@@ -1,105 +1,85 @@
-"""Case: append one validated action, one event per transaction, vs a raw sqlite3 INSERT.
+"""Case: one writer appending real-game actions, against raw sqlite3 and eventsourcing.
 
-chronicle's path is `Recorder.record`: schema, the fold (reducer), the hash, the SQLite
-commit. The baseline inserts the same rows into a table of the same shape with the same
-PRAGMAs (WAL, synchronous=FULL), one `BEGIN IMMEDIATE` ... `COMMIT` per row. Runs are
-interleaved so a noisy neighbour hurts both sides alike.
+The workload is bench/workload.py's stream (the recorded samples of all five games and
+random legal Thrones and Emperor games, undo only where the samples have it), split
+into `repeats` consecutive stretches. Each stretch is recorded by chronicle
+(`Recorder.record`: schemas, the fold, the hash, one commit), then its rows are inserted by
+raw sqlite3 (one commit per event) and its events saved by eventsourcing (one `save()`
+per event). That is done with every side at `synchronous=FULL` (durable: a commit waits
+for the disk) and again with every side at `synchronous=OFF` (no fsync: CPU per record,
+which does not move with the disk). A ratio is the median of the stretches' paired
+ratios, so a neighbour's burst hurts one pair, not one side. Every database's WAL starts
+at its working size (bench/wal.py) and dirty pages are flushed before each side's clock
+starts (`sides.settle`), so no side pays for another's unsynced writes.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import statistics
-import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from events import Recorder
-from events.model import ENVELOPE_FIELDS, Envelope
+from projections.rules import plural
 
-from . import Config, Row
-from .data import control_action, new_table_game, open_store
+from . import Config, Row, paired
+from .sides import ChronicleSide, EventsourcingSide, RawSide
+from .workload import Workload, slices
 
-UNDO = {"type": "undo", "actor": "table", "data": {}}
-
-
-class ChronicleAppender:
-    """Records control, undo, control, undo ... into one table-mode game."""
-
-    def __init__(self, path: Path) -> None:
-        self.store = open_store(path)
-        self.rec = Recorder(self.store)
-        self.game_id = new_table_game(self.rec)
-
-    def run(self, n: int) -> float:
-        """Seconds for `n` records, each its own transaction."""
-        record, gid, control = self.rec.record, self.game_id, control_action()
-        start = time.perf_counter()
-        for i in range(n):
-            record(gid, control if i % 2 == 0 else UNDO)
-        return time.perf_counter() - start
-
-    def rows(self, n: int) -> list[Envelope]:
-        return list(self.store.events(self.game_id))[-n:]
-
-    def close(self) -> None:
-        self.store.close()
+GOALS = {("eventsourcing", "FULL"): 1.0, ("eventsourcing", "OFF"): 0.5}
 
 
-class RawAppender:
-    """The same rows through plain sqlite3: INSERT + COMMIT, same PRAGMAs."""
+def measure(cfg: Config, workload: Workload, level: str) -> dict[str, list[float]]:
+    """events/s per stretch for each side at one `synchronous` level."""
+    work = Path(cfg.workdir)
+    pages = cfg.wal_pages
+    chronicle = ChronicleSide(work / f"append-{level}.db", workload, level, pages)
+    raw = RawSide(work / f"append-raw-{level}.db", level, pages)
+    es = EventsourcingSide(work / f"append-es-{level}.db", level, pages)
+    warm = ChronicleSide(work / f"append-warm-{level}.db", workload, level, 0)
+    warm.run(workload.steps[: 20 if cfg.quick else 200])  # imports, bound reducers
+    warm.close()
+    rates: dict[str, list[float]] = {"chronicle": [], "raw": [], "eventsourcing": []}
+    for stretch in slices(workload.steps, cfg.repeats):
+        n = len(stretch)
+        rates["chronicle"].append(n / chronicle.run(stretch))
+        rates["raw"].append(n / raw.run(chronicle.written))
+        rates["eventsourcing"].append(n / es.run(chronicle.written))
+    chronicle.close()
+    raw.close()
+    es.close()
+    return rates
 
-    def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(str(path), isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = FULL")
-        self.conn.execute(
-            "CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL, "
-            "type TEXT NOT NULL, actor TEXT NOT NULL, data TEXT NOT NULL, "
-            "recorded_at TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, "
-            "salt TEXT NOT NULL, idempotency_key TEXT, PRIMARY KEY (game_id, seq)) STRICT")
-        self.sql = (f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) "
-                    f"VALUES ({', '.join('?' * len(ENVELOPE_FIELDS))})")
-        self.next_seq = 0
 
-    def run(self, rows: list[Envelope]) -> float:
-        import json
-
-        params: list[tuple[Any, ...]] = []
-        for env in rows:
-            values = {**env, "actor": json.dumps(env["actor"]),
-                      "data": json.dumps(env["data"], sort_keys=True), "seq": self.next_seq}
-            self.next_seq += 1
-            params.append(tuple(values[k] for k in ENVELOPE_FIELDS))
-        execute = self.conn.execute
-        start = time.perf_counter()
-        for p in params:
-            execute("BEGIN IMMEDIATE")
-            execute(self.sql, p)
-            execute("COMMIT")
-        return time.perf_counter() - start
-
-    def close(self) -> None:
-        self.conn.close()
+def rows_for(level: str, rates: dict[str, list[float]], workload_note: str) -> list[Row]:
+    rows = []
+    ours = statistics.median(rates["chronicle"])
+    for base, label in (("raw", "raw sqlite3 INSERT + COMMIT of the same rows"),
+                        ("eventsourcing", "eventsourcing 9 save() of the same events")):
+        ratio, spread = paired(rates["chronicle"], rates[base])
+        goal = GOALS.get((base, level))
+        what = "durable" if level == "FULL" else "no fsync: CPU per record"
+        notes = [f"{plural(len(rates[base]), 'stretch', 'stretches')}, paired ratios {spread}; "
+                 f"{1e3 / ours:.2f} ms a record"]
+        if base == "raw":
+            notes.append(workload_note)
+        rows.append(Row(
+            f"single writer, real-game actions, synchronous={level} ({what}): chronicle vs "
+            f"{base}", "events/s", ours, f"{label}, synchronous={level}",
+            statistics.median(rates[base]), ratio,
+            "reported" if goal is None else f"≥ {goal}x its throughput",
+            None if goal is None else ratio >= goal, notes))
+    return rows
 
 
 def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
-    work = Path(cfg.workdir)
-    chronicle = ChronicleAppender(work / "append.db")
-    raw = RawAppender(work / "append_raw.db")
-    n = cfg.appends
-    chronicle.run(min(n, 20))  # warm up: imports, caches, first snapshot
-    rows = chronicle.rows(n)
-    raw.run(rows[: min(n, 20)])
-    ours, base = [], []
-    for _ in range(cfg.repeats):
-        ours.append(n / chronicle.run(n))
-        base.append(len(rows) / raw.run(rows))
-    chronicle.close()
-    raw.close()
-    rate, base_rate = statistics.median(ours), statistics.median(base)
-    shared["append_rate"] = rate
-    ratio = rate / base_rate
-    return [Row("append one validated action (1 event / transaction)", "events/s", rate,
-                "raw sqlite3 INSERT + COMMIT, same row, WAL, synchronous=FULL", base_rate,
-                ratio, "≥ 0.5 of baseline throughput", ratio >= 0.5)]
+    workload = cfg.workload()
+    rows: list[Row] = []
+    for level in ("FULL", "OFF"):
+        rows += rows_for(level, measure(cfg, workload, level), workload.describe())
+    return _ordered(rows)
+
+
+def _ordered(rows: Sequence[Row]) -> list[Row]:
+    """The goal rows first (eventsourcing FULL, OFF), then the raw ones."""
+    return sorted(rows, key=lambda r: (r.ok is None, r.case))

@@ -7,9 +7,7 @@ import resource
 import sys
 import time
 
-from events import Recorder
-
-from .data import open_store
+from events import Recorder, open_store
 
 
 def _peak_mb() -> float:

@@ -8,6 +8,7 @@ from typing import Any
 
 from projections import GAMES, get_rules
 from projections.playout import created_for, play
+from projections.rules import plural
 
 from . import Config, Row
 
@@ -25,8 +26,8 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
             game = play(rules, created, rng.randrange, seed=f"bench-{i}")
             steps += len(game.actions)
         elapsed = time.perf_counter() - start
-        rows.append(Row(f"random legal playouts: {slug} ({players} players)", "games/s",
-                        cfg.playout_games / elapsed,
+        rows.append(Row(f"random legal playouts: {cls.title} ({plural(players, 'player')})",
+                        "games/s", cfg.playout_games / elapsed,
                         notes=[f"{steps / cfg.playout_games:.1f} actions a game, "
                                f"{steps / elapsed:,.0f} actions/s"]))
     return rows
