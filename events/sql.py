@@ -23,6 +23,8 @@ T = TypeVar("T")
 #: runs one statement inside the current transaction and returns its rows
 Run = Callable[[str, Sequence[Any]], list[dict[str, Any]]]
 PAGE = 1000
+#: the condition of the events_by_target index, word for word
+AIMED = "type IN ('undo', 'redo', 'correction')"
 GAME_COLUMNS = ("id", "game", "rules_version", "players", "mode", "edition_name",
                 "edition_sha256", "created_at", "title", "notes", "status", "result", "audit")
 
@@ -36,6 +38,9 @@ class Dialect:
     player_exists: str  # EXISTS (...) over the players array, comparing with `?`
     lock_game: str  # selects the game row, locking it for this transaction if need be
     decodes_json: bool  # the driver hands back JSON columns decoded already
+    #: an event's numeric data.target_seq (else NULL), exactly as the events_by_target
+    #: index names it, so the planner uses the index
+    target: str
 
 
 class Integrity(Exception):
@@ -248,6 +253,25 @@ class SQLStore(Store):
     def last_seq(self, game_id: str) -> int | None:
         row = self._one("SELECT max(seq) AS last FROM events WHERE game_id = ?", [game_id])
         return None if row is None or row["last"] is None else int(row["last"])
+
+    def aimed_at(self, game_id: str, targets: Sequence[int]) -> list[Envelope]:
+        wanted = sorted(set(targets))
+        found: list[Envelope] = []
+        for i in range(0, len(wanted), PAGE):
+            chunk = wanted[i:i + PAGE]
+            # no ORDER BY: SQLite would rather walk the primary key in seq order than sort
+            rows = self._rows(self._sql(
+                f"SELECT * FROM events WHERE game_id = ? AND {AIMED} AND "
+                f"{self.dialect.target} IN ({', '.join('?' * len(chunk))})"),
+                [game_id, *chunk])
+            found += (self._envelope(row) for row in rows)
+        return sorted(found, key=lambda env: int(env["seq"]))
+
+    def unaimed(self, game_id: str) -> list[Envelope]:
+        rows = self._rows(self._sql(f"SELECT * FROM events WHERE game_id = ? AND {AIMED} AND "
+                                    f"{self.dialect.target} IS NULL"), [game_id])
+        return sorted((self._envelope(row) for row in rows if row["type"] != "correction"),
+                      key=lambda env: int(env["seq"]))
 
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         row = self._one("SELECT * FROM events WHERE game_id = ? AND idempotency_key = ?",

@@ -32,7 +32,7 @@ SQLITE = Dialect(
     player_exists="EXISTS (SELECT 1 FROM json_each(games.players) "
                   "WHERE lower(json_each.value) LIKE lower(?) ESCAPE '\\')",
     lock_game="SELECT id FROM games WHERE id = ?",  # BEGIN IMMEDIATE holds the write lock
-    decodes_json=False)
+    decodes_json=False, target="json_extract(data, '$.target_seq')")
 
 
 def _write_lock(path: str) -> threading.RLock:

@@ -94,3 +94,16 @@ def m002_digests(db: Database) -> None:
 @migrations()
 def m003_seed_salt(db: Database) -> None:
     db.executescript("ALTER TABLE seeds ADD COLUMN salt TEXT;")
+
+
+@migrations()
+def m004_events_by_target(db: Database) -> None:
+    # a history page asks which undo, redo and correction events aim at its seqs; without
+    # this it read the whole log for every page (issue #23). The expression and the WHERE
+    # are the ones sql.py's query names, so the planner can use it.
+    db.executescript(
+        """
+        CREATE INDEX events_by_target ON events (game_id, json_extract(data, '$.target_seq'))
+            WHERE type IN ('undo', 'redo', 'correction');
+        """
+    )

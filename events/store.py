@@ -133,6 +133,15 @@ class Store(ABC):
         return None if last is None else int(last["seq"])
 
     @abstractmethod
+    def aimed_at(self, game_id: str, targets: Sequence[int]) -> list[Envelope]:
+        """The undo, redo and correction events whose `target_seq` is one of `targets`, in
+        seq order (a history page's marks, events/paging.py; backends use an index)."""
+
+    @abstractmethod
+    def unaimed(self, game_id: str) -> list[Envelope]:
+        """The undo and redo events that name no numeric `target_seq`, in seq order."""
+
+    @abstractmethod
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         """The event stored with this idempotency key, if any."""
 

@@ -25,6 +25,7 @@ from projections.rules import Action, IllegalAction, thaw
 from . import schemas
 from .access import RECORDER, Access, Tokens, may_replay, mint_tokens
 from .checks import (
+    aimed,
     check_actor,
     check_correction,
     check_new_game,
@@ -222,6 +223,8 @@ class Writer:
                 raise IllegalAction("game_not_over", "a claimed result is written down when "
                                     "the game is over; this one is still running")
             return schemas.load(schemas.ClaimSchema(), data, "the claimed result")
+        if kind in ("undo", "redo"):
+            return aimed(kind, data, cursor)
         if kind in META_TYPES:
             return data
         # the rules' own refusals of an unknown type and of a game over, before any deal
