@@ -31,7 +31,7 @@ SQLITE = Dialect(
     mark="?", json_value="?",
     player_exists="EXISTS (SELECT 1 FROM json_each(games.players) "
                   "WHERE lower(json_each.value) LIKE lower(?) ESCAPE '\\')",
-    lock_game="SELECT id FROM games WHERE id = ?",  # BEGIN IMMEDIATE holds the write lock
+    lock_game=None,  # BEGIN IMMEDIATE holds the whole file's write lock
     decodes_json=False, target="json_extract(data, '$.target_seq')")
 
 

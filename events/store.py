@@ -40,6 +40,9 @@ class Summary:
     result: Mapping[str, Any] | None
     digest_key: str = ""
     digests: Mapping[int, str] = field(default_factory=dict)
+    #: the status or result differs from the game row the writer read (else the row is
+    #: left as it is: one statement less per record)
+    changed: bool = True
 
 
 #: environment variable naming a fault point where a test wants this process killed
