@@ -156,6 +156,20 @@ class Game(MethodView):
         return {**rec.game(game_id), "last_seq": rec.last_seq(game_id)}
 
 
+@blp.route("/games/<game_id>/fork")
+class Fork(MethodView):
+    @blp.arguments(s.ForkSchema(), error_status_code=400)
+    @blp.response(201, s.CreatedSchema)
+    @blp.alt_response(403, schema=s.ErrorSchema, description="the game still hides cards from "
+                      "this caller (fork a finished game, or a table game as its recorder)")
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Explore "what if?" from a step: a new table game replaying this one up to `at`."""
+        created = recorder().fork(game_id, body["at"], access(game_id))
+        return {"id": created.id, "recorder_token": created.recorder_token,
+                "seat_tokens": created.seat_tokens}
+
+
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(s.EventsQuerySchema(), location="query", error_status_code=400)

@@ -195,6 +195,26 @@ def new(ctx: click.Context, game: str, players: tuple[str, ...], mode: str, seed
         click.echo(f"token for {players[seat]} (seat {seat}): {token}", err=True)
 
 
+@main.command()
+@click.argument("game_id")
+@click.option("--at", type=int, required=True, help="the step (seq) to explore from")
+@click.pass_context
+@refusals
+def fork(ctx: click.Context, game_id: str, at: int) -> None:
+    """Explore "what if?" from a step: a new table game that replays this one up to step N
+    (a finished game, or any table game; the local CLI sees everything). Prints its id.
+
+    Example: chronicle fork abc123 --at 40
+    """
+    with service(ctx) as rec:
+        created = rec.fork(game_id, at)
+        players = rec.game(created.id)["players"]
+    click.echo(created.id)
+    click.echo(f"recorder token: {created.recorder_token}", err=True)
+    for seat, token in enumerate(created.seat_tokens):
+        click.echo(f"token for {players[seat]} (seat {seat}): {token}", err=True)
+
+
 def _option(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key:

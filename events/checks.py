@@ -84,8 +84,8 @@ def check_correction(rules: GameRules[Any], action: Mapping[str, Any]) -> dict[s
     data = dict(action["data"])
     inner = schemas.load(schemas.ActionSchema(), data.get("action"), "the corrected action")
     if inner["type"] not in rules.action_schemas:
-        raise IllegalAction("unknown_action", f"{rules.title} has no action "
-                            f"“{inner['type'].replace('_', ' ')}”")
+        raise IllegalAction("unknown_action", f"{rules.title} has no move “{inner['type']}” "
+                            "to correct with", known=sorted(rules.action_schemas))
     inner["data"] = schemas.check_exact(schema_of(rules.action_schemas[inner["type"]]),
                                         inner["data"], f"the corrected {inner['type']} data")
     target = data.get("target_seq")

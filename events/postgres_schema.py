@@ -111,8 +111,11 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         PRIMARY KEY (game_id, key, seq)
     );
     """),
+    (3, "fork_origin", """
+    ALTER TABLE games ADD COLUMN origin JSON;
+    """),
     # a history page asks which undo, redo and correction events aim at its seqs (#23)
-    (3, "events_by_target", f"""
+    (4, "events_by_target", f"""
     CREATE INDEX events_by_target ON events (game_id, {TARGET})
         WHERE type IN ('undo', 'redo', 'correction');
     """),

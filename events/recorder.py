@@ -22,6 +22,7 @@ from .dealer import Entropy, server_entropy
 from .editions import Editions
 from .errors import ChronicleError, InvalidEvent, NotFound
 from .folding import CursorCache, Folding, GameContext
+from .forking import Forker
 from .model import Envelope, now_iso
 from .reading import GameReader, audit_report
 from .store import GameFilter, Store
@@ -40,6 +41,7 @@ class Recorder:
                                else CursorCache())
         self.writer = Writer(self.folding, self.registry, entropy or server_entropy)
         self.verifier = Verifier(self.folding, self.registry)
+        self.forker = Forker(self.folding)
 
     # -- editions -----------------------------------------------------------------------
     def add_edition(self, slug: str, content: Any, name: str | None = None) -> dict[str, Any]:
@@ -152,6 +154,10 @@ class Recorder:
         action = self.writer.meta_action(game_id, kind, actor, access)
         return self.record(game_id, action, expected_seq=expected_seq, access=access)
 
+    def fork(self, game_id: str, at: int, access: Access | None = None) -> CreatedGame:
+        """A new table game that starts as this game's effective history up to step `at`."""
+        return self.forker.fork(self.reader(game_id, access), at)
+
     def catch_up(self, game_id: str) -> list[Envelope]:
         """Write the server events a digital game owes (after a crash of an older version)."""
         ctx = self.folding.context(game_id)
@@ -188,13 +194,15 @@ class Recorder:
         """Two records of one table, each as its caller may see it: where they differ."""
         return audit.compare(self, game_a, game_b, access)
 
-    def reaudit(self, slug: str | None = None) -> list[dict[str, Any]]:
-        """Every stored game replayed under today's reducers: what changed."""
-        return audit.reaudit(self, slug)
+    def reaudit(self, slug: str | None = None, forks: bool = False) -> list[dict[str, Any]]:
+        """Every stored game replayed under today's reducers: what changed (forks only when
+        asked: they are explorations, not games played)."""
+        return audit.reaudit(self, slug, forks)
 
-    def statistics(self, slug: str | None = None) -> dict[str, Any]:
-        """Games, win rate by seat, scores, lengths, frequent actions."""
-        return audit.statistics(self, slug)
+    def statistics(self, slug: str | None = None, forks: bool = False) -> dict[str, Any]:
+        """Games, win rate by seat, scores, lengths, frequent actions (forks left out unless
+        asked)."""
+        return audit.statistics(self, slug, forks)
 
 
 __all__ = ["Access", "CreatedGame", "CursorCache", "InvalidEvent", "Recorded", "Recorder",

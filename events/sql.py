@@ -26,7 +26,9 @@ PAGE = 1000
 #: the condition of the events_by_target index, word for word
 AIMED = "type IN ('undo', 'redo', 'correction')"
 GAME_COLUMNS = ("id", "game", "rules_version", "players", "mode", "edition_name",
-                "edition_sha256", "created_at", "title", "notes", "status", "result", "audit")
+                "edition_sha256", "created_at", "title", "notes", "status", "result", "audit",
+                "origin")
+JSON_COLUMNS = ("players", "result", "origin")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,7 @@ class SQLStore(Store):
         out = dict(row)
         out["players"] = self._json_in(out["players"])
         out["result"] = self._json_in(out["result"]) if out.get("result") else None
+        out["origin"] = self._json_in(out["origin"]) if out.get("origin") else None
         return out
 
     def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
@@ -105,9 +108,10 @@ class SQLStore(Store):
                     salt: str | None = None) -> None:
         row = {k: game[k] for k in GAME_COLUMNS if k in game}
         row["players"] = json.dumps(list(row["players"]), ensure_ascii=False)
-        if row.get("result") is not None and not isinstance(row["result"], str):
-            row["result"] = json.dumps(row["result"])
-        marks = ", ".join("{json}" if k in ("players", "result") else "?" for k in row)
+        for key in ("result", "origin"):
+            if row.get(key) is not None and not isinstance(row[key], str):
+                row[key] = json.dumps(row[key])
+        marks = ", ".join("{json}" if k in JSON_COLUMNS else "?" for k in row)
 
         def work(run: Run) -> None:
             run(self._sql(f"INSERT INTO games ({', '.join(row)}) VALUES ({marks})"),
@@ -148,6 +152,8 @@ class SQLStore(Store):
         if flt.created_to:
             where.append("created_at <= ?")
             params.append(flt.created_to)
+        if flt.forks is not None:
+            where.append("origin IS NOT NULL" if flt.forks else "origin IS NULL")
         clause = " AND ".join(where)
         total = self._one(f"SELECT count(*) AS n FROM games WHERE {clause}", params)
         rows = self._rows(self._sql(f"SELECT * FROM games WHERE {clause} "

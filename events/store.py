@@ -26,6 +26,8 @@ class GameFilter:
     status: str | None = None
     created_from: str | None = None
     created_to: str | None = None
+    #: None: every game; False: leave forks out (statistics, re-audit); True: only forks
+    forks: bool | None = None
     limit: int = 50
     offset: int = 0
 

@@ -336,12 +336,16 @@ class GameRules(Generic[S]):
         and any action once the game is over. The one place these two refusals live (the
         recorder asks here before it deals)."""
         if action.type not in self.action_schemas:
-            known = ", ".join(t.replace("_", " ") for t in sorted(self.action_schemas))
-            raise IllegalAction("unknown_action", f"{self.title} has no action "
-                                f"“{action.type.replace('_', ' ')}”; it knows {known}",
+            # the type is quoted as sent: it is the caller's word, not one of ours; the
+            # game's own types are in the details (`legal` lists what may be done now)
+            raise IllegalAction("unknown_action", f"{self.title} has no move “{action.type}”",
                                 known=sorted(self.action_schemas))
         if self.result(state) is not None:
-            raise IllegalAction("game_over", "the game is over; only undo is possible now")
+            raise IllegalAction("game_over", self.over_words(state))
+
+    def over_words(self, state: S) -> str:
+        """The refusal of a move after the end; a game may say how it ended."""
+        return "the game is over; only undo is possible now"
 
     def components(self) -> Any:
         """The edition's components as the game's apply functions read them (edition.py);

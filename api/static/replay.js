@@ -88,7 +88,10 @@
       h("span", {class: "seq"}, env.seq), " ",
       h(note.undone ? "s" : "span", {class: "desc"}, CH.describe(env, note, game.players, past())),
       note.undone ? h("span", {class: "tag"}, "undone") : null,
-      note.redacted ? h("span", {class: "tag"}, "hidden") : null);
+      note.redacted ? h("span", {class: "tag"}, "hidden") : null,
+      // an exploration: the first move that is its own, not a copy of the origin's
+      game.origin && env.seq === (game.origin.copied ?? 0) + 1
+        ? h("span", {class: "tag departs"}, "departs here") : null);
   }
 
   function renderEvents() {
@@ -148,6 +151,7 @@
     $("last").onclick = () => { stop(); go(last); };
     $("play").onclick = play;
     $("show-final").onclick = () => { finalShown = true; showFinal(); };
+    $("explore").onclick = explore;
     $("speed").onchange = () => { if (timer) { stop(); play(); } };
     $("slider").addEventListener("input", () => { stop(); go(Number($("slider").value)); });
     document.addEventListener("keydown", (e) => {
@@ -164,6 +168,29 @@
     addEventListener("resize", () => {
       if (innerWidth !== wide) { wide = innerWidth; CH.fitBoard($("board")); }
     });
+  }
+
+  // -- "what if?": a fork at the step shown ------------------------------------------
+  async function explore() {
+    $("error").hidden = true;
+    try {
+      const made = await api(`/games/${gameId}/fork`, {method: "POST", body: {at}});
+      location.href = `/games/${made.id}/record?token=${encodeURIComponent(made.recorder_token)}`;
+    } catch (err) {
+      $("error").hidden = false;
+      $("error").textContent = err.status === 403
+        ? "Only what you may see can be explored: a finished game, or a game recorded at the table opened with its recorder's link."
+        : err.message || String(err);
+    }
+  }
+
+  function showOrigin() {
+    const origin = game.origin;
+    if (!origin) return;
+    const link = h("a", {href: `/games/${origin.game_id}/replay?at=${origin.seq}`},
+      `step ${origin.seq} of the game it explores`);
+    $("origin").replaceChildren("An exploration: it starts as ", link, ` (its first ${CH.plural(origin.copied ?? 0, "move")} are copied from there; what follows is new).`);
+    $("origin").hidden = false;
   }
 
   // -- live follow -------------------------------------------------------------------
@@ -199,6 +226,7 @@
       $("who").textContent = `${game.mode === "digital" ? "Played on devices" : "Recorded at the table"} · ` +
         (CH.token ? "seen with a token (that player's view)" : "spectator view") +
         (game.status === "finished" ? " · finished: everything is public" : "");
+      showOrigin();
       const log = await CH.allEvents(gameId);
       events = log.events; notes = log.annotations; last = events.length - 1;
       renderEvents(); bind();

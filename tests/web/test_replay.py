@@ -124,3 +124,34 @@ def test_the_index_shows_more_games_a_page_at_a_time(page, server) -> None:
     ids = [rows.nth(i).get_attribute("data-game-id") for i in range(total)]
     assert len(set(ids)) == total, "every game once"
     assert page.locator("#more").is_hidden()
+
+
+def test_explore_from_here_forks_a_finished_game_and_the_fork_links_back(page, server) -> None:
+    """Issue #24: "what if?" from the step on screen. The fork opens at the table, its own
+    replay says where it comes from and marks the first move of its own."""
+    game_id = server.import_fixture(ROOT / "fixtures" / "adaman" / "won.jsonl")
+    _open(page, server, game_id, "?at=4")
+    page.locator('#board[data-loaded="4"]').wait_for()
+    page.locator("#explore").click()
+    page.wait_for_url("**/record?token=*")
+    fork_id = page.url.split("/games/")[1].split("/")[0]
+    fork = server.get(f"/games/{fork_id}")
+    assert fork["origin"]["game_id"] == game_id and fork["origin"]["seq"] == 4
+    assert fork["mode"] == "table"
+    _open(page, server, fork_id)
+    origin = page.locator("#origin")
+    origin.wait_for()
+    assert "step 4" in origin.inner_text()
+    assert origin.locator("a").get_attribute("href") == f"/games/{game_id}/replay?at=4"
+    snap(page, "replay-fork")
+
+
+def test_explore_from_here_is_refused_where_cards_are_hidden(page, server) -> None:
+    made = server.post("/games", {"game": "royals", "players": ["Ann", "Bo"],
+                                  "mode": "digital", "seed": "no-fork"}).json()
+    _open(page, server, made["id"])
+    page.locator("#board[data-renderer]").wait_for()
+    page.locator("#explore").click()
+    error = page.locator("#error")
+    error.wait_for()
+    assert "Only what you may see can be explored" in error.inner_text()
