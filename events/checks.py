@@ -113,6 +113,17 @@ def meta_target(kind: str, cursor: Cursor) -> int | None:
     return cursor.top if kind == "undo" else (cursor.redo[-1] if cursor.redo else None)
 
 
+def aimed(kind: str, data: Mapping[str, Any], cursor: Cursor) -> dict[str, Any]:
+    """An undo's or redo's data naming the seq it retracts or re-applies: the log then says
+    what each undo did without a fold, and a history page finds the events aimed at its
+    seqs by that (events/paging.py). A target the caller named is kept (the fold refuses a
+    wrong one); with nothing to aim at, the fold refuses the event anyway."""
+    target = meta_target(kind, cursor)
+    if data.get("target_seq") is not None or target is None:
+        return dict(data)
+    return {**data, "target_seq": target}
+
+
 def _counts(counts: tuple[int, ...]) -> str:
     if len(counts) == 1:
         return str(counts[0])

@@ -131,7 +131,7 @@ class Folding:
         cached = self.cache.at(ctx.id, target)
         if cached is not None:
             return cached
-        cursor = self._fold_to(ctx, target, {})
+        cursor = self._fold_to(ctx, target, CursorMemo())
         self.cache.put(ctx.id, cursor)
         return cursor
 
@@ -141,10 +141,10 @@ class Folding:
         if env is not None and cursor.seq % SNAPSHOT_EVERY == 0:
             self._keep_snapshot(ctx, cursor, env["hash"])
 
-    def folder(self, ctx: GameContext, memo: dict[int, Cursor] | None = None,
+    def folder(self, ctx: GameContext, memo: CursorMemo | None = None,
                keep: int | None = SNAPSHOT_EVERY) -> Folder:
         """A Folder over this game that can look earlier cursors and events up in the log."""
-        source = _LogSource(self, ctx, {} if memo is None else memo)
+        source = _LogSource(self, ctx, CursorMemo() if memo is None else memo)
         return Folder(ctx.rules, ctx.mode, fallback=source.cursor_at, event_at=source.event_at,
                       events_upto=source.events_upto, keep=keep)
 
@@ -153,12 +153,13 @@ class Folding:
         return f"{ctx.row['game']}:{ctx.rules.rules_version}:{ctx.row['edition_sha256']}:" \
                f"json{snapshot.FORMAT}"
 
-    def _fold_to(self, ctx: GameContext, target: int, memo: dict[int, Cursor]) -> Cursor:
-        # memo: every cursor any nested fold computed, so an undo reaching back before the
-        # snapshot folds that step once, not once per undo (a cold fold of an undo-heavy
-        # log was exponential: minutes for 1400 events)
-        if target in memo:
-            return memo[target]
+    def _fold_to(self, ctx: GameContext, target: int, memo: CursorMemo) -> Cursor:
+        # memo: the cursors the nested folds of this call computed lately, so an undo
+        # reaching back before the snapshot folds that step once, not once per undo (a cold
+        # fold of an undo-heavy log was exponential: minutes for 1400 events)
+        found = memo.get(target)
+        if found is not None:
+            return found
         folder = self.folder(ctx, memo)
         after = self._resume(ctx, folder, target)
         prev_hash: str | None = None
@@ -174,13 +175,11 @@ class Folding:
                                    f"{env['seq']} cannot be replayed, so the log fails its "
                                    "audit (run verify for the report)",
                                    first_bad_seq=env["seq"]) from err
-            if len(memo) > MEMO_LIMIT:
-                memo.clear()
-            memo[cursor.seq] = cursor
+            memo.put(cursor)
             if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
                 self._keep_snapshot(ctx, cursor, env["hash"])
         assert folder.last is not None
-        memo[folder.last.seq] = folder.last
+        memo.put(folder.last)
         return folder.last
 
     def _resume(self, ctx: GameContext, folder: Folder, target: int) -> int:
@@ -239,14 +238,44 @@ class Folding:
             log.warning("game %s: summary not updated (%s)", game_id, err.code)
 
 
-#: cursors a cold fold keeps for undos reaching back (bounded: issue "speed", export memory)
+#: cursors one call's folds keep for undos reaching back before a snapshot. Unbounded, a
+#: cold export of a 100,000-event game grew by 60 MB; 4096 cursors cover any undo within
+#: 64 snapshots of its target at about 5 MB (issue #23)
 MEMO_LIMIT = 4096
+
+
+class CursorMemo:
+    """The cursors one call's folds computed, the least recently used dropped past `limit`.
+
+    A nested fold (an undo reaching back past the nearest snapshot) looks up the cursor at
+    its target's previous seq; the outer fold went through it shortly before, so the recent
+    cursors are the ones worth keeping. A dropped one is folded again from its snapshot.
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._items: OrderedDict[int, Cursor] = OrderedDict()
+        self._limit = MEMO_LIMIT if limit is None else limit
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, seq: int) -> Cursor | None:
+        found = self._items.get(seq)
+        if found is not None:
+            self._items.move_to_end(seq)
+        return found
+
+    def put(self, cursor: Cursor) -> None:
+        self._items[cursor.seq] = cursor
+        self._items.move_to_end(cursor.seq)
+        if len(self._items) > self._limit:
+            self._items.popitem(last=False)
 
 
 class _LogSource:
     """What a fold looks up that it did not fold itself: earlier cursors and events."""
 
-    def __init__(self, folding: Folding, ctx: GameContext, memo: dict[int, Cursor]) -> None:
+    def __init__(self, folding: Folding, ctx: GameContext, memo: CursorMemo) -> None:
         self._folding = folding
         self._ctx = ctx
         self._memo = memo

@@ -27,7 +27,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from .errors import StorageError
-from .postgres_schema import MIGRATIONS
+from .postgres_schema import MIGRATIONS, TARGET
 from .sql import Dialect, Integrity, Run, SQLStore
 
 log = logging.getLogger("chronicle.postgres")
@@ -42,7 +42,7 @@ POSTGRES = Dialect(
                   "WHERE lower(p) LIKE lower(?) ESCAPE '\\')",
     # the game's row lock serializes every writer of this game, on any worker
     lock_game="SELECT id FROM games WHERE id = ? FOR UPDATE",
-    decodes_json=True)
+    decodes_json=True, target=TARGET)
 
 
 def _storage_error(err: Exception, doing: str) -> StorageError:

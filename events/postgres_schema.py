@@ -6,6 +6,11 @@ on events, and any insert that would leave a gap in a game's seqs or break its c
 
 from __future__ import annotations
 
+#: an event's data.target_seq when it is a JSON number, else NULL (no cast can fail);
+#: migration 3 indexes exactly this expression, so it never changes
+TARGET = "(CASE WHEN json_typeof(data -> 'target_seq') = 'number' " \
+         "THEN (data ->> 'target_seq')::numeric END)"
+
 # Numbered migrations: (version, name, SQL). Append new ones; never edit an applied one.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (1, "initial", """
@@ -108,5 +113,10 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     """),
     (3, "fork_origin", """
     ALTER TABLE games ADD COLUMN origin JSON;
+    """),
+    # a history page asks which undo, redo and correction events aim at its seqs (#23)
+    (4, "events_by_target", f"""
+    CREATE INDEX events_by_target ON events (game_id, {TARGET})
+        WHERE type IN ('undo', 'redo', 'correction');
     """),
 ]

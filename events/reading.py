@@ -12,17 +12,19 @@ from a reader to an event; nothing viewer-facing reads the store's events direct
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from projections.replay import META_TYPES, Cursor, effective_stack, to_action
+from projections.replay import META_TYPES, Cursor, to_action
 from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
 from projections.visibility import shown_event
 
 from .access import Access, legal_actor, viewer_of
+from .checks import meta_target
 from .errors import InvalidEvent
 from .folding import Folding, GameContext
 from .model import Envelope
+from .paging import Marks, marks_of_log, marks_of_page, stacked
 
 
 class GameReader:
@@ -118,44 +120,58 @@ class GameReader:
 
     def history(self, after: int = -1, limit: int | None = None
                 ) -> tuple[list[Envelope], dict[int, dict[str, Any]]]:
-        """Envelopes after `after` as this caller may see them, and annotations by seq."""
+        """Envelopes after `after` as this caller may see them, and annotations by seq.
+
+        A page reads itself and the events aimed at it (events/paging.py) and is redacted
+        by a fold from the cursor before it, so it costs O(page + K) however long the game.
+        """
         store, ctx = self._folding.store, self.ctx
-        all_events = list(store.events(ctx.id))
-        effective = set(effective_stack(all_events))
-        corrected = {e["data"].get("target_seq"): e["seq"] for e in all_events
-                     if e["type"] == "correction" and e["seq"] in effective}
+        envs = list(store.events(ctx.id, after=after, limit=limit))
+        marks = None
+        if limit is not None and envs:
+            marks = marks_of_page(store, ctx.id, envs, self._target_before)
+        if marks is None:
+            whole = envs if after < 0 else list(store.events(ctx.id))
+            marks = marks_of_log(whole)
         invalid = {seq: message for seq, _, message in self.latest.invalid}
-        envs = [e for e in all_events if e["seq"] > after][:limit]
-        folder = None
-        if not self.sees_all and envs:
-            folder = self._folding.folder(ctx)
-            if envs[0]["seq"] > 0:
-                folder.resume(self._folding.cursor(ctx, envs[0]["seq"] - 1))
         out: list[Envelope] = []
         notes: dict[int, dict[str, Any]] = {}
         shown_by_seq: dict[int, Envelope] = {}
-        for env in envs:
-            before = None if folder is None else folder.last
-            shown, withheld = self.shown(env, before)
+        for env, withheld, shown in self._shown_run(envs):
             shown_by_seq[env["seq"]] = shown
-            notes[env["seq"]] = self._note(shown, withheld, env["seq"] in effective,
-                                           corrected, invalid, shown_by_seq)
+            notes[env["seq"]] = self._note(shown, withheld, marks, invalid, shown_by_seq)
             out.append(shown)
-            if folder is not None:
-                folder.feed(env)
         return out, notes
 
+    def _shown_run(self, envs: Iterable[Envelope]) -> Iterator[tuple[Envelope, bool, Envelope]]:
+        """(event, withheld?, as shown) for consecutive events, redacted by a fold from the
+        cursor before the first."""
+        folder = None
+        for env in envs:
+            if self.sees_all:
+                yield env, False, env
+                continue
+            if folder is None:
+                folder = self._folding.folder(self.ctx)
+                if env["seq"] > 0:
+                    folder.resume(self._folding.cursor(self.ctx, env["seq"] - 1))
+            shown, withheld = self.shown(env, folder.last)
+            yield env, withheld, shown
+            folder.feed(env)
+
+    def _target_before(self, env: Envelope) -> int | None:
+        """What an undo or redo stored without its target aimed at: the cursor before it."""
+        return meta_target(str(env["type"]), self._folding.cursor(self.ctx, env["seq"] - 1))
+
     def export(self) -> Iterator[str]:
-        """The log as JSON Lines, as this caller may see it (whole for the full view)."""
-        if self.sees_all:
-            return _lines(self._folding.store.events(self.ctx.id))
-        return _lines(self.history()[0])
+        """The log as JSON Lines, as this caller may see it (whole for the full view),
+        streamed: memory does not grow with the game."""
+        events = self._folding.store.events(self.ctx.id)
+        return _lines(shown for _, _, shown in self._shown_run(events))
 
     def envelopes(self) -> list[Envelope]:
         """The whole log as this caller may see it (for aligning two records)."""
-        if self.sees_all:
-            return list(self._folding.store.events(self.ctx.id))
-        return self.history()[0]
+        return [shown for _, _, shown in self._shown_run(self._folding.store.events(self.ctx.id))]
 
     def shown(self, env: Envelope, before: Cursor | None) -> tuple[Envelope, bool]:
         """The one redaction: `env` as this caller may see it, given the cursor before it."""
@@ -165,17 +181,16 @@ class GameReader:
                            else before.state)
 
     # -- annotations -----------------------------------------------------------------------
-    def _note(self, shown: Envelope, withheld: bool, in_effect: bool,
-              corrected: dict[Any, int], invalid: dict[int, str],
+    def _note(self, shown: Envelope, withheld: bool, marks: Marks, invalid: dict[int, str],
               seen: dict[int, Envelope]) -> dict[str, Any]:
-        seq, kind = shown["seq"], shown["type"]
+        seq = shown["seq"]
         note: dict[str, Any] = {}
         if withheld:
             note["redacted"] = True
-        if kind not in META_TYPES or kind == "correction":
-            note["undone"] = not in_effect
-        if seq in corrected:
-            note["corrected_by"] = corrected[seq]
+        if stacked(shown):
+            note["undone"] = seq in marks.undone
+        if seq in marks.corrected:
+            note["corrected_by"] = marks.corrected[seq]
         if seq in invalid:
             note["invalid"] = invalid[seq]
         note["description"] = self.sentence(shown, seen)

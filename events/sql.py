@@ -23,6 +23,8 @@ T = TypeVar("T")
 #: runs one statement inside the current transaction and returns its rows
 Run = Callable[[str, Sequence[Any]], list[dict[str, Any]]]
 PAGE = 1000
+#: the condition of the events_by_target index, word for word
+AIMED = "type IN ('undo', 'redo', 'correction')"
 GAME_COLUMNS = ("id", "game", "rules_version", "players", "mode", "edition_name",
                 "edition_sha256", "created_at", "title", "notes", "status", "result", "audit",
                 "origin")
@@ -36,8 +38,13 @@ class Dialect:
     mark: str  # the parameter placeholder
     json_value: str  # a parameter stored in a JSON column ("?" or "?::json")
     player_exists: str  # EXISTS (...) over the players array, comparing with `?`
-    lock_game: str  # selects the game row, locking it for this transaction if need be
+    #: selects the game row, locking it for this transaction (None: the write lock is the
+    #: whole file's, and the conditional insert finds an unknown game)
+    lock_game: str | None
     decodes_json: bool  # the driver hands back JSON columns decoded already
+    #: an event's numeric data.target_seq (else NULL), exactly as the events_by_target
+    #: index names it, so the planner uses the index
+    target: str
 
 
 class Integrity(Exception):
@@ -183,37 +190,44 @@ class SQLStore(Store):
                           "excluded.digest"), (game_id, key, seq, digest))
 
     # -- events -----------------------------------------------------------------------------
-    def _insert_event(self, run: Run, env: Envelope) -> None:
+    def _insert_event(self, run: Run, env: Envelope, follows: bool = False) -> bool:
+        """Insert one event; with `follows`, only if it is the game's next seq (the check
+        and the insert in one statement). Whether it was inserted."""
         values = {**env, "actor": json.dumps(env["actor"]),
                   "data": json.dumps(env["data"], ensure_ascii=False, sort_keys=True)}
         marks = ", ".join("{json}" if k in ("actor", "data") else "?" for k in ENVELOPE_FIELDS)
-        run(self._sql(f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) VALUES ({marks})"),
-            tuple(values[k] for k in ENVELOPE_FIELDS))
+        params = tuple(values[k] for k in ENVELOPE_FIELDS)
+        if not follows:
+            run(self._sql(f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) VALUES ({marks})"),
+                params)
+            return True
+        return bool(run(self._sql(
+            f"INSERT INTO events ({', '.join(ENVELOPE_FIELDS)}) SELECT {marks} "
+            "WHERE (SELECT max(seq) FROM events WHERE game_id = ?) = ? RETURNING seq"),
+            (*params, env["game_id"], env["seq"] - 1)))
+
+    def _append(self, work: Callable[[Run], T]) -> T:
+        """Run an append's work in a write transaction (SQLite: in a group commit)."""
+        return self._transaction(work)
 
     def append_all(self, envelopes: Sequence[Envelope], summary: Summary | None = None) -> None:
         game_id, seq = envelopes[0]["game_id"], envelopes[0]["seq"]
 
         def work(run: Run) -> None:
-            if not run(self._sql(self.dialect.lock_game), (game_id,)):
+            if self.dialect.lock_game and not run(self._sql(self.dialect.lock_game), (game_id,)):
                 raise Conflict("stale_sequence", f"there is no game {game_id!r} to append to",
                                last_seq=None)
-            last = run(self._sql("SELECT max(seq) AS last FROM events WHERE game_id = ?"),
-                       (game_id,))[0]["last"]
-            if last is None or seq != last + 1:
-                raise Conflict("stale_sequence",
-                               f"event {seq} cannot follow: the game's last event is {last}",
-                               expected_seq=(last if last is not None else -1) + 1,
-                               last_seq=last)
             for i, env in enumerate(envelopes):
                 if i == 1:
                     fault_point("between_action_and_server_events")
-                self._insert_event(run, env)
+                if not self._insert_event(run, env, follows=i == 0):
+                    raise self._stale(run, game_id, seq)
             if summary is not None:
                 self._write_summary(run, game_id, summary)
             self._after_append(run, game_id, envelopes[-1]["seq"])
 
         try:
-            self._transaction(work)
+            self._append(work)
         except Integrity as err:
             if "idempotency" in str(err):
                 raise Conflict("idempotency_key_taken", "this Idempotency-Key is already "
@@ -221,10 +235,22 @@ class SQLStore(Store):
             raise Conflict("stale_sequence", f"event {seq} was refused by the database "
                            f"({str(err).strip().splitlines()[0]})", last_seq=seq) from None
 
+    def _stale(self, run: Run, game_id: str, seq: int) -> Conflict:
+        """Why event `seq` does not follow (read only when it does not)."""
+        last = run(self._sql("SELECT max(seq) AS last FROM events WHERE game_id = ?"),
+                   (game_id,))[0]["last"]
+        if last is None:
+            return Conflict("stale_sequence", f"there is no game {game_id!r} to append to",
+                            last_seq=None)
+        return Conflict("stale_sequence",
+                        f"event {seq} cannot follow: the game's last event is {last}",
+                        expected_seq=last + 1, last_seq=last)
+
     def _write_summary(self, run: Run, game_id: str, summary: Summary) -> None:
-        run(self._sql("UPDATE games SET status = ?, result = {json} WHERE id = ?"),
-            (summary.status, json.dumps(summary.result) if summary.result is not None
-             else None, game_id))
+        if summary.changed:
+            run(self._sql("UPDATE games SET status = ?, result = {json} WHERE id = ?"),
+                (summary.status, json.dumps(summary.result) if summary.result is not None
+                 else None, game_id))
         self._upsert_digests(run, game_id, summary.digest_key, summary.digests)
 
     def events(self, game_id: str, after: int = -1, upto: int | None = None,
@@ -254,6 +280,25 @@ class SQLStore(Store):
     def last_seq(self, game_id: str) -> int | None:
         row = self._one("SELECT max(seq) AS last FROM events WHERE game_id = ?", [game_id])
         return None if row is None or row["last"] is None else int(row["last"])
+
+    def aimed_at(self, game_id: str, targets: Sequence[int]) -> list[Envelope]:
+        wanted = sorted(set(targets))
+        found: list[Envelope] = []
+        for i in range(0, len(wanted), PAGE):
+            chunk = wanted[i:i + PAGE]
+            # no ORDER BY: SQLite would rather walk the primary key in seq order than sort
+            rows = self._rows(self._sql(
+                f"SELECT * FROM events WHERE game_id = ? AND {AIMED} AND "
+                f"{self.dialect.target} IN ({', '.join('?' * len(chunk))})"),
+                [game_id, *chunk])
+            found += (self._envelope(row) for row in rows)
+        return sorted(found, key=lambda env: int(env["seq"]))
+
+    def unaimed(self, game_id: str) -> list[Envelope]:
+        rows = self._rows(self._sql(f"SELECT * FROM events WHERE game_id = ? AND {AIMED} AND "
+                                    f"{self.dialect.target} IS NULL"), [game_id])
+        return sorted((self._envelope(row) for row in rows if row["type"] != "correction"),
+                      key=lambda env: int(env["seq"]))
 
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         row = self._one("SELECT * FROM events WHERE game_id = ? AND idempotency_key = ?",

@@ -3,8 +3,11 @@
 WAL mode; `(game_id, seq)` as the primary key; triggers that abort any UPDATE or DELETE on
 events (sqlite_schema.py), so immutability is a fact of the database, not a promise of the
 code. A write runs in `BEGIN IMMEDIATE` and checks the seq against the last one inside the
-transaction, so concurrent writers serialize and a stale one gets a Conflict. Its
-statements are the ones both stores share (sql.py).
+transaction, so concurrent writers serialize and a stale one gets a Conflict. Appends of
+one process to one file are group-committed (events/group.py): those waiting together
+share one transaction, each in its own SAVEPOINT with its own seq check, and each is
+answered after the one `synchronous = FULL` commit that covers it. Its statements are the
+ones both stores share (sql.py).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from .errors import StorageError
+from .group import GroupCommit, Pending, group_for
 from .sql import Dialect, Integrity, Run, SQLStore
 from .sqlite_schema import migrations
 
@@ -31,8 +35,8 @@ SQLITE = Dialect(
     mark="?", json_value="?",
     player_exists="EXISTS (SELECT 1 FROM json_each(games.players) "
                   "WHERE lower(json_each.value) LIKE lower(?) ESCAPE '\\')",
-    lock_game="SELECT id FROM games WHERE id = ?",  # BEGIN IMMEDIATE holds the write lock
-    decodes_json=False)
+    lock_game=None,  # BEGIN IMMEDIATE holds the whole file's write lock
+    decodes_json=False, target="json_extract(data, '$.target_seq')")
 
 
 def _write_lock(path: str) -> threading.RLock:
@@ -52,6 +56,8 @@ class SQLiteStore(SQLStore):
         # Threads of one process queue here for the write; SQLite's own busy handler
         # sleeps in growing steps (up to 100 ms) and left the file idle between writers.
         self._writing = _write_lock(path)
+        #: appends waiting together commit together; an in-memory database is private
+        self._group = GroupCommit() if path == ":memory:" else group_for(path)
         try:
             # a file: URI opens with its parameters, e.g. file:chronicle.db?mode=ro
             conn = sqlite3.connect(path, timeout=30, isolation_level=None,
@@ -131,6 +137,66 @@ class SQLiteStore(SQLStore):
         except BaseException:
             self._rollback()
             raise
+
+    # -- group commit (events/group.py) ----------------------------------------------------
+    def _append(self, work: Callable[[Run], T]) -> T:
+        result: T = self._group.submit(work, self._commit_batch)
+        return result
+
+    def _commit_batch(self, batch: Sequence[Pending]) -> None:
+        """Every append of `batch` in one transaction, each in its own SAVEPOINT; a refused
+        one (stale seq, taken key, a bug) is rolled back alone. If the database fails the
+        transaction, none is stored and each is told so."""
+        with self._writing:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as err:
+                for pending in batch:
+                    pending.error = StorageError(
+                        "storage_unavailable", f"the database cannot take a write ({err}); "
+                        "nothing was stored")
+                return
+            try:
+                for pending in batch:
+                    self._run_one(pending, savepoint=len(batch) > 1)
+                if self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                self._rollback()
+                for pending in batch:
+                    if pending.error is None:
+                        pending.result = None
+                        pending.error = StorageError(
+                            "storage_write_failed", f"the database refused the write ({err}); "
+                            "nothing was stored")
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _run_one(self, pending: Pending, savepoint: bool) -> None:
+        """One append of the batch; refused, it is undone alone: its SAVEPOINT, or (a batch
+        of one needs none) the whole transaction."""
+        if savepoint:
+            self.conn.execute("SAVEPOINT append")
+        error: Exception
+        try:
+            pending.result = pending.work(self._run)
+        except sqlite3.IntegrityError as err:
+            error = Integrity(str(err))
+        except sqlite3.Error:
+            raise  # the database failed: the whole transaction goes
+        except Exception as err:  # a Conflict (stale seq) or a bug: this append alone
+            error = err
+        else:
+            if savepoint:
+                self.conn.execute("RELEASE append")
+            return
+        if savepoint:
+            self.conn.execute("ROLLBACK TO append")
+            self.conn.execute("RELEASE append")
+        else:
+            self._rollback()
+        pending.error = error
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:

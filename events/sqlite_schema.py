@@ -100,3 +100,16 @@ def m003_seed_salt(db: Database) -> None:
 def m004_origin(db: Database) -> None:
     # a fork's origin {"game_id", "seq", "hash"} (JSON); null for every other game
     db.executescript("ALTER TABLE games ADD COLUMN origin TEXT;")
+
+
+@migrations()
+def m005_events_by_target(db: Database) -> None:
+    # a history page asks which undo, redo and correction events aim at its seqs; without
+    # this it read the whole log for every page (issue #23). The expression and the WHERE
+    # are the ones sql.py's query names, so the planner can use it.
+    db.executescript(
+        """
+        CREATE INDEX events_by_target ON events (game_id, json_extract(data, '$.target_seq'))
+            WHERE type IN ('undo', 'redo', 'correction');
+        """
+    )

@@ -42,6 +42,9 @@ class Summary:
     result: Mapping[str, Any] | None
     digest_key: str = ""
     digests: Mapping[int, str] = field(default_factory=dict)
+    #: the status or result differs from the game row the writer read (else the row is
+    #: left as it is: one statement less per record)
+    changed: bool = True
 
 
 #: environment variable naming a fault point where a test wants this process killed
@@ -133,6 +136,15 @@ class Store(ABC):
         """The highest seq of the game, or None (backends may answer without decoding)."""
         last = self.last_event(game_id)
         return None if last is None else int(last["seq"])
+
+    @abstractmethod
+    def aimed_at(self, game_id: str, targets: Sequence[int]) -> list[Envelope]:
+        """The undo, redo and correction events whose `target_seq` is one of `targets`, in
+        seq order (a history page's marks, events/paging.py; backends use an index)."""
+
+    @abstractmethod
+    def unaimed(self, game_id: str) -> list[Envelope]:
+        """The undo and redo events that name no numeric `target_seq`, in seq order."""
 
     @abstractmethod
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:

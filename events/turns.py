@@ -8,6 +8,7 @@ when the game ends, the seed's reveal — so that all of it commits together (wr
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -146,18 +147,30 @@ class Turns:
                                 "bug in chronicle: please report it)", seq=seq) from None
         plan.add(seal(ctx.id, seq, kind, actor, data, plan.prev_hash, key), after)
 
-    def summary(self, plan: Plan) -> Summary:
-        rules = plan.ctx.rules
-        result = rules.result(plan.cursors[-1].state)
-        return Summary("finished" if result is not None else "in_progress", result,
-                       digest_key(plan.ctx.row["game"], rules.rules_version),
-                       {c.seq: state_digest(rules, c) for c in plan.cursors})
+    def summary(self, plan: Plan, built: Mapping[int, tuple[Any, Any]] | None = None
+                ) -> Summary:
+        """The game row's status and result after the plan, and the digest after each of
+        its events; `built`: (full view, result) by seq where the answer built them."""
+        rules, row = plan.ctx.rules, plan.ctx.row
+        built = built or {}
+        last = plan.cursors[-1]
+        result = built[last.seq][1] if last.seq in built else rules.result(last.state)
+        status = "finished" if result is not None else "in_progress"
+        changed = status != row.get("status") or _as_json(result) != row.get("result")
+        return Summary(status, result, digest_key(row["game"], rules.rules_version),
+                       {c.seq: state_digest(rules, c, built.get(c.seq)) for c in plan.cursors},
+                       changed=changed)
 
     def secret(self, ctx: GameContext) -> Secret | None:
         if ctx.mode != "digital":
             return None
         found = self.store.secret(ctx.id)
         return None if found is None else Secret(*found)
+
+
+def _as_json(value: Any) -> Any:
+    """`value` as the store hands it back (JSON decoded), to compare with a stored row."""
+    return None if value is None else json.loads(json.dumps(value))
 
 
 def fill(ctx: GameContext, cursor: Cursor, action: Action, secret: Secret) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from projections.rules import Action, IllegalAction, thaw
 from . import schemas
 from .access import RECORDER, Access, Tokens, may_replay, mint_tokens
 from .checks import (
+    aimed,
     check_actor,
     check_correction,
     check_new_game,
@@ -148,7 +149,7 @@ class Writer:
     def _record_once(self, ctx: GameContext, raw: Any, expected_seq: int | None,
                      key: str | None, access: Access) -> Recorded:
         schemas.check_json_text(raw, "the action")
-        action = schemas.load(schema_of(schemas.ActionSchema), raw, "the action")
+        action = schemas.load_action(raw)
         check_actor(ctx, access, action)
         cursor = self.folding.cursor(ctx)
         if self.turns.owed(ctx, cursor):  # a server killed mid-write by an older version
@@ -158,30 +159,34 @@ class Writer:
                            f"the game moved on: its last event is {cursor.seq}, you expected "
                            f"{expected_seq}; reload and try again", last_seq=cursor.seq)
         target = meta_target(action["type"], cursor)
-        check_seat_meta(ctx, access, action["type"], cursor,
-                        self.store.event(ctx.id, target) if target is not None else None)
+        if access.role == "seat" and target is not None:  # a seat undoes only its own
+            check_seat_meta(ctx, access, action["type"], cursor, self.store.event(ctx.id, target))
         check_table_choice(ctx, cursor, action)
         secret = self.turns.secret(ctx)
         data = self._prepare(ctx, cursor, action, secret)
         plan = self.turns.plan(ctx, cursor)
         self.turns.apply(plan, cursor, action["type"], action["actor"], data, key)
         self.turns.server_turns(plan, secret)
-        self.store.append_all(plan.envelopes, self.turns.summary(plan))
+        answer, built = self._answer(ctx, plan, cursor, access)
+        self.store.append_all(plan.envelopes, self.turns.summary(plan, built))
         for env, after in zip(plan.envelopes, plan.cursors, strict=True):
             self.folding.remember(ctx, after, env)
-        return self._answer(ctx, plan, access)
+        if answer.event["type"] == "correction":
+            return Recorded(answer.event, answer.state, correction_report=correction_impact(
+                ctx.rules, list(self.store.events(ctx.id, upto=answer.event["seq"]))))
+        return answer
 
-    def _answer(self, ctx: GameContext, plan: Plan, access: Access) -> Recorded:
+    def _answer(self, ctx: GameContext, plan: Plan, before: Cursor, access: Access
+                ) -> tuple[Recorded, dict[int, tuple[Any, Any]]]:
+        """The answer to the caller (its event as it may see it, the state after it), built
+        before the append so that the write's digest reuses its view when the caller sees
+        everything: (answer, {seq: (full view, result)})."""
         env = plan.envelopes[0]
-        report = None
-        if env["type"] == "correction":
-            report = correction_impact(ctx.rules, list(self.store.events(ctx.id,
-                                                                          upto=env["seq"])))
         done = GameContext(ctx.row, ctx.rules, plan.envelopes[-1])
         reader = GameReader(self.folding, done, access, latest=plan.cursors[-1])
-        before = self.folding.cursor(done, env["seq"] - 1)
-        shown = reader.shown(env, before)[0]
-        return Recorded(shown, reader.state_of(plan.cursors[0]), correction_report=report)
+        state = reader.state_of(plan.cursors[0])
+        built = {env["seq"]: (state["view"], state["result"])} if reader.sees_all else {}
+        return Recorded(reader.shown(env, before)[0], state), built
 
     def _replay(self, ctx: GameContext, done: Envelope, raw: Any, access: Access) -> Recorded:
         """An idempotent retry: the stored answer, only to the token that made it."""
@@ -222,6 +227,8 @@ class Writer:
                 raise IllegalAction("game_not_over", "a claimed result is written down when "
                                     "the game is over; this one is still running")
             return schemas.load(schemas.ClaimSchema(), data, "the claimed result")
+        if kind in ("undo", "redo"):
+            return aimed(kind, data, cursor)
         if kind in META_TYPES:
             return data
         # the rules' own refusals of an unknown type and of a game over, before any deal

@@ -30,10 +30,17 @@ Envelope = Mapping[str, Any]
 Problem = dict[str, Any]
 
 
-def state_digest(rules: GameRules[Any], cursor: Cursor) -> str:
-    """sha256 of the full view and result after an event: what the rules made of it."""
-    text = json.dumps([rules.view(cursor.state, ALL), rules.result(cursor.state),
-                       [list(i) for i in cursor.invalid]], sort_keys=True, default=str)
+def state_digest(rules: GameRules[Any], cursor: Cursor,
+                 built: tuple[Any, Any] | None = None) -> str:
+    """sha256 of the full view and result after an event: what the rules made of it.
+
+    `built`: (full view, result) of this cursor when the caller has them already (the
+    recorder's answer shows them), so a write builds the view once, not twice.
+    """
+    view, result = built if built is not None else (rules.view(cursor.state, ALL),
+                                                    rules.result(cursor.state))
+    text = json.dumps([view, result, [list(i) for i in cursor.invalid]], sort_keys=True,
+                      default=str, check_circular=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
