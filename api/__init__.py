@@ -16,18 +16,23 @@ from typing import Any
 from flask import Flask, g
 from flask_smorest import Api
 
-from events import Recorder, open_store, samples
+from events import samples
 from events.recorder import CursorCache
 
 from . import errors
+from .routes import register
+from .schemas import ErrorSchema
+from .service import recorder
+
+__all__ = ["create_app", "load_samples", "recorder"]
 
 log = logging.getLogger("chronicle.api")
 
 
-class ChronicleApi(Api):
+class ChronicleApi(Api):  # type: ignore[misc]  # flask-smorest ships no types
     """flask-smorest's Api with chronicle's error body documented and produced."""
 
-    from .schemas import ErrorSchema as ERROR_SCHEMA
+    ERROR_SCHEMA = ErrorSchema
 
     def handle_http_exception(self, error: Any) -> Any:
         return errors.http_error(error)
@@ -59,8 +64,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["chronicle_local"] = threading.local()
 
     api = ChronicleApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
-    from .routes import register
-
     register(app, api)
     errors.register(app)
     app.teardown_appcontext(_teardown)
@@ -73,24 +76,17 @@ _DESCRIPTION = (
     "Record table games as an append-only, hash-chained log; fold it into the state at any "
     "step; undo, redo, replay and audit. Authenticate with `Authorization: Bearer <token>` "
     "(the recorder token or a seat token from POST /games); without one you are a "
-    "spectator. Errors: {\"error\": {\"code\", \"message\", \"details\"}} with 400 malformed, "
-    "401/403 token, 404 unknown, 409 stale seq, 413 too large, 422 illegal action."
+    "spectator. What each caller sees: a seat token, its own view (its hand, its draws) "
+    "and nothing another seat hides, in the state and in every page of the history, the "
+    "stream, the export and compare; no token, what is public; the recorder token of a "
+    "table game, everything (it types every card); the recorder token of a digital game, "
+    "exactly the spectator's view plus the table's own legal actions (it deals nothing and "
+    "sees no hand); everyone, once a game is over. An idempotent retry answers only the "
+    "token that made the action. Digital deals come from a server seed committed to "
+    "(salted) in game_created and revealed when the game ends (README, \"Deals\"). Errors: "
+    "{\"error\": {\"code\", \"message\", \"details\"}} with 400 malformed, 401/403 token, "
+    "404 unknown, 409 stale seq, 413 too large, 422 illegal action."
 )
-
-
-def recorder() -> Recorder:
-    """The recorder for this request, over this thread's store connection."""
-    from flask import current_app
-
-    if "recorder" not in g:
-        local = current_app.extensions["chronicle_local"]
-        store = getattr(local, "store", None)
-        if store is None:
-            store = open_store(current_app.config["DATABASE"])
-            local.store = store
-        g.recorder = Recorder(store, current_app.extensions["chronicle_cache"])
-    rec_: Recorder = g.recorder
-    return rec_
 
 
 def _teardown(exc: BaseException | None) -> None:

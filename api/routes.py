@@ -15,10 +15,12 @@ from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
 
 from events import Access, GameFilter, InvalidEvent
+from events import schemas as es
 from events.errors import Unauthorized
 
-from . import recorder
 from . import schemas as s
+from .service import recorder
+from .web import web
 
 blp = Blueprint("games", __name__, description="Games, their event logs, states and audits")
 editions_blp = Blueprint("editions", __name__, description="Editions: component data")
@@ -195,6 +197,20 @@ class Game(MethodView):
         return {**rec.game(game_id), "last_seq": rec.last_seq(game_id)}
 
 
+@blp.route("/games/<game_id>/fork")
+class Fork(MethodView):
+    @blp.arguments(s.ForkSchema(), error_status_code=400)
+    @blp.response(201, s.CreatedSchema)
+    @blp.alt_response(403, schema=s.ErrorSchema, description="the game still hides cards from "
+                      "this caller (fork a finished game, or a table game as its recorder)")
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Explore "what if?" from a step: a new table game replaying this one up to `at`."""
+        created = recorder().fork(game_id, body["at"], access(game_id))
+        return {"id": created.id, "recorder_token": created.recorder_token,
+                "seat_tokens": created.seat_tokens}
+
+
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
     @blp.doc(operationId="listEvents")
@@ -308,6 +324,7 @@ class Redo(MethodView):
 def _recording(game_id: str) -> Access:
     who = access(game_id)
     if who.role == "spectator":
+        recorder().game(game_id)  # an unknown game is a 404 first
         raise Unauthorized("token_required", "undo and redo need a recorder or seat token")
     return who
 
@@ -412,8 +429,6 @@ class Editions(MethodView):
         """Register an edition (checked against the game's schema)."""
         request.max_content_length = 16 * 1024 * 1024
         body = json_body()
-        from events import schemas as es
-
         loaded = es.load(s.NewEditionSchema(), body, "the edition request")
         content = loaded["content"]
         if not isinstance(content.get("slug"), str):
@@ -445,17 +460,15 @@ def register(app: Flask, api: Api) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id:
             try:
-                row = recorder().store.game(str(game_id))
+                flag = recorder().audit_flag(str(game_id))
             except Exception:  # the header is advisory; the response itself stands
-                row = None
-            if row is not None and row.get("audit"):
-                response.headers["X-Chronicle-Audit"] = row["audit"]
+                flag = None
+            if flag:
+                response.headers["X-Chronicle-Audit"] = flag
         return response
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
-
-    from .web import web
 
     app.register_blueprint(web)

@@ -117,6 +117,11 @@ class CreatedSchema(Schema):
     seat_tokens = fields.List(fields.String(), required=True)
 
 
+class ForkSchema(Schema):
+    at = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                        metadata={"description": "the step (seq) to explore from"})
+
+
 class GameSchema(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
@@ -131,6 +136,8 @@ class GameSchema(Schema):
     status = fields.String()
     result = fields.Dict(allow_none=True)
     audit = fields.String(allow_none=True)
+    origin = fields.Dict(allow_none=True, metadata={
+        "description": "a fork's origin: {game_id, seq, hash, copied} (null otherwise)"})
     last_seq = fields.Integer()
 
 

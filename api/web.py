@@ -1,4 +1,5 @@
-"""The web pages: the games index, the replay viewer and the table recorder.
+"""The web pages: the games index, the replay viewer, the table recorder and the archive's
+statistics.
 
 Pages are static HTML shells with a little hand-written JS (no build step, nothing fetched
 from outside): they read everything through the JSON API, sending a seat or recorder token
@@ -11,18 +12,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, jsonify, render_template
 
+from events.errors import NotFound
 from projections import GAMES, default_edition, get_rules
+
+from .service import recorder
 
 web = Blueprint("web", __name__, static_folder="static", static_url_path="/static/web",
                 template_folder="templates")
 
 
+def _titles() -> list[tuple[str, str]]:
+    """(slug, title) of every game, by title: what a filter offers a person to pick."""
+    return sorted(((slug, cls.title) for slug, cls in GAMES.items()), key=lambda g: g[1])
+
+
 @web.get("/")
 def index() -> str:
     """The games index, with filters by game, player and status."""
-    return render_template("index.html", games=sorted(GAMES))
+    return render_template("index.html", games=_titles())
 
 
 @web.get("/games/new")
@@ -31,23 +40,38 @@ def new_game() -> str:
     return render_template("new.html")
 
 
+@web.get("/statistics")
+def statistics() -> str:
+    """Charts of the archive (win rate by seat, scores, lengths), filtered like the index."""
+    return render_template("stats.html", games=_titles())
+
+
+def _game_page(template: str, game_id: str) -> tuple[str, int]:
+    """A page about one game, or a 404 page that says so (not a shell waiting for ever)."""
+    try:
+        game = recorder().game(game_id)
+    except NotFound:
+        return render_template("404.html", game_id=game_id), 404
+    cls = GAMES.get(game["game"])
+    return render_template(template, game_id=game_id, players=game["players"],
+                           title=cls.title if cls else game["game"]), 200
+
+
 @web.get("/games/<game_id>/replay")
-def replay(game_id: str) -> str:
+def replay(game_id: str) -> tuple[str, int]:
     """The step-through replay viewer of one game (`?at=N`, `?token=...`)."""
-    return render_template("replay.html", game_id=game_id)
+    return _game_page("replay.html", game_id)
 
 
 @web.get("/games/<game_id>/record")
-def record(game_id: str) -> str:
+def record(game_id: str) -> tuple[str, int]:
     """The recording (table) or play (digital) screen of one game (`?token=...`)."""
-    return render_template("record.html", game_id=game_id)
+    return _game_page("record.html", game_id)
 
 
 @web.get("/games-catalog")
 def catalog() -> Response:
     """Every registered game: slug, title, player counts, options, actions, card labels."""
-    from flask import jsonify
-
     return jsonify({"games": [_entry(slug) for slug in sorted(GAMES)]})
 
 

@@ -18,9 +18,15 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.progress import MofNCompleteColumn, Progress
 
 from events import Access, ChronicleError, GameFilter, Recorder, open_store
+from events.audit import compare as compare_records
+from events.audit import reaudit as reaudit_all
+from events.audit import statistics
+from events.migrate import copy_games, game_ids
 from events.recorder import parse_jsonl
+from events.samples import load_samples
 from projections import GAMES, get_rules
 from projections.rules import Action, GameRules
 
@@ -87,7 +93,7 @@ def _titles() -> dict[str, str]:
     return {slug: cls.title for slug, cls in GAMES.items()}
 
 
-def _words_of(rules: GameRules, players: list[str], mode: str) -> render.GameWords:
+def _words_of(rules: GameRules[Any], players: list[str], mode: str) -> render.GameWords:
     """The game's title, its players' names, its labels and its sentences, for printing."""
     names = tuple(str(p) for p in players)
 
@@ -189,6 +195,26 @@ def new(ctx: click.Context, game: str, players: tuple[str, ...], mode: str, seed
         click.echo(f"token for {players[seat]} (seat {seat}): {token}", err=True)
 
 
+@main.command()
+@click.argument("game_id")
+@click.option("--at", type=int, required=True, help="the step (seq) to explore from")
+@click.pass_context
+@refusals
+def fork(ctx: click.Context, game_id: str, at: int) -> None:
+    """Explore "what if?" from a step: a new table game that replays this one up to step N
+    (a finished game, or any table game; the local CLI sees everything). Prints its id.
+
+    Example: chronicle fork abc123 --at 40
+    """
+    with service(ctx) as rec:
+        created = rec.fork(game_id, at)
+        players = rec.game(created.id)["players"]
+    click.echo(created.id)
+    click.echo(f"recorder token: {created.recorder_token}", err=True)
+    for seat, token in enumerate(created.seat_tokens):
+        click.echo(f"token for {players[seat]} (seat {seat}): {token}", err=True)
+
+
 def _option(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key:
@@ -218,7 +244,7 @@ def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: s
     """  # noqa: E501
     payload = _read_data(data)
     with service(ctx) as rec:
-        actor_value = _seat(actor) if actor is not None else _default_actor(rec, game_id, type_)
+        actor_value = _seat(actor) if actor is not None else rec.default_actor(game_id, type_)
         recorded = rec.record(game_id, {"type": type_, "actor": actor_value, "data": payload},
                               expected_seq=expect_seq)
         game = None if as_json else _game_words(rec, game_id)
@@ -231,14 +257,6 @@ def act(ctx: click.Context, game_id: str, type_: str, actor: str | None, data: s
     if report is not None:
         _print(render.correction_table(report, game.ctx))
     _print(render.state_panel(recorded.state, game, _width()))
-
-
-def _default_actor(rec: Recorder, game_id: str, type_: str) -> Any:
-    # the service should make this guess (issue #21 moves it there); kept as it was meanwhile
-    for action in rec.legal(game_id):
-        if action["type"] == type_:
-            return action["actor"]
-    return 0
 
 
 def _read_data(data: str | None) -> Any:
@@ -553,7 +571,7 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
     """The words of the game a `game_created` names, even when it names an unknown one."""
     slug = str(created.get("game", ""))
     edition = created.get("edition") if isinstance(created.get("edition"), dict) else {}
-    rules: GameRules | None = None
+    rules: GameRules[Any] | None = None
     try:
         rules = rec.rules_for({"game": slug, "edition_sha256": str(edition.get("sha256")),
                                "id": "the file"})
@@ -596,8 +614,6 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
 
     Example: chronicle compare abc123 def456
     """
-    from events.audit import compare as compare_records
-
     with service(ctx) as rec:
         report = compare_records(rec, game_a, game_b)
         game = None if as_json else _game_words(rec, game_a)
@@ -619,8 +635,6 @@ def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
 
     Example: chronicle reaudit --game royals
     """
-    from events.audit import reaudit as reaudit_all
-
     with service(ctx) as rec:
         reports = reaudit_all(rec, slug)
     if as_json:
@@ -639,8 +653,6 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
 
     Example: chronicle stats --game adaman
     """
-    from events.audit import statistics
-
     with service(ctx) as rec:
         report = statistics(rec, slug)
     if as_json:
@@ -664,10 +676,6 @@ def migrate(ctx: click.Context, source: str | None, target: str, audit: bool) ->
     Games already in the target are skipped, so running it again resumes or does nothing.
     Example: chronicle migrate --from chronicle.db --to postgresql://chronicle@db/chronicle
     """
-    from rich.progress import MofNCompleteColumn, Progress
-
-    from events.migrate import copy_games, game_ids
-
     src, dst = open_store(source or ctx.obj["db"]), open_store(target)
     try:
         with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
@@ -701,8 +709,6 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
 
     Example: chronicle serve --port 8000 --workers 4
     """
-    from events.samples import load_samples
-
     with service(ctx) as rec:
         loaded = 0 if no_samples else load_samples(rec)
     if loaded:

@@ -10,8 +10,9 @@ from .errors import (
     StorageError,
     Unauthorized,
 )
+from .opening import open_store
 from .recorder import Access, CreatedGame, Recorded, Recorder
-from .store import GameFilter, Store, open_store
+from .store import GameFilter, Store
 
 __all__ = [
     "Access",

@@ -65,7 +65,7 @@ def mint_tokens(seats: int) -> Tokens:
     """A recorder token and one token per seat, 192 random bits each."""
     recorder = secrets.token_urlsafe(24)
     seat_tokens = [secrets.token_urlsafe(24) for _ in range(seats)]
-    hashes = {token_hash(recorder): RECORDER}
+    hashes: dict[str, str] = {token_hash(recorder): RECORDER}
     hashes |= {token_hash(t): f"seat:{i}" for i, t in enumerate(seat_tokens)}
     return Tokens(recorder, seat_tokens, hashes)
 
@@ -114,5 +114,5 @@ def may_replay(access: Access, mode: str, env: Mapping[str, Any]) -> bool:
     if access.role == "local" or (access.role == RECORDER and mode == "table"):
         return True
     if access.role == RECORDER:
-        return env["actor"] == "table"
-    return access.role == "seat" and env["actor"] == access.seat
+        return bool(env["actor"] == "table")
+    return access.role == "seat" and bool(env["actor"] == access.seat)

@@ -61,24 +61,28 @@ def compare(archive: Archive, game_a: str, game_b: str,
 
 
 # -- re-audit under the current reducers -------------------------------------------------------
-def _rows(store: Store, slug: str | None, page: int = 200) -> list[dict[str, Any]]:
-    """Every game row (of one game, or all), in pages."""
+def _rows(store: Store, slug: str | None, page: int = 200, forks: bool = False
+          ) -> list[dict[str, Any]]:
+    """Every game row (of one game, or all), in pages; forks ("what if" explorations, not
+    games played) only when asked."""
     out: list[dict[str, Any]] = []
     while True:
-        rows, total = store.list_games(GameFilter(game=slug, limit=page, offset=len(out)))
+        rows, total = store.list_games(GameFilter(game=slug, limit=page, offset=len(out),
+                                                  forks=None if forks else False))
         out += rows
         if not rows or len(out) >= total:
             return out
 
 
-def reaudit(archive: Archive, slug: str | None = None) -> list[dict[str, Any]]:
+def reaudit(archive: Archive, slug: str | None = None, forks: bool = False
+            ) -> list[dict[str, Any]]:
     """Replay every stored game under today's reducers; report what changed per game."""
     return [reaudit_game(archive.store, archive.registry, row)
-            for row in _rows(archive.store, slug)]
+            for row in _rows(archive.store, slug, forks=forks)]
 
 
 def reaudit_game(store: Store, editions: Editions, row: Mapping[str, Any],
-                 rules: GameRules | None = None) -> dict[str, Any]:
+                 rules: GameRules[Any] | None = None) -> dict[str, Any]:
     """One game: legality, result and the first event whose outcome differs."""
     envelopes = list(store.events(row["id"]))
     rules = rules or editions.rules_for(row)
@@ -110,10 +114,11 @@ def reaudit_game(store: Store, editions: Editions, row: Mapping[str, Any],
 
 
 # -- statistics across the archive --------------------------------------------------------------
-def statistics(archive: Archive, slug: str | None = None) -> dict[str, Any]:
+def statistics(archive: Archive, slug: str | None = None, forks: bool = False
+               ) -> dict[str, Any]:
     """Games played, win rate by seat, score distributions, lengths, frequent actions."""
     per_game: dict[str, dict[str, Any]] = {}
-    for row in _rows(archive.store, slug, 500):
+    for row in _rows(archive.store, slug, 500, forks=forks):
         _count_game(archive.store, row, per_game.setdefault(row["game"], _empty_stats()))
     return {"games": {name: _summarise(stats) for name, stats in sorted(per_game.items())},
             "total_games": sum(s["played"] for s in per_game.values())}

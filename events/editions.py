@@ -72,7 +72,7 @@ class Editions:
         raise NotFound("unknown_edition", f"no {slug} edition named {wanted!r}; "
                        "see `chronicle editions` or add one with `chronicle editions add`")
 
-    def rules(self, slug: str, edition: Mapping[str, Any]) -> GameRules:
+    def rules(self, slug: str, edition: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer of `slug` bound to `edition` ({"name"?, "sha256"}), from the one rules
         cache; NotFound when this store does not hold that edition."""
         sha = str(edition["sha256"])
@@ -80,12 +80,12 @@ class Editions:
             return bound_rules(slug, sha, lambda: default_edition(slug))
         return bound_rules(slug, sha, lambda: self._content(slug, edition))
 
-    def rules_for(self, game: Mapping[str, Any]) -> GameRules:
+    def rules_for(self, game: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer a stored game was recorded with."""
         return self.rules(game["game"], {"name": game.get("edition_name"),
                                          "sha256": game["edition_sha256"]})
 
-    def require_stored(self, slug: str, edition: Mapping[str, Any]) -> GameRules:
+    def require_stored(self, slug: str, edition: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer of an edition this store holds, refusing one it lacks even when the
         process has it cached: an imported game must replay from this store alone."""
         self.ensure_default(slug)

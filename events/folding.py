@@ -37,8 +37,12 @@ class GameContext:
     """One game as loaded for one call: its row, its reducer, its last seq."""
 
     row: Mapping[str, Any]
-    rules: GameRules
-    last: int
+    rules: GameRules[Any]
+    last_event: Envelope  # the game's latest envelope, read with the row: its seq and hash
+
+    @property
+    def last(self) -> int:
+        return int(self.last_event["seq"])
 
     @property
     def id(self) -> str:
@@ -100,17 +104,21 @@ class Folding:
         #: games this process found altered while folding (their row says so too): a read
         #: that made the discovery reports it without reading the row again
         self.failed: set[str] = set()
+        #: game id -> audit flag as last read or written through this object (one request
+        #: in the API), so the audit header of a response reads no row again
+        self.audits: dict[str, str | None] = {}
 
     def row(self, game_id: str) -> dict[str, Any]:
         row = self.store.game(game_id)
         if row is None:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
+        self.audits[game_id] = row.get("audit")
         return row
 
     def context(self, game_id: str) -> GameContext:
-        """The game row, its reducer and its last seq, each read once."""
+        """The game row, its reducer and its last event, each read once."""
         row = self.row(game_id)
-        last = self.store.last_seq(game_id)
+        last = self.store.last_event(game_id)
         if last is None:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
         return GameContext(row, self.editions.rules_for(row), last)
@@ -206,13 +214,25 @@ class Folding:
 
     def audit_of(self, ctx: GameContext) -> str | None:
         """The game's audit flag as of now: "failed" if a fold just found it altered."""
-        return "failed" if ctx.id in self.failed else ctx.row.get("audit")
+        return "failed" if ctx.id in self.failed else self.audits.get(ctx.id,
+                                                                     ctx.row.get("audit"))
+
+    def audit_flag(self, game_id: str) -> str | None:
+        """The audit flag of a game this object read or wrote, else from its row."""
+        if game_id in self.failed:
+            return "failed"
+        if game_id in self.audits:
+            return self.audits[game_id]
+        row = self.store.game(game_id)
+        return None if row is None else row.get("audit")
 
     def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
                     audit: str | None = None) -> None:
         """Cache derived facts on the game row; a failure here loses nothing of the log."""
         if audit == "ok":
             self.failed.discard(game_id)
+        if audit is not None:
+            self.audits[game_id] = audit
         try:
             self.store.set_summary(game_id, status, result, audit=audit)
         except ChronicleError as err:  # the log is intact; the next verify refreshes this

@@ -89,7 +89,8 @@ def copy_game(source: Store, target: Store, game_id: str, report: CopyReport,
     if game.get("result") is not None:
         game["result"] = json.dumps(game["result"], ensure_ascii=False)
     try:
-        target.import_game(game, envelopes, source.tokens(game_id), source.seed(game_id))
+        target.import_game(game, envelopes, source.tokens(game_id), source.seed(game_id),
+                           source.salt(game_id))
     except Conflict:  # another copy got there first
         report.skipped.append(game_id)
         return "skipped"

@@ -38,7 +38,7 @@ class GameReader:
         self.viewer = viewer_of(access, ctx.mode, self.finished)
 
     @property
-    def rules(self) -> GameRules:
+    def rules(self) -> GameRules[Any]:
         return self.ctx.rules
 
     @property
@@ -202,7 +202,7 @@ class GameReader:
             return f"{who} corrected event {data.get('target_seq')}: now “{what}”"
         return _meta_sentence(kind, who, data, names)
 
-def describe(rules: GameRules, action: Action, names: list[str]) -> str:
+def describe(rules: GameRules[Any], action: Action, names: list[str]) -> str:
     """The rules' sentence for an action; a shape the sentence cannot read (data withheld
     from this viewer, an altered record) still reads as who did what."""
     try:

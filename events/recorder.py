@@ -20,8 +20,9 @@ from . import audit
 from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
-from .errors import InvalidEvent, NotFound
+from .errors import ChronicleError, InvalidEvent, NotFound
 from .folding import CursorCache, Folding, GameContext
+from .forking import Forker
 from .model import Envelope, now_iso
 from .reading import GameReader, audit_report
 from .store import GameFilter, Store
@@ -40,6 +41,7 @@ class Recorder:
                                else CursorCache())
         self.writer = Writer(self.folding, self.registry, entropy or server_entropy)
         self.verifier = Verifier(self.folding, self.registry)
+        self.forker = Forker(self.folding)
 
     # -- editions -----------------------------------------------------------------------
     def add_edition(self, slug: str, content: Any, name: str | None = None) -> dict[str, Any]:
@@ -50,17 +52,19 @@ class Recorder:
         """Every edition known: the shipped defaults and those registered."""
         return self.registry.listed(slug)
 
-    def rules_for(self, game: Mapping[str, Any]) -> GameRules:
+    def rules_for(self, game: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer bound to the exact edition the game was recorded with."""
         return self.registry.rules_for(game)
 
     # -- access and reading ---------------------------------------------------------------
     def access(self, game_id: str, token: str | None) -> Access:
         """Resolve a bearer token (None: spectator); an unknown token is refused."""
-        self.game(game_id)
         if token is None:
-            return Access("spectator")
-        return from_role(self.store.token_role(game_id, token_hash(token)))
+            return Access("spectator")  # an unknown game is refused by the read that follows
+        role = self.store.token_role(game_id, token_hash(token))
+        if role is None:
+            self.game(game_id)  # an unknown game is a 404 before a bad token is a 401
+        return from_role(role)
 
     def reader(self, game_id: str, access: Access | None = None) -> GameReader:
         """The game as `access` may see it; a digital game's owed server events first."""
@@ -73,6 +77,11 @@ class Recorder:
     def game(self, game_id: str) -> dict[str, Any]:
         return self.folding.row(game_id)
 
+    def audit_flag(self, game_id: str) -> str | None:
+        """"ok" or "failed" after the game's last audit, None if never audited (a response
+        header; read from what this request already loaded when it can)."""
+        return self.folding.audit_flag(game_id)
+
     def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
         return self.store.list_games(flt)
 
@@ -83,7 +92,7 @@ class Recorder:
             raise NotFound("unknown_game", f"game {game_id!r} has no events")
         return last
 
-    def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules, Cursor]:
+    def cursor(self, game_id: str, at: int | None = None) -> tuple[GameRules[Any], Cursor]:
         """The fold of events 0..at (default: all), resumed from the nearest snapshot."""
         ctx = self.folding.context(game_id)
         return ctx.rules, self.folding.cursor(ctx, at)
@@ -145,6 +154,10 @@ class Recorder:
         action = self.writer.meta_action(game_id, kind, actor, access)
         return self.record(game_id, action, expected_seq=expected_seq, access=access)
 
+    def fork(self, game_id: str, at: int, access: Access | None = None) -> CreatedGame:
+        """A new table game that starts as this game's effective history up to step `at`."""
+        return self.forker.fork(self.reader(game_id, access), at)
+
     def catch_up(self, game_id: str) -> list[Envelope]:
         """Write the server events a digital game owes (after a crash of an older version)."""
         ctx = self.folding.context(game_id)
@@ -157,8 +170,6 @@ class Recorder:
 
     def _catch_up_quietly(self, ctx: GameContext, cursor: Cursor) -> tuple[GameContext, Cursor]:
         """Catch up on a read path; a store that cannot take the write still serves reads."""
-        from .errors import ChronicleError
-
         try:
             return self.writer.catch_up(ctx, cursor)
         except ChronicleError:
@@ -183,13 +194,15 @@ class Recorder:
         """Two records of one table, each as its caller may see it: where they differ."""
         return audit.compare(self, game_a, game_b, access)
 
-    def reaudit(self, slug: str | None = None) -> list[dict[str, Any]]:
-        """Every stored game replayed under today's reducers: what changed."""
-        return audit.reaudit(self, slug)
+    def reaudit(self, slug: str | None = None, forks: bool = False) -> list[dict[str, Any]]:
+        """Every stored game replayed under today's reducers: what changed (forks only when
+        asked: they are explorations, not games played)."""
+        return audit.reaudit(self, slug, forks)
 
-    def statistics(self, slug: str | None = None) -> dict[str, Any]:
-        """Games, win rate by seat, scores, lengths, frequent actions."""
-        return audit.statistics(self, slug)
+    def statistics(self, slug: str | None = None, forks: bool = False) -> dict[str, Any]:
+        """Games, win rate by seat, scores, lengths, frequent actions (forks left out unless
+        asked)."""
+        return audit.statistics(self, slug, forks)
 
 
 __all__ = ["Access", "CreatedGame", "CursorCache", "InvalidEvent", "Recorded", "Recorder",

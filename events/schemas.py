@@ -64,7 +64,7 @@ def _scalar_problem(value: Any, path: str) -> str | None:
     return None
 
 
-class ActorField(fields.Field):
+class ActorField(fields.Field[Any]):
     """A seat index (int >= 0), "table" or "server"."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -80,7 +80,7 @@ class ActorField(fields.Field):
         return value
 
 
-class SeedField(fields.Field):
+class SeedField(fields.Field[Any]):
     """A client's extra entropy for a digital game's seed: a string, or an integer (kept as
     its canonical decimal string). It is mixed with the server's own randomness, never used
     alone (README, "Deals")."""
@@ -138,7 +138,7 @@ def load(schema: Schema, payload: Any, what: str,
     try:
         loaded: dict[str, Any] = schema.load(dict(payload), partial=partial)
     except ValidationError as err:
-        messages = err.normalized_messages()
+        messages = err.normalized_messages()  # type: ignore[no-untyped-call]
         summary = "; ".join(f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
                             for k, v in sorted(messages.items(), key=lambda kv: str(kv[0])))
         raise InvalidEvent("malformed", f"{what} is malformed: {summary}",

@@ -26,6 +26,8 @@ class GameFilter:
     status: str | None = None
     created_from: str | None = None
     created_to: str | None = None
+    #: None: every game; False: leave forks out (statistics, re-audit); True: only forks
+    forks: bool | None = None
     limit: int = 50
     offset: int = 0
 
@@ -183,6 +185,11 @@ class Store(ABC):
     def salt(self, game_id: str) -> str | None:
         """The salt of the digital game's seed commitment (scheme 2; None for scheme 1)."""
 
+    def secret(self, game_id: str) -> tuple[str, str | None] | None:
+        """(seed, salt) of a digital game, or None (backends answer in one read)."""
+        seed = self.seed(game_id)
+        return None if seed is None else (seed, self.salt(game_id))
+
     @abstractmethod
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
         """Cache a folded cursor (JSON data, never code); snapshots may be dropped at any
@@ -195,15 +202,3 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the connection."""
-
-
-def open_store(url: str | None) -> Store:
-    """A SQLite path or sqlite:/// URL, or a postgresql:// URL."""
-    target = url or "chronicle.db"
-    if target.startswith(("postgresql://", "postgres://")):
-        from .postgres import PostgresStore
-
-        return PostgresStore(target)
-    from .sqlite import SQLiteStore
-
-    return SQLiteStore(target.removeprefix("sqlite:///").removeprefix("sqlite://"))

@@ -65,7 +65,7 @@ class Verifier:
                                                             p.get("seq") or 0)),
                 "events": len(envelopes), "checked": checked, "result": result}
 
-    def _rules_of(self, created: Mapping[str, Any]) -> GameRules:
+    def _rules_of(self, created: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer a game_created names, from an edition this store holds."""
         slug = str(created.get("game", ""))
         game_class(slug)

@@ -13,7 +13,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from .adaman import Adaman
+from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
+from .palais_royal import PalaisRoyal
+from .royals import Royals
 from .rules import Action, Dealer, GameRules, IllegalAction
+from .thrones import Thrones
 
 __all__ = [
     "GAMES",
@@ -29,23 +34,17 @@ __all__ = [
 ]
 
 
-def _registry() -> dict[str, type[GameRules]]:
-    from .adaman import Adaman
-    from .in_the_shadow_of_the_emperor import InTheShadowOfTheEmperor
-    from .palais_royal import PalaisRoyal
-    from .royals import Royals
-    from .thrones import Thrones
-
-    classes: list[type[GameRules]] = [Adaman, InTheShadowOfTheEmperor, PalaisRoyal, Royals,
+def _registry() -> dict[str, type[GameRules[Any]]]:
+    classes: list[type[GameRules[Any]]] = [Adaman, InTheShadowOfTheEmperor, PalaisRoyal, Royals,
                                       Thrones]
     return {cls.slug: cls for cls in classes}
 
 
-GAMES: dict[str, type[GameRules]] = _registry()
+GAMES: dict[str, type[GameRules[Any]]] = _registry()
 DEFAULT_EDITION_NAME = "default"
 
 
-def game_class(slug: str) -> type[GameRules]:
+def game_class(slug: str) -> type[GameRules[Any]]:
     """The rules class for `slug`; IllegalAction(unknown_game) names the ones we have."""
     try:
         return GAMES[slug]
@@ -84,7 +83,7 @@ def edition_problems(slug: str, content: Any) -> list[str]:
         return [f"edition data is incomplete or mistyped: {err!r}"]
 
 
-class _RulesCache(dict[tuple[str, str], GameRules]):
+class _RulesCache(dict[tuple[str, str], GameRules[Any]]):
     """The one cache of bound reducers, by (game slug, edition sha256): content-addressed,
     so an entry is never stale; bounded, since clubs may register many editions."""
 
@@ -99,7 +98,7 @@ _bound = _RulesCache()
 
 
 def bound_rules(slug: str, sha256: str,
-                content: Mapping[str, Any] | Callable[[], Mapping[str, Any]]) -> GameRules:
+                content: Mapping[str, Any] | Callable[[], Mapping[str, Any]]) -> GameRules[Any]:
     """The reducer of `slug` bound to the edition whose canonical content hashes to `sha256`.
 
     `content` may be a loader, called only on a cache miss (reading and parsing an
@@ -116,7 +115,7 @@ def bound_rules(slug: str, sha256: str,
     return rules
 
 
-def get_rules(slug: str, edition: dict[str, Any] | None = None) -> GameRules:
+def get_rules(slug: str, edition: dict[str, Any] | None = None) -> GameRules[Any]:
     """The reducer for `slug` bound to `edition` (the default edition when None)."""
     content = edition if edition is not None else default_edition(slug)
     if edition is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,7 @@ Envelope = Mapping[str, Any]
 Problem = dict[str, Any]
 
 
-def state_digest(rules: GameRules, cursor: Cursor) -> str:
+def state_digest(rules: GameRules[Any], cursor: Cursor) -> str:
     """sha256 of the full view and result after an event: what the rules made of it."""
     text = json.dumps([rules.view(cursor.state, ALL), rules.result(cursor.state),
                        [list(i) for i in cursor.invalid]], sort_keys=True, default=str)
@@ -53,7 +53,7 @@ class AuditReport:
     last: Cursor | None = None
 
 
-def audit_log(rules: GameRules, envelopes: list[Envelope]) -> AuditReport:
+def audit_log(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> AuditReport:
     """Every event re-applied, every deal re-derived, claims checked (log already chained)."""
     created = envelopes[0]["data"]
     report = AuditReport()
@@ -94,7 +94,7 @@ def audit_log(rules: GameRules, envelopes: list[Envelope]) -> AuditReport:
     return report
 
 
-def _revealed_seed(envelopes: list[Envelope], created: Mapping[str, Any],
+def _revealed_seed(envelopes: Sequence[Envelope], created: Mapping[str, Any],
                    problems: list[Problem]) -> str | None:
     """The seed `seed_revealed` published, if it matches the commitment of `game_created`."""
     revealed = next((e for e in envelopes if e["type"] == "seed_revealed"), None)
@@ -152,7 +152,7 @@ def _per_seat(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{} for _ in result["scores"]]
 
 
-def claim_problems(envelopes: list[Envelope], result: Mapping[str, Any] | None,
+def claim_problems(envelopes: Sequence[Envelope], result: Mapping[str, Any] | None,
                    names: list[str] | tuple[str, ...] = ()) -> list[Problem]:
     """A problem for every claimed result that differs from the recomputed one."""
     problems = []
@@ -184,7 +184,7 @@ def _words(value: Any, names: list[str] | tuple[str, ...]) -> str:
 
 
 # -- corrections -----------------------------------------------------------------------------
-def correction_impact(rules: GameRules, envelopes: list[Envelope]) -> list[dict[str, Any]]:
+def correction_impact(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> list[dict[str, Any]]:
     """For the last event (a correction): each later event now illegal or with changed outcome.
 
     Compares the effective history folded without this correction and with it, event by
@@ -209,7 +209,7 @@ def correction_impact(rules: GameRules, envelopes: list[Envelope]) -> list[dict[
     return report
 
 
-def _fold_views(rules: GameRules, envs: list[Envelope], effective: list[int]
+def _fold_views(rules: GameRules[Any], envs: Sequence[Envelope], effective: list[int]
                 ) -> dict[int, tuple[Any, str | None]]:
     """seq -> (full view plus result after it, or the refusal message)."""
     corrections = corrections_in(envs, effective)
@@ -228,7 +228,7 @@ def _fold_views(rules: GameRules, envs: list[Envelope], effective: list[int]
 
 
 # -- two records of one table -----------------------------------------------------------------
-def effective_actions(envelopes: list[Envelope]) -> list[tuple[int, dict[str, Any]]]:
+def effective_actions(envelopes: Sequence[Envelope]) -> list[tuple[int, dict[str, Any]]]:
     """(seq, action) of the history in effect, corrections applied."""
     effective = effective_stack(envelopes)
     fixes = corrections_in(envelopes, effective)
@@ -267,7 +267,7 @@ def first_difference(left: list[tuple[int, dict[str, Any]]],
             "message": f"the records agree on all {len(left)} actions"}
 
 
-def describe_actions(rules: GameRules, report: dict[str, Any], names: list[str]) -> None:
+def describe_actions(rules: GameRules[Any], report: dict[str, Any], names: list[str]) -> None:
     """Add the sentence of each differing action to a `first_difference` report."""
     for side in ("a", "b"):
         entry = report.get(side)

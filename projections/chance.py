@@ -43,7 +43,7 @@ def dealer_for(scheme: int, seed: str, before: Cursor) -> Dealer:
     return Dealer(seed, before.seq + 1 if scheme == 1 else before.draws)
 
 
-def server_move(rules: GameRules, state: State) -> dict[str, Any] | None:
+def server_move(rules: GameRules[Any], state: State) -> dict[str, Any] | None:
     """The table move the server makes itself in digital play, or None.
 
     A chance event the rules call for (`auto_action`), or the table's only legal move when
@@ -61,7 +61,7 @@ def server_move(rules: GameRules, state: State) -> dict[str, Any] | None:
     return dict(options[0]) if len(options) == 1 else None
 
 
-def deal_problem(rules: GameRules, scheme: int, before: Cursor, env: Mapping[str, Any],
+def deal_problem(rules: GameRules[Any], scheme: int, before: Cursor, env: Mapping[str, Any],
                  seed: str) -> dict[str, Any] | None:
     """Re-derive an event's chance outcome from the seed; a mismatch names the seq."""
     chance = rules.chance_fields.get(env["type"], ())

@@ -26,7 +26,7 @@ class Playout:
         return self.states[-1]
 
 
-def next_action(rules: GameRules, state: State, pick: Callable[[int], int], seed: str,
+def next_action(rules: GameRules[Any], state: State, pick: Callable[[int], int], seed: str,
                 step_no: int) -> Action | None:
     """One random legal action with its chance filled, or None when nobody can act."""
     auto = rules.auto_action(state)
@@ -44,7 +44,7 @@ def next_action(rules: GameRules, state: State, pick: Callable[[int], int], seed
     return action
 
 
-def play(rules: GameRules, created: Mapping[str, Any], pick: Callable[[int], int],
+def play(rules: GameRules[Any], created: Mapping[str, Any], pick: Callable[[int], int],
          seed: str = "playout", max_steps: int = 10_000) -> Playout:
     """Play random legal actions until the game has a result or `max_steps` is reached."""
     state = rules.initial_state(created)
@@ -62,7 +62,7 @@ def play(rules: GameRules, created: Mapping[str, Any], pick: Callable[[int], int
     return Playout(created, tuple(actions), tuple(states))
 
 
-def created_for(rules: GameRules, players: int, mode: str = "digital",
+def created_for(rules: GameRules[Any], players: int, mode: str = "digital",
                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A game_created payload for `players` seats, as the recorder would write it."""
     return {

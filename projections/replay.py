@@ -10,7 +10,7 @@ back past it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -58,7 +58,8 @@ def created_data(envelopes: Iterable[Envelope]) -> Mapping[str, Any]:
     for env in envelopes:
         if env["type"] != "game_created":
             break
-        return env["data"]
+        data: Mapping[str, Any] = env["data"]
+        return data
     raise IllegalAction("no_game_created", "a log must start with game_created at seq 0")
 
 
@@ -67,7 +68,7 @@ def to_action(env: Envelope) -> Action:
     return Action.of(env["type"], env["actor"], env.get("data") or {}, env.get("seq"))
 
 
-def start(rules: GameRules, created: Envelope) -> Cursor:
+def start(rules: GameRules[Any], created: Envelope) -> Cursor:
     """The cursor at seq 0."""
     if created["type"] != "game_created" or created["seq"] != 0:
         raise IllegalAction("no_game_created", "a log must start with game_created at seq 0")
@@ -80,7 +81,7 @@ def _with_seq(err: IllegalAction, env: Envelope) -> IllegalAction:
     return err
 
 
-def check_undo(rules: GameRules, mode: str, cursor: Cursor, actor: Any,
+def check_undo(rules: GameRules[Any], mode: str, cursor: Cursor, actor: Any,
                target: Action) -> None:
     """The undo policy: table mode undoes anything; digital only one's own, unrevealing."""
     if mode != "digital":
@@ -101,10 +102,10 @@ def check_undo(rules: GameRules, mode: str, cursor: Cursor, actor: Any,
         )
 
 
-History = Callable[[int], list[Envelope]]
+History = Callable[[int], Sequence[Envelope]]
 
 
-def step(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
+def step(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
          action_at: Callable[[int], Action], history: History | None = None) -> Cursor:
     """The cursor after event `env`, which must be seq cursor.seq + 1."""
     seq = env["seq"]
@@ -140,7 +141,7 @@ def _declared_target(env: Envelope, expected: int) -> None:
                             target_seq=expected)
 
 
-def _undo(rules: GameRules, mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
+def _undo(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
           action_at: Callable[[int], Action]) -> Cursor:
     if cursor.top is None:
         raise IllegalAction("nothing_to_undo", "there is no action left to undo")
@@ -164,7 +165,7 @@ def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
                   parent=after.parent, invalid=after.invalid, draws=cursor.draws)
 
 
-def _correct(rules: GameRules, mode: str, cursor: Cursor, env: Envelope,
+def _correct(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope,
              history: History) -> Cursor:
     """A correction replaces the action of an earlier event and re-judges all that follows.
 
@@ -207,7 +208,7 @@ def _correction_of(env: Envelope) -> tuple[int, Action]:
     return target, Action.of(action["type"], action["actor"], action.get("data") or {}, target)
 
 
-def corrections_in(envs: list[Envelope], effective: list[int]) -> dict[int, Action]:
+def corrections_in(envs: Sequence[Envelope], effective: list[int]) -> dict[int, Action]:
     """Target seq -> corrected action, for every correction in effect (later ones win)."""
     out: dict[int, Action] = {}
     for seq in effective:
@@ -217,7 +218,7 @@ def corrections_in(envs: list[Envelope], effective: list[int]) -> dict[int, Acti
     return out
 
 
-def refold(rules: GameRules, envs: list[Envelope], effective: list[int],
+def refold(rules: GameRules[Any], envs: Sequence[Envelope], effective: list[int],
            corrections: Mapping[int, Action]) -> tuple[State, list[Invalid]]:
     """Fold the effective actions with corrections in place, skipping what is now illegal."""
     state = rules.initial_state(envs[0]["data"])
@@ -236,9 +237,9 @@ def refold(rules: GameRules, envs: list[Envelope], effective: list[int],
 class Folder:
     """Folds a run of envelopes, keeping every cursor so undo can look back."""
 
-    def __init__(self, rules: GameRules, mode: str,
+    def __init__(self, rules: GameRules[Any], mode: str,
                  fallback: Lookup | None = None,
-                 event_at: Callable[[int], Envelope] | None = None,
+                 event_at: Callable[[int], Envelope | None] | None = None,
                  events_upto: History | None = None,
                  keep: int | None = None) -> None:
         """`keep`: with a fallback and event_at, hold only the latest `keep` cursors and
@@ -269,7 +270,7 @@ class Folder:
             raise KeyError(seq)
         return to_action(env)
 
-    def history(self, upto: int) -> list[Envelope]:
+    def history(self, upto: int) -> Sequence[Envelope]:
         """Envelopes 0..upto, from what this fold has seen or from the log."""
         if all(seq in self.envelopes for seq in range(upto + 1)):
             return [self.envelopes[seq] for seq in range(upto + 1)]
@@ -277,7 +278,8 @@ class Folder:
             return self._events_upto(upto)
         if self._event_at is None:
             raise KeyError(upto)
-        return [self._event_at(seq) for seq in range(upto + 1)]
+        found = [self._event_at(seq) for seq in range(upto + 1)]
+        return [env for env in found if env is not None]
 
     def resume(self, cursor: Cursor) -> None:
         self.cursors[cursor.seq] = cursor
@@ -301,11 +303,11 @@ class Folder:
         self.envelopes = {s: e for s, e in self.envelopes.items() if s >= below}
 
 
-def mode_of(envelopes: list[Envelope]) -> str:
+def mode_of(envelopes: Sequence[Envelope]) -> str:
     return str(created_data(envelopes).get("mode", "table"))
 
 
-def fold(rules: GameRules, envelopes: list[Envelope]) -> Cursor:
+def fold(rules: GameRules[Any], envelopes: list[Envelope]) -> Cursor:
     """The final cursor; raises IllegalAction (with seq) at the first illegal event."""
     folder = Folder(rules, mode_of(envelopes))
     for env in envelopes:
@@ -315,14 +317,14 @@ def fold(rules: GameRules, envelopes: list[Envelope]) -> Cursor:
     return folder.last
 
 
-def steps(rules: GameRules, envelopes: list[Envelope]) -> Iterator[tuple[Envelope, Cursor]]:
+def steps(rules: GameRules[Any], envelopes: list[Envelope]) -> Iterator[tuple[Envelope, Cursor]]:
     """(event, cursor after it) for every event, for step-through replays."""
     folder = Folder(rules, mode_of(envelopes))
     for env in envelopes:
         yield env, folder.feed(env)
 
 
-def state_at(rules: GameRules, envelopes: list[Envelope], seq: int) -> Cursor:
+def state_at(rules: GameRules[Any], envelopes: list[Envelope], seq: int) -> Cursor:
     """The fold of events 0..seq."""
     return fold(rules, [e for e in envelopes if e["seq"] <= seq])
 

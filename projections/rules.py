@@ -15,16 +15,18 @@ import hmac
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from marshmallow import Schema
+from marshmallow import INCLUDE, Schema, ValidationError
 
 from .errors import ChronicleError, IllegalAction
 
 Seat = int
 Actor = int | Literal["table", "server"]
 CardId = str
-State = Any
+#: a game's state: each game's own frozen dataclass (GameRules[S] is checked against it)
+S = TypeVar("S")
+State = Any  # where any game's state will do (the fold, the service)
 Viewer = int | None | Literal["all"]
 ALL: Literal["all"] = "all"
 
@@ -44,7 +46,8 @@ class FrozenDict(dict[str, Any]):
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("FrozenDict is immutable")
 
-    __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
+    __setitem__ = _refuse
+    __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
     __ior__ = _refuse  # type: ignore[assignment]
 
@@ -95,6 +98,7 @@ class Bag:
     """An immutable multiset of card ids; `take` refuses what is not there."""
 
     __slots__ = ("_items",)
+    _items: tuple[tuple[str, int], ...]
 
     def __init__(self, items: Iterable[str] | Mapping[str, int] = ()) -> None:
         counter = Counter(items)
@@ -277,11 +281,35 @@ class Dealer:
 ActionEntry = tuple[type[Schema], Callable[..., Any]]
 
 
-class GameRules:
+class OpenSchema(Schema):
+    """A marshmallow schema that keeps the fields it does not declare (component data and
+    action data carry more than each check reads)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+def schema_problems(schema: Schema, content: Any, where: str = "") -> list[str]:
+    """What `schema` finds wrong with `content`, one readable line per field (empty: fine)."""
+    try:
+        schema.load(content)
+    except ValidationError as err:
+        messages = err.normalized_messages()  # type: ignore[no-untyped-call]
+        return [f"{where}{key}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
+                for key, v in sorted(messages.items(), key=lambda kv: str(kv[0]))]
+    return []
+
+
+#: apply_<type>(state, action, components) -> the next state (a game's apply.py)
+Applier = Callable[[Any, Action, Any], Any]
+
+
+class GameRules(Generic[S]):
     """Base class of every game; one instance per edition (component data).
 
     A subclass sets the class attributes and implements the methods marked "must".
-    Every method is pure: same inputs, same outputs, no mutation.
+    Every method is pure: same inputs, same outputs, no mutation. `S` is the game's state
+    type, so mypy checks each reducer against its own state.
     """
 
     slug: ClassVar[str]
@@ -296,20 +324,50 @@ class GameRules:
     default_options: ClassVar[Mapping[str, Any]] = {}
     #: action types a seat may never undo in digital play, beyond those that reveal chance
     never_undoable: ClassVar[frozenset[str]] = frozenset()
+    #: action type -> its apply function (a game's apply.py), dispatched by `apply`
+    appliers: ClassVar[Mapping[str, Applier]] = {}
 
     def __init__(self, edition: Mapping[str, Any]) -> None:
         self.edition = edition
 
+    # -- dispatch -----------------------------------------------------------
+    def admissible(self, state: S, action: Action) -> None:
+        """Refuse what no rule of this game could allow: an action type it does not have,
+        and any action once the game is over. The one place these two refusals live (the
+        recorder asks here before it deals)."""
+        if action.type not in self.action_schemas:
+            # the type is quoted as sent: it is the caller's word, not one of ours; the
+            # game's own types are in the details (`legal` lists what may be done now)
+            raise IllegalAction("unknown_action", f"{self.title} has no move “{action.type}”",
+                                known=sorted(self.action_schemas))
+        if self.result(state) is not None:
+            raise IllegalAction("game_over", self.over_words(state))
+
+    def over_words(self, state: S) -> str:
+        """The refusal of a move after the end; a game may say how it ended."""
+        return "the game is over; only undo is possible now"
+
+    def components(self) -> Any:
+        """The edition's components as the game's apply functions read them (edition.py);
+        by default the edition's JSON itself."""
+        return self.edition
+
     # -- must ---------------------------------------------------------------
-    def initial_state(self, created: Mapping[str, Any]) -> State:
+    def initial_state(self, created: Mapping[str, Any]) -> S:
         """The state after game_created (players, mode, options); no randomness. Must."""
         raise NotImplementedError
 
-    def apply(self, state: State, action: Action) -> State:
-        """The next state, or IllegalAction naming the rule. Must."""
-        raise NotImplementedError
+    def apply(self, state: S, action: Action) -> S:
+        """The next state, or IllegalAction naming the rule: the refusals of `admissible`,
+        then the game's apply function for the action's type (`appliers`)."""
+        self.admissible(state, action)
+        applier = self.appliers.get(action.type)
+        if applier is None:
+            raise NotImplementedError(f"{self.slug} lists {action.type} but cannot apply it")
+        result: S = applier(state, action, self.components())
+        return result
 
-    def view(self, state: State, seat: Viewer) -> dict[str, Any]:
+    def view(self, state: S, seat: Viewer) -> dict[str, Any]:
         """JSON-ready state as `seat` may see it. Must.
 
         `seat` is a seat index, None for a spectator, or "all" for the auditor's view of
@@ -317,23 +375,23 @@ class GameRules:
         """
         raise NotImplementedError
 
-    def to_act(self, state: State) -> tuple[Actor, ...]:
+    def to_act(self, state: S) -> tuple[Actor, ...]:
         """The actors who may act now (seats and/or "table"); empty when over. Must."""
         raise NotImplementedError
 
-    def legal_actions(self, state: State, seat: Actor | None = None) -> list[dict[str, Any]]:
+    def legal_actions(self, state: S, seat: Actor | None = None) -> list[dict[str, Any]]:
         """Enumerable legal actions `{"type","actor","data"}` for `seat` (None: all). Must.
 
         Actions that cause a chance outcome are listed without their outcome fields.
         """
         raise NotImplementedError
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: S) -> dict[str, Any] | None:
         """Once over: {"scores", "winners", "reason", "breakdown"}; else None. Must."""
         raise NotImplementedError
 
     # -- may ----------------------------------------------------------------
-    def fill_chance(self, state: State, action: Action, dealer: Dealer) -> dict[str, Any]:
+    def fill_chance(self, state: S, action: Action, dealer: Dealer) -> dict[str, Any]:
         """Digital mode: the action's data with its chance fields filled by `dealer`."""
         return dict(thaw(action.data))
 
@@ -348,7 +406,7 @@ class GameRules:
         chance = self.chance_fields.get(action.type, ())
         return {k: thaw(v) for k, v in action.data.items() if k not in chance}
 
-    def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]] | None:
+    def chance_slots(self, state: S, action: Action) -> list[dict[str, Any]] | None:
         """Table mode: the chance outcomes `action` still needs, each to be picked at the
         table from what is still available (a tablet recorder taps them, nobody types ids).
 
@@ -377,14 +435,14 @@ class GameRules:
         """
         return None
 
-    def auto_action(self, state: State) -> dict[str, Any] | None:
+    def auto_action(self, state: S) -> dict[str, Any] | None:
         """A "table" chance action the rules call for now (a setup deal), or None.
 
         In digital mode the recorder appends it at once, filled by `fill_chance`.
         """
         return None
 
-    def redact(self, action: Action, seat: Viewer, state_before: State) -> dict[str, Any] | None:
+    def redact(self, action: Action, seat: Viewer, state_before: S) -> dict[str, Any] | None:
         """What `seat` may see of an action's data, or None when it may see all of it."""
         return None
 
@@ -432,6 +490,6 @@ class GameRules:
             return [f"edition's slug is {content.get('slug')!r}, not {cls.slug!r}"]
         return []
 
-    def state_json(self, state: State) -> dict[str, Any]:
+    def state_json(self, state: S) -> dict[str, Any]:
         """The complete state as JSON (used for audits and equality across processes)."""
         return self.view(state, ALL)

@@ -19,7 +19,7 @@ from .rules import ALL, Action, GameRules, State, Viewer
 Envelope = Mapping[str, Any]
 
 
-def shown_event(rules: GameRules, env: Envelope, viewer: Viewer,
+def shown_event(rules: GameRules[Any], env: Envelope, viewer: Viewer,
                 state_before: State | None) -> tuple[dict[str, Any], bool]:
     """(the envelope as `viewer` may see it, whether anything was withheld).
 
@@ -41,7 +41,7 @@ def shown_event(rules: GameRules, env: Envelope, viewer: Viewer,
     return _withheld(env, hidden), True
 
 
-def _shown_correction(rules: GameRules, env: Envelope, viewer: Viewer,
+def _shown_correction(rules: GameRules[Any], env: Envelope, viewer: Viewer,
                       state_before: State | None) -> tuple[dict[str, Any], bool]:
     """A correction carries a whole action: hide of it what the action itself would hide.
 

@@ -82,6 +82,14 @@ const CH = (() => {
     const named = labellers[slug] ? labellers[slug](String(id), cards || {}) : null;
     return named || String(id);
   }
+  // what a person reads for an id: its label; failing that, a compound id ("elector:mainz")
+  // part by part, and a field-like name as words ("back_door" -> "back door"), never raw
+  function readable(slug, cards, id) {
+    const named = cardName(slug, cards, id);
+    if (named !== String(id) || typeof id !== "string") return named;
+    if (id.includes(":")) return id.split(":").map((part) => readable(slug, cards, part)).join(", ");
+    return /_/.test(id) ? words(id) : id;
+  }
   function loadBoard(slug) {
     if (!loading[slug]) {
       loading[slug] = new Promise((resolve) => {
@@ -120,7 +128,7 @@ const CH = (() => {
       doc, view: doc.view, prev: prevDoc ? prevDoc.view : null, players, cards,
       changed: (path) => changedSet.has(path),
       cls: (base, path) => base + (changedSet.has(path) ? " changed" : ""),
-      label: (id) => cardName(doc.game, cards, id),
+      label: (id) => readable(doc.game, cards, id),
       seatName: (s) => actorName(s, players),
       isNew: (listPath, id) => {  // an item that was not in the same list one step before
         if (!prevDoc) return false;
@@ -135,6 +143,10 @@ const CH = (() => {
   }
 
   function renderBoard(container, doc, prevDoc, cat) {
+    // hold the board's height while it is redrawn, so the page below it never jumps and the
+    // window keeps its place (a step must not move what the reader is looking at)
+    const held = container.offsetHeight;
+    if (held) container.style.minHeight = `${held}px`;
     container.replaceChildren();
     container.dataset.seq = doc.seq;
     container.dataset.game = doc.game;
@@ -149,7 +161,28 @@ const CH = (() => {
     }
     container.dataset.renderer = el ? doc.game : "generic";
     container.append(el || generic(doc.view || {}, ctx));
+    container.style.minHeight = "";
     return ctx;
+  }
+
+  // A board wider than its box is shrunk to fit (down to `least`), so the page never
+  // scrolls sideways; a board that still does not fit scrolls inside its own box.
+  function fitBoard(container, on = true, least = 0.55) {
+    const el = container.lastElementChild;
+    if (!el) return 1;
+    el.style.zoom = "";
+    if (!on) return 1;
+    const pad = 2 * parseFloat(getComputedStyle(container).paddingLeft || 0);
+    const room = container.clientWidth - pad;
+    const need = Math.max(el.scrollWidth, container.scrollWidth - pad);
+    if (room <= 0 || need <= room + 1) return 1;
+    let z = Math.max(least, Math.floor((room / need) * 100) / 100);
+    el.style.zoom = String(z);
+    if (container.scrollWidth > container.clientWidth + 1 && z > least) {  // text reflowed: once more
+      z = Math.max(least, Math.floor(z * (container.clientWidth / container.scrollWidth) * 100) / 100);
+      el.style.zoom = String(z);
+    }
+    return z;
   }
 
   // any JSON value, readably: objects as two-column tables, lists of scalars inline
@@ -159,7 +192,11 @@ const CH = (() => {
       return h("span", {class: "nil" + changed, "data-path": path || null, "data-scalar": path ? true : null}, "—");
     }
     if (typeof value !== "object") {
-      return h("span", {class: "val" + changed, "data-path": path, "data-scalar": true}, String(value));
+      // what a person reads (a label for an id, yes/no); data-value keeps the raw value
+      const shown = typeof value === "string" && ctx ? ctx.label(value)
+        : typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
+      return h("span", {class: "val" + changed, "data-path": path, "data-scalar": true,
+        "data-value": shown !== String(value) ? String(value) : null}, shown);
     }
     if (Array.isArray(value)) {
       if (value.length === 0) return h("span", {class: "nil" + changed, "data-path": path}, "none");
@@ -174,7 +211,7 @@ const CH = (() => {
     }
     return h("table", {class: "gtable" + changed, "data-path": path},
       Object.entries(value).map(([k, v]) => h("tr", {},
-        h("th", {}, k.replace(/_/g, " ")), h("td", {}, generic(v, ctx, path ? `${path}.${k}` : k)))));
+        h("th", {}, words(k)), h("td", {}, generic(v, ctx, path ? `${path}.${k}` : k)))));
   }
 
   // a scalar of the view, marked with its path so tests (and curious users) can check it
@@ -207,57 +244,128 @@ const CH = (() => {
     const acting = new Set(ctx.doc.to_act || []);
     return h("div", {class: "seats"}, Array.from({length: n}, (_, i) => h("div", {
       class: "seat" + (acting.has(i) ? " acting" : ""), "data-seat": i},
-    h("h3", {}, h("span", {class: `pawn s${i}`}), " ", ctx.players[i] ?? `seat ${i}`), fn(i))));
+    h("h3", {}, h("span", {class: `pawn s${i}`}), " ", actorName(i, ctx.players)), fn(i))));
   }
 
   function stat(label, node) { return h("span", {class: "stat"}, label, " ", node); }
 
+  // -- words ----------------------------------------------------------------------------
+  // grammar by count: plural(1, "card") -> "1 card", plural(2, "card") -> "2 cards"
+  function plural(n, word, many) {
+    return `${n} ${n === 1 ? word : (many || (/(s|x|ch|sh)$/.test(word) ? word + "es" : word + "s"))}`;
+  }
+  // ["Anna", "Bo", "Cleo"] -> "Anna, Bo and Cleo"
+  function wordsList(items, last = "and") {
+    const xs = items.map(String);
+    return xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} ${last} ${xs[xs.length - 1]}`;
+  }
+  function capitalise(s) { s = String(s); return s.charAt(0).toUpperCase() + s.slice(1); }
+  // a field name as words, only where nothing better is known: "country_cards" -> "country cards"
+  function words(name) { return String(name).replace(/[_-]+/g, " ").trim(); }
+  function ordinal(n) {
+    const s = ["th", "st", "nd", "rd"], v = n % 100;
+    return n + (s[(v - 20) % 10] || s[v] || s[0]);
+  }
+
   function actorName(actor, players) {
-    if (typeof actor === "number") return players[actor] !== undefined ? players[actor] : `seat ${actor}`;
+    if (typeof actor === "number") return players[actor] !== undefined ? players[actor] : `the ${ordinal(actor + 1)} player`;
     if (actor === "table") return "the table";
     if (actor === "server") return "the server";
+    if (actor === null || actor === undefined) return "someone";
     return String(actor);
   }
 
-  function describe(env, note, players) {
+  const quote = (s) => `“${String(s).replace(/[.\s]+$/, "")}”`;
+  const sentence = (s) => capitalise(String(s).trim());
+
+  // What happened at one step, as a sentence with names. A game's own actions carry the
+  // rules' description (GameRules.describe, a whole sentence naming the actor), shown
+  // verbatim; the log's own events are worded here. `history` ({events, notes}, optional)
+  // lets an undo or a redo name the move it took back.
+  function describe(env, note, players, history) {
     const who = actorName(env.actor, players);
-    if (note && note.description) return `${who}: ${note.description}`;
+    if (note && note.description && env.type !== "correction") return sentence(note.description);
     const d = env.data || {};
+    const target = (seq) => {
+      const n = history && history.notes ? history.notes[seq] : null;
+      return n && n.description ? quote(sentence(n.description)) : `the move at step ${seq}`;
+    };
     switch (env.type) {
-      case "game_created": return `game created: ${(d.players || players).join(", ")} (${d.mode || "table"})`;
-      case "undo": return `${who}: undo (step ${d.target_seq ?? "?"})`;
-      case "redo": return `${who}: redo (step ${d.target_seq ?? "?"})`;
-      case "seed_revealed": return "server: revealed the deal seed";
-      case "note": return `${who}: note${d.text ? " — " + d.text : ""}`;
-      default: return `${who}: ${env.type.replace(/_/g, " ")}`;
+      case "game_created": {
+        const names = d.players || players;
+        return `The game was created for ${wordsList(names)}, ${d.mode === "digital" ? "played on their devices" : "recorded at the table"}.`;
+      }
+      case "undo": return sentence(`${who} undid ${target(d.target_seq)}`);
+      case "redo": return sentence(`${who} redid ${target(d.target_seq)}`);
+      case "seed_revealed": return sentence(`${who} revealed the seed of the deals, so anyone can check them`);
+      case "note": return sentence(d.text ? `${who} wrote a note: ${quote(d.text)}` : `${who} wrote an empty note`);
+      case "correction": {
+        // the log's description reads "corrected seq N: <the corrected move>"
+        const fixed = note && note.description ? note.description.replace(/^corrected seq \d+:\s*/, "") : "";
+        return sentence(`${who} corrected step ${d.target_seq ?? "?"}${fixed ? `: it was ${quote(sentence(fixed))}` : ""}`);
+      }
+      case "claim_result": {
+        const scores = (d.scores || []).map((s, i) => `${actorName(i, players)} ${s ?? "no score"}`);
+        const won = (d.winners || []).map((i) => actorName(i, players));
+        return sentence(`${who} wrote down the result: ${wordsList(scores)}` +
+          (won.length ? `; ${wordsList(won)} ${won.length === 1 ? "won" : "won together"}` : ""));
+      }
+      default: return sentence(`${who} made the move ${quote(words(env.type))}`);
     }
   }
 
-  // a breakdown ({per_seat: [...]}, [...per seat], or {category: value}) as one table
-  function breakdownTable(result, players) {
+  // a nested value of a breakdown, in a line: {east: 6, north: 2} -> "east 6, north 2"
+  function inline(v, name = words) {
+    if (v === null || v === undefined) return "—";
+    if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, name)).join(", ") : "none";
+    if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${name(k)} ${inline(x, name)}`).join(", ");
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "string") return name(v);
+    return String(v);
+  }
+
+  // a breakdown ({per_seat: [...]}, [...per seat], or {category: value}) as one table;
+  // `slug` names the categories that are components ("mainz": the Archdiocese of Mainz)
+  function breakdownTable(result, players, slug) {
+    const name = (k) => { const l = slug ? cardName(slug, null, k) : k; return l !== k ? l : readable(slug, null, k); };
     const bd = result && result.breakdown;
     const scores = (result && result.scores) || [];
     const perSeat = Array.isArray(bd) ? bd : (bd && Array.isArray(bd.per_seat) ? bd.per_seat : null);
+    const winners = (result && result.winners) || [];
     const head = h("tr", {}, h("th", {}, ""), players.map((p, i) =>
-      h("th", {}, p, (result.winners || []).includes(i) ? " ★" : "")));
+      h("th", {class: winners.includes(i) ? "winner" : null}, p, winners.includes(i) ? h("span", {title: "winner"}, " ★") : null)));
     const rows = [];
     if (perSeat) {
       const cats = [...new Set(perSeat.flatMap((s) => (s && typeof s === "object") ? Object.keys(s) : []))];
       for (const c of cats) {
-        rows.push(h("tr", {"data-category": c}, h("th", {}, c.replace(/_/g, " ")), perSeat.map((s) => {
-          const v = s ? s[c] : null;
-          return h("td", {}, v !== null && typeof v === "object" ? generic(v) : String(v ?? "—"));
-        })));
+        rows.push(h("tr", {"data-category": c}, h("th", {}, name(c)), perSeat.map((s) =>
+          h("td", {}, inline(s ? s[c] : null, name)))));
       }
     } else if (bd && typeof bd === "object") {
       for (const [c, v] of Object.entries(bd)) {
-        rows.push(h("tr", {"data-category": c}, h("th", {}, c.replace(/_/g, " ")),
-          h("td", {colspan: Math.max(1, players.length)}, typeof v === "object" ? generic(v) : String(v))));
+        rows.push(h("tr", {"data-category": c}, h("th", {}, name(c)),
+          h("td", {colspan: Math.max(1, players.length)}, inline(v, name))));
       }
     }
     rows.push(h("tr", {class: "total"}, h("th", {}, "score"),
       players.map((_, i) => h("td", {"data-final-score": i}, String(scores[i] ?? "—")))));
-    return h("table", {class: "breakdown"}, head, rows);
+    // on a phone the same numbers one player at a time (a table of 5 players does not fit)
+    const cats = perSeat ? [...new Set(perSeat.flatMap((s) => (s && typeof s === "object") ? Object.keys(s) : []))] : [];
+    const list = h("ul", {class: "breakdown-list"}, players.map((p, i) => h("li", {},
+      h("b", {}, p, winners.includes(i) ? " ★" : "", `: ${scores[i] ?? "—"}`),
+      cats.length ? h("span", {class: "note"}, " — " + cats.map((c) => `${name(c)} ${inline(perSeat[i] ? perSeat[i][c] : null, name)}`).join(", ")) : null)));
+    return h("div", {class: "breakdown-box"}, h("div", {class: "table-wrap"}, h("table", {class: "breakdown"}, head, rows)), list);
+  }
+
+  // "Anna won with 18" / "Anna and Bo shared the win with 20"
+  function resultSentence(result, players) {
+    if (!result) return "";
+    const won = (result.winners || []).map((i) => actorName(i, players));
+    const best = (result.winners || []).map((i) => (result.scores || [])[i]).filter((s) => s !== undefined);
+    const score = best.length ? ` with ${best[0]}` : "";
+    const why = result.reason ? ` The game ended: ${words(result.reason)}.` : "";
+    if (!won.length) return `Nobody won.${why}`;
+    return `${wordsList(won)} ${won.length === 1 ? "won" : "shared the win"}${score}.${why}`;
   }
 
   function withToken(path) {
@@ -276,6 +384,7 @@ const CH = (() => {
   }
 
   return {h, api, ApiError, allEvents, catalog, registerBoard, loadBoard, renderBoard,
-    generic, describe, registerLabels, cardName, actorName, val, chips, seats, stat, breakdownTable, withToken, follow, token, params, getPath};
+    generic, fitBoard, describe, registerLabels, cardName, readable, actorName, val, chips, seats, stat, breakdownTable,
+    resultSentence, withToken, follow, token, params, getPath, plural, wordsList, capitalise, words, ordinal};
 })();
 window.CH = CH;

@@ -1,35 +1,49 @@
-// The games index: every game, filtered by game, player and status (GET /games).
+// The games index: every game, filtered by game, player and status (GET /games), a page at
+// a time ("show more games" appends the next page).
 "use strict";
 (() => {
   const {h, api} = CH;
   const form = document.getElementById("filters");
   const body = document.querySelector("#games tbody");
   const more = document.getElementById("more");
-  let next = null;
+  let next = null, shown = 0, titles = {}, loading = 0;
 
   for (const [k, v] of CH.params) if (form.elements[k]) form.elements[k].value = v;
 
-  function row(g) {
+  function scores(g) {
     const res = g.result || null;
-    const scores = res && res.scores ? res.scores.map((s, i) =>
-      `${g.players[i] ?? i}: ${s}${(res.winners || []).includes(i) ? " ★" : ""}`).join(", ") : "";
+    if (!res || !res.scores) return "";
+    return res.scores.map((s, i) =>
+      `${CH.actorName(i, g.players)} ${s}${(res.winners || []).includes(i) ? " ★" : ""}`).join(", ");
+  }
+
+  function row(g) {
+    const cell = (labelText, ...kids) => h("td", {"data-label": labelText}, ...kids);
     return h("tr", {"data-game-id": g.id, "data-game": g.game},
-      h("td", {}, g.game), h("td", {}, g.players.join(", ")), h("td", {}, g.mode || ""),
-      h("td", {class: "status-" + g.status}, (g.status || "").replace("_", " ")),
-      h("td", {}, scores), h("td", {}, (g.created_at || "").slice(0, 16).replace("T", " ")),
-      h("td", {}, h("a", {href: `/games/${g.id}/replay`, class: "replay-link"}, "replay")));
+      cell("game", titles[g.game] || g.game), cell("players", CH.wordsList(g.players)),
+      cell("mode", g.mode === "digital" ? "played on devices" : "at the table"),
+      h("td", {class: "status-" + g.status, "data-label": "status"}, g.status === "finished" ? "finished" : "in progress"),
+      cell("scores", scores(g)), cell("created", (g.created_at || "").slice(0, 16).replace("T", " ")),
+      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay`, class: "replay-link"}, "replay")));
   }
 
   async function load(path, append) {
+    const mine = ++loading;
+    more.disabled = true;
     try {
       const page = await api(path, {anonymous: true});
-      if (!append) body.replaceChildren();
+      if (mine !== loading) return;  // a newer filter won
+      if (!append) { body.replaceChildren(); shown = 0; }
       body.append(...page.games.map(row));
-      next = page.next; more.hidden = !next;
-      document.getElementById("count").textContent = `${page.total} game(s)`;
+      shown += page.games.length;
+      next = page.next; more.hidden = !next; more.disabled = false;
+      document.getElementById("count").textContent = page.total === shown || !page.total
+        ? CH.plural(page.total, "game") : `${shown} of ${CH.plural(page.total, "game")}`;
+      document.getElementById("error").hidden = true;
     } catch (err) {
       const box = document.getElementById("error");
       box.hidden = false; box.textContent = err.message;
+      more.disabled = false;
     }
   }
 
@@ -39,6 +53,7 @@
       const v = form.elements[k].value.trim();
       if (v) q.set(k, v);
     }
+    if (/^\d+$/.test(CH.params.get("limit") || "")) q.set("limit", CH.params.get("limit"));  // page size
     return q;
   }
 
@@ -46,9 +61,18 @@
     e.preventDefault();
     const q = query();
     history.replaceState(null, "", q.toString() ? `/?${q}` : "/");
+    document.getElementById("stats-link").href = q.toString() ? `/statistics?${q}` : "/statistics";
     load(`/games?${q}`, false);
   });
   for (const el of form.querySelectorAll("select")) el.addEventListener("change", () => form.requestSubmit());
-  more.addEventListener("click", () => next && load(next, true));
-  load(`/games?${query()}`, false);
+  more.addEventListener("click", () => { if (next) load(next, true); });
+  CH.catalog().then((c) => {
+    titles = Object.fromEntries(Object.values(c).map((g) => [g.slug, g.title]));
+    for (const tr of body.querySelectorAll("tr[data-game]")) {
+      tr.firstElementChild.textContent = titles[tr.dataset.game] || tr.dataset.game;
+    }
+  }).catch(() => {});
+  const q = query();
+  document.getElementById("stats-link").href = q.toString() ? `/statistics?${q}` : "/statistics";
+  load(`/games?${q}`, false);
 })();

@@ -17,14 +17,14 @@
   function optionField(key, value, path) {
     const name = path ? `${path}.${key}` : key;
     if (value && typeof value === "object" && !Array.isArray(value)) {
-      return h("fieldset", {}, h("legend", {}, key.replace(/_/g, " ")),
+      return h("fieldset", {}, h("legend", {}, CH.words(key)),
         Object.entries(value).map(([k, v]) => optionField(k, v, name)));
     }
     if (typeof value === "boolean") {
-      return h("div", {}, h("label", {}, h("input", {type: "checkbox", "data-option": name, "data-kind": "bool", checked: value}), " ", key.replace(/_/g, " ")));
+      return h("div", {}, h("label", {}, h("input", {type: "checkbox", "data-option": name, "data-kind": "bool", checked: value}), " ", CH.words(key)));
     }
     const kind = typeof value === "number" ? "number" : value === null ? "json" : "string";
-    return h("div", {}, h("label", {}, key.replace(/_/g, " "), " ",
+    return h("div", {}, h("label", {}, CH.words(key), " ",
       h("input", {type: kind === "number" ? "number" : "text", "data-option": name, "data-kind": kind,
         value: value === null ? "" : String(value), placeholder: value === null ? "none" : null})));
   }
@@ -50,13 +50,19 @@
   function pickGame() {
     const g = games[$("game").value];
     if (!g) return;
-    $("counts").textContent = `${g.player_counts.join(", ")} players`;
+    $("counts").textContent = playerCounts(g.player_counts);
     const want = Math.min(...g.player_counts);
     const rows = $("players");
     while (rows.children.length < want) rows.append(playerRow(""));
     while (rows.children.length > Math.max(...g.player_counts)) rows.lastElementChild.remove();
     const opts = Object.entries(g.default_options || {});
     $("options").replaceChildren(...(opts.length ? opts.map(([k, v]) => optionField(k, v, "")) : [h("p", {class: "note"}, "none")]));
+  }
+
+  // [1] -> "for 1 player"; [3, 4, 5] -> "for 3, 4 or 5 players"
+  function playerCounts(counts) {
+    const most = Math.max(...counts);
+    return `for ${CH.wordsList(counts, "or")} ${most === 1 ? "player" : "players"}`;
   }
 
   function link(label, path, cls) {
@@ -76,7 +82,7 @@
       $("links").replaceChildren(
         link(digital ? "Recorder (watches; may undo for a seat)" : "Recorder — record the table's moves here",
           `/games/${made.id}/record${tok(made.recorder_token)}`, "recorder-link"),
-        ...made.seat_tokens.map((t, i) => link(`Seat ${i}: ${players[i]}${digital ? " — play here" : " — this player's view"}`,
+        ...made.seat_tokens.map((t, i) => link(`${players[i]}${digital ? " — play here" : " — what this player may see"}`,
           `/games/${made.id}/record${tok(t)}&seat=${i}`, "seat-link")),
         link("Replay (public)", `/games/${made.id}/replay`, "replay-link"));
       $("created").hidden = false;

@@ -1,5 +1,7 @@
 // The replay viewer: the state at any step, fetched from the API (snapshot-backed), never
 // recomputed here. ?at=N is the permalink; ?token=... shows one seat's view.
+// Stepping never moves the window: the board stays where the reader put it and the event
+// list scrolls itself. The final scores wait for the last step unless the reader asks.
 "use strict";
 (() => {
   const {h, api} = CH;
@@ -8,11 +10,12 @@
   const $ = (id) => document.getElementById(id);
   const cache = new Map();  // seq -> state document promise
   let game = null, cat = null, events = [], notes = {}, last = 0, at = 0, ticket = 0;
-  let timer = null;
+  let timer = null, finalShown = false;
 
   function showError(err) {
     $("error").hidden = false;
-    $("error").textContent = err.message || String(err);
+    $("error").textContent = err.status === 404 ? "This game is not in the archive (any more)."
+      : err.message || String(err);
   }
 
   function stateAt(n) {
@@ -24,6 +27,8 @@
     return cache.get(n);
   }
 
+  const past = () => ({events, notes});  // for an undo to name what it took back
+
   async function go(n, opts = {}) {
     n = Math.max(0, Math.min(last, Number.isFinite(n) ? n : last));
     at = n;
@@ -31,17 +36,20 @@
     $("slider").value = n;
     markEvent(n);
     updateUrl(n);
+    showFinal();
     try {
       const [doc, prev] = await Promise.all([stateAt(n), n > 0 ? stateAt(n - 1) : null]);
       if (mine !== ticket) return;  // the user moved on meanwhile
       CH.renderBoard($("board"), doc, prev, cat);
+      CH.fitBoard($("board"));
       $("stepinfo").textContent = `step ${n} of ${last}`;
       const env = events[n];
-      const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players)).join(", ");
+      const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
+      $("current").title = env ? CH.describe(env, notes[env.seq], game.players, past()) : "";
       $("current").replaceChildren(
-        h("span", {class: "what"}, env ? CH.describe(env, notes[env.seq], game.players) : ""),
+        h("span", {class: "what"}, env ? CH.describe(env, notes[env.seq], game.players, past()) : ""),
         doc.status === "finished" ? h("span", {class: "tag"}, "game over")
-          : h("span", {class: "to-act"}, toAct ? ` — to act: ${toAct}` : ""));
+          : h("span", {class: "to-act"}, toAct.length ? ` · next: ${CH.wordsList(toAct)}` : ""));
       $("board").dataset.loaded = String(n);
       if (!opts.quiet) $("board").dispatchEvent(new CustomEvent("stepped", {detail: n}));
     } catch (err) { if (mine === ticket) showError(err); }
@@ -57,26 +65,33 @@
     $("permalink").href = `${location.pathname}?${pub}`;
   }
 
+  // the list scrolls itself to the current step; the window never moves
   function markEvent(n) {
     const list = $("events");
     const old = list.querySelector(".current");
     if (old) old.classList.remove("current");
+    for (const li of list.children) li.classList.toggle("later", Number(li.dataset.seq) > n);
     const li = list.children[n];
-    if (li) {
-      li.classList.add("current");
-      const box = list.getBoundingClientRect(), r = li.getBoundingClientRect();
-      if (r.top < box.top || r.bottom > box.bottom) li.scrollIntoView({block: "nearest"});
-    }
+    if (!li) return;
+    li.classList.add("current");
+    const top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   function eventItem(env) {
     const note = notes[env.seq] || {};
-    const cls = ["ev", note.undone ? "undone" : "", env.type === "undo" || env.type === "redo" ? "meta" : ""];
+    const meta = !note.description || env.type === "correction";
+    const cls = ["ev", note.undone ? "undone" : "", meta ? "meta" : ""];
     return h("li", {class: cls.join(" ").trim(), "data-seq": env.seq,
       title: note.undone ? "undone later" : null, onclick: () => { stop(); go(env.seq); }},
       h("span", {class: "seq"}, env.seq), " ",
-      h(note.undone ? "s" : "span", {class: "desc"}, CH.describe(env, note, game.players)),
-      note.redacted ? h("span", {class: "tag"}, "hidden") : null);
+      h(note.undone ? "s" : "span", {class: "desc"}, CH.describe(env, note, game.players, past())),
+      note.undone ? h("span", {class: "tag"}, "undone") : null,
+      note.redacted ? h("span", {class: "tag"}, "hidden") : null,
+      // an exploration: the first move that is its own, not a copy of the origin's
+      game.origin && env.seq === (game.origin.copied ?? 0) + 1
+        ? h("span", {class: "tag departs"}, "departs here") : null);
   }
 
   function renderEvents() {
@@ -84,25 +99,38 @@
     $("slider").max = last;
   }
 
+  // -- the final scores: a spoiler until the last step, unless the reader asks ---------
+  let summary = null;
+  function showFinal() {
+    const result = summary && summary.result;
+    $("final").hidden = !result;
+    if (!result) return;
+    const open = finalShown || at === last;
+    $("final-hidden").hidden = open;
+    $("final-body").hidden = !open;
+    if (open && !$("final-body").childElementCount) {
+      $("final-body").replaceChildren(
+        h("p", {class: "result-line"}, CH.resultSentence(result, game.players)),
+        CH.breakdownTable(result, game.players, game.game));
+    }
+  }
+
   async function audit() {
     const body = $("audit-body");
     try {
-      const [report, summary] = await Promise.all([api(`/games/${gameId}/verify`), api(`/games/${gameId}`)]);
-      const final = {result: summary.result};
+      const [report, info] = await Promise.all([api(`/games/${gameId}/verify`), api(`/games/${gameId}`)]);
+      summary = info;
+      $("final-body").replaceChildren();
+      showFinal();
       const parts = [
         h("p", {class: report.ok ? "ok" : "bad", id: "verify"},
           report.ok ? "✔ chain intact, every move legal, scores recomputed"
             : `✘ verification failed at step ${report.first_bad_seq}`),
-        h("p", {class: "note"}, `${report.checked ?? "?"} of ${report.events ?? "?"} events re-applied`),
+        h("p", {class: "note"}, `${report.checked ?? "?"} of ${CH.plural(report.events ?? 0, "event")} re-applied`),
       ];
       if (!report.ok) parts.push(h("ul", {}, report.problems.map((p) => h("li", {}, p.message))));
-      if (final.result) {
-        parts.push(h("h3", {}, "Final scores"),
-          h("p", {class: "note"}, final.result.reason ? `ended: ${final.result.reason.replace(/_/g, " ")}` : ""),
-          CH.breakdownTable(final.result, game.players));
-      }
       body.replaceChildren(...parts);
-    } catch (err) { body.textContent = `audit unavailable: ${err.message}`; }
+    } catch (err) { body.textContent = `The audit is unavailable: ${err.message}`; }
   }
 
   // -- controls --------------------------------------------------------------------
@@ -122,6 +150,8 @@
     $("next").onclick = () => { stop(); go(at + 1); };
     $("last").onclick = () => { stop(); go(last); };
     $("play").onclick = play;
+    $("show-final").onclick = () => { finalShown = true; showFinal(); };
+    $("explore").onclick = explore;
     $("speed").onchange = () => { if (timer) { stop(); play(); } };
     $("slider").addEventListener("input", () => { stop(); go(Number($("slider").value)); });
     document.addEventListener("keydown", (e) => {
@@ -134,6 +164,33 @@
       if (e.key !== " ") stop();
       fn();
     });
+    let wide = innerWidth;
+    addEventListener("resize", () => {
+      if (innerWidth !== wide) { wide = innerWidth; CH.fitBoard($("board")); }
+    });
+  }
+
+  // -- "what if?": a fork at the step shown ------------------------------------------
+  async function explore() {
+    $("error").hidden = true;
+    try {
+      const made = await api(`/games/${gameId}/fork`, {method: "POST", body: {at}});
+      location.href = `/games/${made.id}/record?token=${encodeURIComponent(made.recorder_token)}`;
+    } catch (err) {
+      $("error").hidden = false;
+      $("error").textContent = err.status === 403
+        ? "Only what you may see can be explored: a finished game, or a game recorded at the table opened with its recorder's link."
+        : err.message || String(err);
+    }
+  }
+
+  function showOrigin() {
+    const origin = game.origin;
+    if (!origin) return;
+    const link = h("a", {href: `/games/${origin.game_id}/replay?at=${origin.seq}`},
+      `step ${origin.seq} of the game it explores`);
+    $("origin").replaceChildren("An exploration: it starts as ", link, ` (its first ${CH.plural(origin.copied ?? 0, "move")} are copied from there; what follows is new).`);
+    $("origin").hidden = false;
   }
 
   // -- live follow -------------------------------------------------------------------
@@ -163,10 +220,13 @@
     try {
       game = await api(`/games/${gameId}`);
       [cat] = await Promise.all([CH.catalog().then((c) => c[game.game]), CH.loadBoard(game.game)]);
-      document.title = `${(cat && cat.title) || game.game} · replay ${gameId}`;
-      $("title").textContent = `${(cat && cat.title) || game.game}: ${game.players.join(", ")}`;
-      $("who").textContent = `${game.mode} game · ` + (CH.token ? "seen with a token (that seat's view)"
-        : "spectator view") + (game.status === "finished" ? " · finished: everything is public" : "");
+      const title = (cat && cat.title) || game.game;
+      document.title = `${title} · replay · chronicle`;
+      $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
+      $("who").textContent = `${game.mode === "digital" ? "Played on devices" : "Recorded at the table"} · ` +
+        (CH.token ? "seen with a token (that player's view)" : "spectator view") +
+        (game.status === "finished" ? " · finished: everything is public" : "");
+      showOrigin();
       const log = await CH.allEvents(gameId);
       events = log.events; notes = log.annotations; last = events.length - 1;
       renderEvents(); bind();

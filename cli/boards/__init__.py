@@ -180,6 +180,26 @@ def _branch(parent: Tree, key: str, value: Any, ctx: BoardContext) -> None:
         _list_branch(parent, words, key, value, ctx)
 
 
+def _list_item(node: Tree, index: int, item: Any, key: str, ctx: BoardContext,
+               by_seat: Any) -> None:
+    """One entry of a list: a line when it is a value, a branch when it holds more."""
+    title, said = _item_title(item, index, ctx, by_seat)
+    if isinstance(item, Mapping):
+        item = {k: v for k, v in item.items() if k not in said}
+    if _is_scalar(item):
+        node.add(_line(title, _scalar(item, ctx, key)))
+    elif isinstance(item, Mapping) and all(_is_scalar(v) for v in item.values()):
+        node.add(_line(title, _inline_mapping(item, ctx)))
+    elif isinstance(item, Mapping):
+        sub = node.add(Text(title or ordinal(index + 1), style="bold"))
+        for k, v in item.items():
+            _branch(sub, str(k), v, ctx)
+    elif isinstance(item, Sequence) and all(_is_scalar(v) for v in item):
+        node.add(_line(title, _inline_list(item, ctx, key)))
+    elif isinstance(item, Sequence):
+        _list_branch(node, title or ordinal(index + 1), key, item, ctx)
+
+
 def _list_branch(parent: Tree, words: str, key: str, value: Sequence[Any],
                  ctx: BoardContext) -> None:
     by_seat = _per_seat(value, ctx)
@@ -193,20 +213,6 @@ def _list_branch(parent: Tree, words: str, key: str, value: Sequence[Any],
     node = parent.add(Text(f"{words} ({plural(len(value), 'entry', 'entries')})"
                            if not by_seat else words, style="bold"))
     for index, item in enumerate(value[:LIST_LIMIT]):
-        title, said = _item_title(item, index, ctx, by_seat)
-        if isinstance(item, Mapping):
-            item = {k: v for k, v in item.items() if k not in said}
-        if _is_scalar(item):
-            node.add(_line(title, _scalar(item, ctx, key)))
-        elif isinstance(item, Mapping) and all(_is_scalar(v) for v in item.values()):
-            node.add(_line(title, _inline_mapping(item, ctx)))
-        elif isinstance(item, Mapping):
-            sub = node.add(Text(title or ordinal(index + 1), style="bold"))
-            for k, v in item.items():
-                _branch(sub, str(k), v, ctx)
-        elif isinstance(item, Sequence) and all(_is_scalar(v) for v in item):
-            node.add(_line(title, _inline_list(item, ctx, key)))
-        elif isinstance(item, Sequence):
-            _list_branch(node, title or ordinal(index + 1), key, item, ctx)
+        _list_item(node, index, item, key, ctx, by_seat)
     if len(value) > LIST_LIMIT:
         node.add(Text(f"and {len(value) - LIST_LIMIT} more", style="dim"))

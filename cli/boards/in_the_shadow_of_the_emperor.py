@@ -2,7 +2,7 @@
 waits for, the seven electorates (elector, aristocrat spaces, castle, cities, influence), the
 players' supplies and cards, and the card display.
 
-Sentences come from `projections.in_the_shadow_of_the_emperor_words`, so the terminal, the web
+Sentences come from `projections.in_the_shadow_of_the_emperor.words`, so the terminal, the web
 page and the event list say the same thing; names and labels come from the context.
 """
 
@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from projections import get_rules
-from projections.in_the_shadow_of_the_emperor_words import (
+from projections.in_the_shadow_of_the_emperor.words import (
     Words,
     decision_sentence,
     election_sentence,

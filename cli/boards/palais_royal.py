@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from projections import get_rules
-from projections.palais_royal_words import noble_parts
+from projections.palais_royal.words import noble_parts
 
 from . import BoardContext
 

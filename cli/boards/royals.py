@@ -19,6 +19,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from projections import get_rules
+
 from . import BoardContext
 
 #: the cube colours of the edition, as a terminal can show them on a dark or light background
@@ -35,8 +37,6 @@ PHASES = {"awaiting_setup": "waiting for the setup", "draw": "to draw",
 @cache
 def _geography() -> tuple[dict[str, list[str]], dict[str, str], dict[str, str], dict[int, str]]:
     """(country -> cities, country -> map colour, portrait -> title, period -> year)."""
-    from projections import get_rules
-
     edition = get_rules("royals").edition
     cities: dict[str, list[str]] = {k["id"]: [] for k in edition["countries"]}
     for city in edition["cities"]:

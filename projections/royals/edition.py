@@ -1,179 +1,148 @@
-"""Royals: reading the edition (component data). Every number of the game comes from here.
+"""Royals: one edition's component data, loaded once into typed, immutable structures.
 
-Spec: shared/games/royals.md §2 (components) and §3 (setup tables).
+Spec: shared/games/royals.md §2 (components) and §3 (setup tables). Every number of the
+game comes from here; `edition_problems` refuses an edition the reducer could not read.
+The tables keep the edition's own keys (player counts as "2".."5"), so a lookup fails
+exactly where the data lacks an entry.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import ValidationError
+from marshmallow import fields, validate
 
-from .model import CountryId, EditionSchema, IntrigueId, Marker, Portrait
+from ..rules import OpenSchema, schema_problems
 
-
-def edition_problems(content: Mapping[str, Any]) -> list[str]:
-    """Schema problems plus the cross-checks the reducer relies on (empty: usable)."""
-    try:
-        EditionSchema().load(dict(content))
-    except ValidationError as err:
-        messages = err.normalized_messages()  # type: ignore[no-untyped-call]
-        return [f"{key}: {msg}" for key, msg in sorted(messages.items())]
-    board = Board(content)
-    return board.consistency_problems()
+SLUG = "royals"
+CountryId = str
+IntrigueId = str  # the sorted pair joined by "+", e.g. "britain+spain" (review ruling 5)
+PortraitId = str
 
 
-class Board:
-    """Typed, cached access to one edition's component data."""
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """One victory-point marker: a city hex, a shield, a disc, a period marker or a title tile."""
 
-    def __init__(self, edition: Mapping[str, Any]) -> None:
-        self.edition = edition
+    kind: str  # city | shield | noble_house | period | title | title_half
+    key: str  # city id; "country:index"; disc index; "period:country:high|low"; title id
+    value: int
 
-    # -- countries, titles, portraits ----------------------------------------
-    @cached_property
-    def countries(self) -> tuple[CountryId, ...]:
-        return tuple(c["id"] for c in self.edition["countries"])
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "key": self.key, "value": self.value}
 
-    @cached_property
-    def country_names(self) -> dict[CountryId, str]:
-        return {c["id"]: c["name"] for c in self.edition["countries"]}
 
-    @cached_property
-    def titles(self) -> tuple[str, ...]:
-        """Title ids from the lowest rank to the highest (spec §6.6 scores them in this order)."""
-        return tuple(t["id"] for t in sorted(self.edition["titles"], key=lambda t: t["rank"]))
+@dataclass(frozen=True, slots=True)
+class Portrait:
+    """A noble space on the board (spec §2, "Board")."""
 
-    @cached_property
-    def title_info(self) -> dict[str, Mapping[str, Any]]:
-        return {t["id"]: t for t in self.edition["titles"]}
+    id: PortraitId
+    name: str
+    city: str
+    country: CountryId
+    title: str
+    rank: int
+    cost: int
+    influence: int
+    city_bonus: int
 
-    @cached_property
-    def cities(self) -> tuple[str, ...]:
-        return tuple(c["id"] for c in self.edition["cities"])
 
-    @cached_property
-    def city_info(self) -> dict[str, Mapping[str, Any]]:
-        return {c["id"]: c for c in self.edition["cities"]}
+def intrigue_id(pair: Any) -> IntrigueId | None:
+    """The id of an intrigue card given as a pair in either order (review ruling 5)."""
+    if not isinstance(pair, list | tuple) or len(pair) != 2:
+        return None
+    if not all(isinstance(c, str) for c in pair):
+        return None
+    return "+".join(sorted(pair))
 
-    @cached_property
-    def cities_of(self) -> dict[CountryId, tuple[str, ...]]:
-        return {k: tuple(c["id"] for c in self.edition["cities"] if c["country"] == k)
-                for k in self.countries}
 
-    @cached_property
-    def portraits(self) -> tuple[Portrait, ...]:
-        out = []
-        for city in self.edition["cities"]:
-            for p in city["portraits"]:
-                title = self.title_info.get(p["title"], {})
-                out.append(Portrait(
-                    id=p["id"], name=f"{city['name']} {title.get('name', p['title'])}",
-                    city=city["id"], country=city["country"], title=p["title"],
-                    rank=int(title.get("rank", 0)), cost=int(p["cards_required"]),
-                    influence=int(p["influence"]), city_bonus=int(city["city_bonus"])))
-        return tuple(out)
+def intrigue_pair(card: IntrigueId) -> list[str]:
+    return card.split("+")
 
-    @cached_property
-    def portrait_index(self) -> dict[str, int]:
-        return {p.id: i for i, p in enumerate(self.portraits)}
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    """Typed, read-only access to one edition's component data (built once per rules)."""
+
+    name: str  # the edition's title, "Royals"
+    countries: tuple[CountryId, ...]
+    country_names: Mapping[CountryId, str]
+    #: title ids from the lowest rank to the highest (spec §6.6 scores them in this order)
+    titles: tuple[str, ...]
+    title_names: Mapping[str, str]
+    cities: tuple[str, ...]
+    city_names: Mapping[str, str]
+    city_bonuses: Mapping[str, int]
+    cities_of: Mapping[CountryId, tuple[str, ...]]
+    portraits: tuple[Portrait, ...]
+    portrait_index: Mapping[PortraitId, int]
+    per_country: Mapping[CountryId, int]
+    removed_by_players: Mapping[str, Mapping[CountryId, int]]
+    intrigue_cards: Counter[IntrigueId]
+    display_size: int
+    hand_limit_country: int
+    hand_limit_intrigue: int
+    country_wild: int
+    intrigue_wild: int
+    cubes_per_claim: int
+    intrigue_by_title: Mapping[str, int]
+    intrigue_default: int
+    first_round: Mapping[str, tuple[int, ...]]
+    #: (country, intrigue) of the two draw options from round 2 on (spec §5.1)
+    draw_shapes: tuple[tuple[int, int], tuple[int, int]]
+    cube_counts: Mapping[str, int]
+    two_player_colours: tuple[str, ...]
+    periods: tuple[int, ...]
+    period_years: Mapping[int, object]
+    period_values: Mapping[str, Mapping[CountryId, tuple[int, int]]]
+    tiles: Mapping[str, tuple[int, int]]
+    shield_values: Mapping[CountryId, tuple[int, ...]]
+    disc_values: Mapping[str, tuple[int, ...]]
+
+    @classmethod
+    def load(cls, edition: Mapping[str, Any]) -> Components:
+        """The components of an edition `edition_problems` accepts."""
+        return cls(**_names(edition), **_board(edition), **_cards(edition),
+                   **_numbers(edition), **_scoring(edition))
 
     def portrait(self, portrait_id: str) -> Portrait:
         return self.portraits[self.portrait_index[portrait_id]]
 
-    # -- cards ----------------------------------------------------------------
     def prepared_deck(self, players: int) -> tuple[Counter[str], Counter[str]]:
         """(deck, removed) for `players` (spec §3 step 3)."""
-        cards = self.edition["country_cards"]
-        removed = Counter({k: int(v) for k, v in
-                           cards["removed_by_player_count"][str(players)].items() if v})
-        deck = Counter({k: int(v) - removed.get(k, 0) for k, v in cards["per_country"].items()})
+        removed = Counter({k: v for k, v in self.removed_by_players[str(players)].items() if v})
+        deck = Counter({k: v - removed.get(k, 0) for k, v in self.per_country.items()})
         return +deck, removed
-
-    @cached_property
-    def intrigue_cards(self) -> Counter[IntrigueId]:
-        return Counter({"+".join(sorted(c["countries"])): int(c["count"])
-                        for c in self.edition["intrigue_cards"]["cards"]})
 
     def intrigue_name(self, card: IntrigueId) -> str:
         return "/".join(self.country_names.get(c, c) for c in card.split("+"))
 
-    # -- numbers ----------------------------------------------------------------
-    @cached_property
-    def display_size(self) -> int:
-        return int(self.edition["display_size"])
-
-    @cached_property
-    def hand_limit_country(self) -> int:
-        return int(self.edition["hand_limits"]["country"])
-
-    @cached_property
-    def hand_limit_intrigue(self) -> int:
-        return int(self.edition["hand_limits"]["intrigue"])
-
-    @cached_property
-    def country_wild(self) -> int:
-        return int(self.edition["wild"]["country_cards_for_one"])
-
-    @cached_property
-    def intrigue_wild(self) -> int:
-        return int(self.edition["wild"]["intrigue_cards_for_one"])
-
-    @cached_property
-    def cubes_per_claim(self) -> int:
-        return int(self.edition["cubes_per_claim"])
-
     def intrigue_needed(self, title: str) -> int:
-        needed = self.edition["intrigue_needed_to_usurp"]
-        return int(needed.get(title, needed["default"]))
+        """Intrigue cards a usurp of this title needs (a King 2, spec §5.3 ruling 4)."""
+        return self.intrigue_by_title.get(title, self.intrigue_default)
 
     def first_round_draws(self, players: int) -> list[int]:
-        return [int(x) for x in self.edition["first_round_draws"]["by_player_count"][str(players)]]
-
-    @cached_property
-    def draw_shapes(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """(country, intrigue) of the two draw options from round 2 on (spec §5.1)."""
-        opts = self.edition["draw_options"]
-        return ((int(opts["three_country"]["country"]), int(opts["three_country"]["intrigue"])),
-                (int(opts["one_and_one"]["country"]), int(opts["one_and_one"]["intrigue"])))
-
-    @cached_property
-    def cube_counts(self) -> dict[str, int]:
-        return {k: int(v) for k, v in self.edition["cubes"]["per_colour"].items()}
-
-    @cached_property
-    def two_player_colours(self) -> tuple[str, ...]:
-        return tuple(self.edition["cubes"]["two_player_colours"])
-
-    @cached_property
-    def periods(self) -> tuple[int, ...]:
-        return tuple(int(p["number"]) for p in self.edition["period_scoring"]["periods"])
-
-    @cached_property
-    def period_years(self) -> dict[int, Any]:
-        return {int(p["number"]): p.get("year") for p in self.edition["period_scoring"]["periods"]}
+        return list(self.first_round[str(players)])
 
     def period_markers(self, period: int, country: CountryId) -> tuple[int, int]:
-        high, low = self.edition["period_scoring"]["markers"][str(period)][country]
-        return int(high), int(low)
+        return self.period_values[str(period)][country]
 
     def tile_values(self, title: str) -> tuple[int, int]:
-        tile = self.edition["title_scoring"]["tiles"][title]
-        return int(tile["full"]), int(tile["half"])
+        return self.tiles[title]
 
-    # -- markers ----------------------------------------------------------------
     def city_marker(self, city: str) -> Marker:
-        return Marker("city", city, int(self.city_info[city]["city_bonus"]))
+        return Marker("city", city, self.city_bonuses[city])
 
     def shields(self, country: CountryId) -> tuple[Marker, ...]:
-        values = self.edition["country_bonus"]["values"].get(country, [])
-        return tuple(Marker("shield", f"{country}:{i}", int(v)) for i, v in enumerate(values))
+        values = self.shield_values.get(country, ())
+        return tuple(Marker("shield", f"{country}:{i}", v) for i, v in enumerate(values))
 
     def discs(self, players: int) -> tuple[Marker, ...]:
-        values = self.edition["noble_house_bonus"]["in_play_by_player_count"][str(players)]
-        return tuple(Marker("noble_house", str(i), int(v)) for i, v in enumerate(values))
+        values = self.disc_values[str(players)]
+        return tuple(Marker("noble_house", str(i), v) for i, v in enumerate(values))
 
     def all_markers_count(self, players: int) -> int:
         """City hexes, shields, discs in play, period markers and title tiles (spec §3 step 2)."""
@@ -181,28 +150,278 @@ class Board:
                 + len(self.discs(players)) + 2 * len(self.periods) * len(self.countries)
                 + len(self.titles))
 
-    # -- cross-checks -------------------------------------------------------------
-    def consistency_problems(self) -> list[str]:
-        problems = []
-        for p in self.portraits:
-            if p.title not in self.title_info:
-                problems.append(f"portrait {p.id}: unknown title {p.title!r}")
-            elif p.cost != int(self.title_info[p.title]["cards_required"]):
-                # ruling R8 (seed): the card cost depends only on the title
-                problems.append(f"portrait {p.id}: costs {p.cost}, its title costs "
-                                f"{self.title_info[p.title]['cards_required']}")
-            if p.country not in self.countries:
-                problems.append(f"portrait {p.id}: unknown country {p.country!r}")
-        problems += [f"title_scoring: no tile for {t!r}" for t in self.titles
-                     if t not in self.edition["title_scoring"]["tiles"]]
-        for n in ("2", "3", "4", "5"):
-            for key in ("removed_by_player_count",):
-                if n not in self.edition["country_cards"][key]:
-                    problems.append(f"country_cards.{key}: no entry for {n} players")
-            if n not in self.edition["first_round_draws"]["by_player_count"]:
-                problems.append(f"first_round_draws: no entry for {n} players")
-            if n not in self.edition["noble_house_bonus"]["in_play_by_player_count"]:
-                problems.append(f"noble_house_bonus: no entry for {n} players")
-        if "default" not in self.edition["intrigue_needed_to_usurp"]:
-            problems.append("intrigue_needed_to_usurp: no default")
+
+# ---------------------------------------------------------------------------
+# Loading: each part of the edition into typed tables
+# ---------------------------------------------------------------------------
+
+
+def _names(edition: Mapping[str, Any]) -> dict[str, Any]:
+    countries = edition["countries"]
+    titles = edition["titles"]
+    return {
+        "name": str(edition.get("title", "Royals")),
+        "countries": tuple(c["id"] for c in countries),
+        "country_names": {c["id"]: c["name"] for c in countries},
+        "titles": tuple(t["id"] for t in sorted(titles, key=lambda t: t["rank"])),
+        "title_names": {t["id"]: t["name"] for t in titles},
+    }
+
+
+def _board(edition: Mapping[str, Any]) -> dict[str, Any]:
+    cities = edition["cities"]
+    portraits = _portraits(edition)
+    return {
+        "cities": tuple(c["id"] for c in cities),
+        "city_names": {c["id"]: c["name"] for c in cities},
+        "city_bonuses": {c["id"]: int(c["city_bonus"]) for c in cities},
+        "cities_of": {k["id"]: tuple(c["id"] for c in cities if c["country"] == k["id"])
+                      for k in edition["countries"]},
+        "portraits": portraits,
+        "portrait_index": {p.id: i for i, p in enumerate(portraits)},
+    }
+
+
+def _portraits(edition: Mapping[str, Any]) -> tuple[Portrait, ...]:
+    """Every portrait in edition order; an unknown title (an edition problem) has rank 0."""
+    info = {t["id"]: t for t in edition["titles"]}
+    out = []
+    for city in edition["cities"]:
+        for p in city["portraits"]:
+            title = info.get(p["title"], {})
+            out.append(Portrait(
+                id=p["id"], name=f"{city['name']} {title.get('name', p['title'])}",
+                city=city["id"], country=city["country"], title=p["title"],
+                rank=int(title.get("rank", 0)), cost=int(p["cards_required"]),
+                influence=int(p["influence"]), city_bonus=int(city["city_bonus"])))
+    return tuple(out)
+
+
+def _cards(edition: Mapping[str, Any]) -> dict[str, Any]:
+    cards = edition["country_cards"]
+    return {
+        "per_country": {k: int(v) for k, v in cards["per_country"].items()},
+        "removed_by_players": {n: {k: int(v) for k, v in row.items()}
+                               for n, row in cards["removed_by_player_count"].items()},
+        "intrigue_cards": Counter({"+".join(sorted(c["countries"])): int(c["count"])
+                                   for c in edition["intrigue_cards"]["cards"]}),
+        "cube_counts": {k: int(v) for k, v in edition["cubes"]["per_colour"].items()},
+        "two_player_colours": tuple(edition["cubes"]["two_player_colours"]),
+    }
+
+
+def _numbers(edition: Mapping[str, Any]) -> dict[str, Any]:
+    needed = edition["intrigue_needed_to_usurp"]
+    options = edition["draw_options"]
+    return {
+        "display_size": int(edition["display_size"]),
+        "hand_limit_country": int(edition["hand_limits"]["country"]),
+        "hand_limit_intrigue": int(edition["hand_limits"]["intrigue"]),
+        "country_wild": int(edition["wild"]["country_cards_for_one"]),
+        "intrigue_wild": int(edition["wild"]["intrigue_cards_for_one"]),
+        "cubes_per_claim": int(edition["cubes_per_claim"]),
+        "intrigue_by_title": {t["id"]: int(needed.get(t["id"], needed["default"]))
+                              for t in edition["titles"]},
+        "intrigue_default": int(needed["default"]),
+        "first_round": {n: tuple(int(x) for x in row) for n, row in
+                        edition["first_round_draws"]["by_player_count"].items()},
+        "draw_shapes": ((int(options["three_country"]["country"]),
+                         int(options["three_country"]["intrigue"])),
+                        (int(options["one_and_one"]["country"]),
+                         int(options["one_and_one"]["intrigue"]))),
+    }
+
+
+def _scoring(edition: Mapping[str, Any]) -> dict[str, Any]:
+    periods = edition["period_scoring"]
+    return {
+        "periods": tuple(int(p["number"]) for p in periods["periods"]),
+        "period_years": {int(p["number"]): p.get("year") for p in periods["periods"]},
+        "period_values": {n: {k: (int(v[0]), int(v[1])) for k, v in row.items()}
+                          for n, row in periods["markers"].items()},
+        "tiles": {t: (int(v["full"]), int(v["half"]))
+                  for t, v in edition["title_scoring"]["tiles"].items()},
+        "shield_values": {k: tuple(int(x) for x in v)
+                          for k, v in edition["country_bonus"]["values"].items()},
+        "disc_values": {n: tuple(int(x) for x in v) for n, v in
+                        edition["noble_house_bonus"]["in_play_by_player_count"].items()},
+    }
+
+
+# ---------------------------------------------------------------------------
+# Checking: every field the reducer reads, then the cross-checks it relies on
+# ---------------------------------------------------------------------------
+
+
+def edition_problems(content: Mapping[str, Any]) -> list[str]:
+    """Schema problems plus the cross-checks the reducer relies on (empty: usable)."""
+    problems = schema_problems(EditionSchema(), dict(content))
+    if problems:
         return problems
+    return [*_portrait_problems(content), *_table_problems(content)]
+
+
+def _portrait_problems(edition: Mapping[str, Any]) -> list[str]:
+    titles = {t["id"]: t for t in edition["titles"]}
+    countries = {c["id"] for c in edition["countries"]}
+    problems = []
+    for p in _portraits(edition):
+        if p.title not in titles:
+            problems.append(f"portrait {p.id}: unknown title {p.title!r}")
+        elif p.cost != int(titles[p.title]["cards_required"]):
+            # ruling R8 (seed): the card cost depends only on the title
+            problems.append(f"portrait {p.id}: costs {p.cost}, its title costs "
+                            f"{titles[p.title]['cards_required']}")
+        if p.country not in countries:
+            problems.append(f"portrait {p.id}: unknown country {p.country!r}")
+    return problems
+
+
+def _table_problems(edition: Mapping[str, Any]) -> list[str]:
+    """Every per-player-count table must cover 2 to 5 players."""
+    titles = [t["id"] for t in sorted(edition["titles"], key=lambda t: t["rank"])]
+    problems = [f"title_scoring: no tile for {t!r}" for t in titles
+                if t not in edition["title_scoring"]["tiles"]]
+    tables = (("country_cards.removed_by_player_count",
+               edition["country_cards"]["removed_by_player_count"]),
+              ("first_round_draws", edition["first_round_draws"]["by_player_count"]),
+              ("noble_house_bonus", edition["noble_house_bonus"]["in_play_by_player_count"]))
+    problems += [f"{name}: no entry for {n} players" for n in ("2", "3", "4", "5")
+                 for name, table in tables if n not in table]
+    if "default" not in edition["intrigue_needed_to_usurp"]:
+        problems.append("intrigue_needed_to_usurp: no default")
+    return problems
+
+
+_pos = validate.Range(min=0)
+_one = validate.Range(min=1)
+
+
+class _Country(OpenSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    cities = fields.Integer(required=True, validate=_one)
+
+
+class _Title(OpenSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    rank = fields.Integer(required=True, validate=_one)
+    cards_required = fields.Integer(required=True, validate=_one)
+
+
+class _PortraitSchema(OpenSchema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    cards_required = fields.Integer(required=True, validate=_one)
+    influence = fields.Integer(required=True, validate=_pos)
+
+
+class _City(OpenSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    country = fields.String(required=True)
+    city_bonus = fields.Integer(required=True, validate=_pos)
+    portraits = fields.List(fields.Nested(_PortraitSchema), required=True,
+                            validate=validate.Length(min=1))
+
+
+class _CountryCards(OpenSchema):
+    per_country = fields.Dict(keys=fields.String(), values=fields.Integer(validate=_pos),
+                              required=True)
+    removed_by_player_count = fields.Dict(
+        keys=fields.String(), values=fields.Dict(keys=fields.String(),
+                                                 values=fields.Integer(validate=_pos)),
+        required=True)
+
+
+class _IntrigueKind(OpenSchema):
+    countries = fields.List(fields.String(), required=True, validate=validate.Length(equal=2))
+    count = fields.Integer(required=True, validate=_pos)
+
+
+class _IntrigueCards(OpenSchema):
+    cards = fields.List(fields.Nested(_IntrigueKind), required=True)
+
+
+_values = fields.List(fields.Integer(validate=_pos))
+
+
+class _CountryBonus(OpenSchema):
+    values = fields.Dict(keys=fields.String(), values=_values, required=True)
+
+
+class _NobleHouse(OpenSchema):
+    in_play_by_player_count = fields.Dict(keys=fields.String(), values=_values, required=True)
+
+
+class _PeriodScoring(OpenSchema):
+    periods = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1))
+    markers = fields.Dict(keys=fields.String(), values=fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Integer(validate=_pos),
+                                                 validate=validate.Length(equal=2))),
+        required=True)
+
+
+class _Tile(OpenSchema):
+    full = fields.Integer(required=True, validate=_pos)
+    half = fields.Integer(required=True, validate=_pos)
+
+
+class _TitleScoring(OpenSchema):
+    tiles = fields.Dict(keys=fields.String(), values=fields.Nested(_Tile), required=True)
+
+
+class _Cubes(OpenSchema):
+    per_colour = fields.Dict(keys=fields.String(), values=fields.Integer(validate=_pos),
+                             required=True)
+    two_player_colours = fields.List(fields.String(), required=True)
+
+
+class _HandLimits(OpenSchema):
+    country = fields.Integer(required=True, validate=_pos)
+    intrigue = fields.Integer(required=True, validate=_pos)
+
+
+class _DrawOption(OpenSchema):
+    country = fields.Integer(required=True, validate=_pos)
+    intrigue = fields.Integer(required=True, validate=_pos)
+
+
+class _DrawOptions(OpenSchema):
+    three_country = fields.Nested(_DrawOption, required=True)
+    one_and_one = fields.Nested(_DrawOption, required=True)
+
+
+class _FirstRound(OpenSchema):
+    by_player_count = fields.Dict(keys=fields.String(), values=_values, required=True)
+
+
+class _Wild(OpenSchema):
+    country_cards_for_one = fields.Integer(required=True, validate=validate.Range(min=2))
+    intrigue_cards_for_one = fields.Integer(required=True, validate=validate.Range(min=2))
+
+
+class EditionSchema(OpenSchema):
+    """Every field the reducer reads."""
+
+    slug = fields.String(required=True, validate=validate.Equal(SLUG))
+    countries = fields.List(fields.Nested(_Country), required=True,
+                            validate=validate.Length(min=1))
+    titles = fields.List(fields.Nested(_Title), required=True, validate=validate.Length(min=1))
+    cities = fields.List(fields.Nested(_City), required=True, validate=validate.Length(min=1))
+    country_cards = fields.Nested(_CountryCards, required=True)
+    intrigue_cards = fields.Nested(_IntrigueCards, required=True)
+    country_bonus = fields.Nested(_CountryBonus, required=True)
+    noble_house_bonus = fields.Nested(_NobleHouse, required=True)
+    period_scoring = fields.Nested(_PeriodScoring, required=True)
+    title_scoring = fields.Nested(_TitleScoring, required=True)
+    cubes = fields.Nested(_Cubes, required=True)
+    hand_limits = fields.Nested(_HandLimits, required=True)
+    display_size = fields.Integer(required=True, validate=_pos)
+    draw_options = fields.Nested(_DrawOptions, required=True)
+    first_round_draws = fields.Nested(_FirstRound, required=True)
+    wild = fields.Nested(_Wild, required=True)
+    intrigue_needed_to_usurp = fields.Dict(keys=fields.String(), values=fields.Raw(),
+                                           required=True)
+    cubes_per_claim = fields.Integer(required=True, validate=validate.Equal(2))

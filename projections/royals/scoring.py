@@ -1,6 +1,7 @@
-"""Royals: the automatic consequences that award markers (spec §6.1, §6.5-6.7).
+"""Royals: the markers each player wins (spec §6.1, §6.5, §6.6) and the result (§6.7).
 
-Pure functions of (board, state); they never become events.
+Pure functions of (components, state); the awards are automatic consequences of a claim or
+of a turn's end (`apply.py` calls them), never events of their own.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..rules import with_item
-from .edition import Board
-from .model import Marker, Portrait, Seat, State
+from .edition import Components, Marker, Portrait
+from .state import OVER, Seat, State
 
 
 def held_keys(state: State) -> set[tuple[str, str]]:
@@ -30,47 +31,48 @@ def _remaining(state: State, markers: Iterable[Marker]) -> list[Marker]:
                   key=lambda m: (-m.value, m.key))
 
 
-def is_present_in_city(board: Board, state: State, seat: Seat, city: str) -> bool:
+def is_present_in_city(components: Components, state: State, seat: Seat, city: str) -> bool:
     """A cube on a portrait of the city or in its cathedral (spec §6.1 step 2)."""
-    if state.cathedrals[board.cities.index(city)][seat] > 0:
+    if state.cathedrals[components.cities.index(city)][seat] > 0:
         return True
-    return any(state.board[i] == seat for i, p in enumerate(board.portraits) if p.city == city)
+    return any(state.board[i] == seat for i, p in enumerate(components.portraits) if p.city == city)
 
 
-def award_bonuses(board: Board, state: State, seat: Seat, portrait: Portrait) -> State:
+def award_bonuses(components: Components, state: State, seat: Seat, portrait: Portrait) -> State:
     """Spec §6.1: city hex, country shield, noble house disc, for the actor only."""
-    city = board.city_marker(portrait.city)
+    city = components.city_marker(portrait.city)
     if ("city", city.key) not in held_keys(state):
         state = _give(state, seat, city)
     country = portrait.country
     has_shield = any(m.kind == "shield" and m.key.startswith(f"{country}:")
                      for m in state.holdings[seat])
-    everywhere = all(is_present_in_city(board, state, seat, c) for c in board.cities_of[country])
-    shields = _remaining(state, board.shields(country))
+    everywhere = all(is_present_in_city(components, state, seat, c)
+                     for c in components.cities_of[country])
+    shields = _remaining(state, components.shields(country))
     if everywhere and not has_shield and shields:
         state = _give(state, seat, shields[0])
     has_disc = any(m.kind == "noble_house" for m in state.holdings[seat])
     every_title = all(row[seat] > 0 for row in state.tiles)
-    discs = _remaining(state, board.discs(state.players))
+    discs = _remaining(state, components.discs(state.players))
     if every_title and not has_disc and discs:
         state = _give(state, seat, discs[0])
     return state
 
 
-def influence(board: Board, state: State, seat: Seat, country: str) -> int:
+def influence(components: Components, state: State, seat: Seat, country: str) -> int:
     """Portrait influence only; cathedral cubes do not count (spec §6.5)."""
-    return sum(p.influence for i, p in enumerate(board.portraits)
+    return sum(p.influence for i, p in enumerate(components.portraits)
                if p.country == country and state.board[i] == seat)
 
 
-def period_order(board: Board, state: State, country: str) -> list[Seat]:
+def period_order(components: Components, state: State, country: str) -> list[Seat]:
     """Candidates with influence >= 1, best first (spec §6.5 tie-breaks; ruling R3 after)."""
     keyed = []
     for seat in range(state.players):
-        amount = influence(board, state, seat, country)
+        amount = influence(components, state, seat, country)
         if amount < 1:
             continue
-        held = [p for i, p in enumerate(board.portraits)
+        held = [p for i, p in enumerate(components.portraits)
                 if p.country == country and state.board[i] == seat]
         rank = max(p.rank for p in held)
         city_value = max(p.city_bonus for p in held if p.rank == rank)
@@ -80,12 +82,12 @@ def period_order(board: Board, state: State, country: str) -> list[Seat]:
     return [seat for _, seat in sorted(keyed)]
 
 
-def score_period(board: Board, state: State) -> State:
+def score_period(components: Components, state: State) -> State:
     """Spec §6.5: high and low period markers per country; unqualified markers leave."""
     period = state.period
-    for country in board.countries:
-        order = period_order(board, state, country)
-        high, low = board.period_markers(period, country)
+    for country in components.countries:
+        order = period_order(components, state, country)
+        high, low = components.period_markers(period, country)
         markers = (Marker("period", f"{period}:{country}:high", high),
                    Marker("period", f"{period}:{country}:low", low))
         for place, marker in enumerate(markers):
@@ -96,10 +98,10 @@ def score_period(board: Board, state: State) -> State:
     return state
 
 
-def score_titles(board: Board, state: State) -> State:
+def score_titles(components: Components, state: State) -> State:
     """Spec §6.6: most cubes alone takes the tile, two tied take a half each, else nobody."""
-    for row, title in zip(state.tiles, board.titles, strict=True):
-        full, half = board.tile_values(title)
+    for row, title in zip(state.tiles, components.titles, strict=True):
+        full, half = components.tile_values(title)
         best = max(row)
         leaders = [seat for seat, count in enumerate(row) if count == best and best > 0]
         if len(leaders) == 1:
@@ -137,8 +139,12 @@ def winners(rows: list[dict[str, int]]) -> list[Seat]:
     return [s for s in tied if rows[s]["largest_marker"] == top]
 
 
-def final_result(state: State, reason: str) -> dict[str, Any]:
+def result(state: State, components: Components) -> dict[str, Any] | None:
+    """Once over: the scores, the winners, why it ended and the breakdown; else None."""
+    if state.phase != OVER:
+        return None
     rows = breakdown(state)
+    reason = state.end_reason or "period_3_scored"
     return {"scores": [r["total"] for r in rows], "winners": winners(rows), "reason": reason,
             "breakdown": {"per_seat": rows,
                           "markers": [[m.to_json() for m in ms] for ms in state.holdings]}}

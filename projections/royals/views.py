@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..rules import Viewer
+from ..rules import Action, Viewer, thaw
 from . import scoring
-from .model import OVER, Marker, State, intrigue_pair
-
-if TYPE_CHECKING:
-    from .game import Royals
+from .edition import SLUG, Components, Marker, intrigue_pair
+from .legal import to_act
+from .state import OVER, State
 
 
 def _hand(state: State, seat: int, shown: bool) -> dict[str, Any]:
@@ -22,39 +21,38 @@ def _hand(state: State, seat: int, shown: bool) -> dict[str, Any]:
     }
 
 
-def _board_markers(rules: Royals, state: State) -> dict[str, Any]:
+def _board_markers(state: State, components: Components) -> dict[str, Any]:
     """Markers still on the board (spec §3 step 2 minus those taken or out of the game)."""
-    board = rules.board
     taken = scoring.held_keys(state) | {(m.kind, m.key) for m in state.out_of_game}
     titles_done = state.phase == OVER
 
     def left(markers: list[Marker]) -> list[dict[str, Any]]:
         return [m.to_json() for m in markers if (m.kind, m.key) not in taken]
 
-    periods = [{"period": p, "country": k, "high": board.period_markers(p, k)[0],
-                "low": board.period_markers(p, k)[1]}
-               for p in board.periods for k in board.countries
+    periods = [{"period": p, "country": k, "high": components.period_markers(p, k)[0],
+                "low": components.period_markers(p, k)[1]}
+               for p in components.periods for k in components.countries
                if (p > state.period) or (p == state.period and not titles_done)]
     return {
-        "city": left([board.city_marker(c) for c in board.cities]),
-        "shield": left([m for k in board.countries for m in board.shields(k)]),
-        "noble_house": left(list(board.discs(state.players))),
+        "city": left([components.city_marker(c) for c in components.cities]),
+        "shield": left([m for k in components.countries for m in components.shields(k)]),
+        "noble_house": left(list(components.discs(state.players))),
         "period": periods,
         "title": [] if titles_done else [
-            {"title": t, "full": board.tile_values(t)[0], "half": board.tile_values(t)[1]}
-            for t in board.titles],
+            {"title": t, "full": components.tile_values(t)[0], "half": components.tile_values(t)[1]}
+            for t in components.titles],
     }
 
 
-def view(rules: Royals, state: State, seat: Viewer) -> dict[str, Any]:
-    """JSON-ready state as `seat` (an int, None for a spectator, "all") may see it."""
-    board = rules.board
+def view(state: State, seat: Viewer, components: Components) -> dict[str, Any]:
+    """Spec §7: own hand shown, other hands as counts, piles as counts (`seat` an int, None
+    for a spectator, "all" for the auditor)."""
     reveal_all = seat == "all" or state.phase == OVER  # ruling R10: finished games are public
     rows = scoring.breakdown(state)
     return {
-        "game": rules.slug,
+        "game": SLUG,
         "phase": state.phase,
-        "to_act": list(rules.to_act(state)),
+        "to_act": list(to_act(state, components)),
         "players": state.players,
         "colours": list(state.colours),
         "start_player": state.start_player,
@@ -62,7 +60,7 @@ def view(rules: Royals, state: State, seat: Viewer) -> dict[str, Any]:
         "turn": state.turn_no + 1,
         "round": state.turn_no // state.players + 1,
         "period": state.period,
-        "year": board.period_years.get(state.period),
+        "year": components.period_years.get(state.period),
         "period_ended_this_turn": state.period_ended,
         "final_round": state.final_round,
         "variants": {"period3_finish_round": state.finish_round},
@@ -75,13 +73,28 @@ def view(rules: Royals, state: State, seat: Viewer) -> dict[str, Any]:
         "intrigue_deck_count": len(state.intrigue_deck),
         "intrigue_discard": [intrigue_pair(c) for c in state.intrigue_discard],
         "hands": [_hand(state, s, reveal_all or s == seat) for s in range(state.players)],
-        "portraits": {p.id: state.board[i] for i, p in enumerate(board.portraits)},
-        "cathedrals": {c: list(state.cathedrals[i]) for i, c in enumerate(board.cities)},
-        "title_tiles": {t: list(state.tiles[i]) for i, t in enumerate(board.titles)},
-        "board_markers": _board_markers(rules, state),
+        "portraits": {p.id: state.board[i] for i, p in enumerate(components.portraits)},
+        "cathedrals": {c: list(state.cathedrals[i]) for i, c in enumerate(components.cities)},
+        "title_tiles": {t: list(state.tiles[i]) for i, t in enumerate(components.titles)},
+        "board_markers": _board_markers(state, components),
         "holdings": [[m.to_json() for m in ms] for ms in state.holdings],
         "out_of_game": [m.to_json() for m in state.out_of_game],
         "scores": [r["total"] for r in rows],
         "breakdown": rows,
-        "result": rules.result(state),
+        "result": scoring.result(state, components),
     }
+
+
+def redact(action: Action, seat: Viewer, state_before: State,
+           components: Components) -> dict[str, Any] | None:
+    """Spec §7, ruling R11: others see a draw's kinds and sources, not deck or intrigue
+    cards."""
+    if action.type != "draw_cards" or seat == "all" or seat == action.actor:
+        return None
+    draws = [thaw(d) for d in action.data.get("draws", ())]
+    hidden = False
+    for draw in draws:
+        if draw.get("kind") == "intrigue" or draw.get("source") == "deck":
+            hidden = hidden or "card" in draw
+            draw.pop("card", None)
+    return {"draws": draws} if hidden else None

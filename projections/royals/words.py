@@ -1,9 +1,15 @@
-"""Royals: what a person reads for each component and the phrases sentences are made of.
+"""Royals: everything a person reads: the labels of components, the phrases refusals are
+made of, and the sentence a player would say for each recorded action (`describe`).
 
-Every label comes from the edition (`Board`): printed names where the game prints one, and
-for the pieces that carry only a number (scoring tokens) what a player sees on them. The
+Every label comes from the edition (`Components`): printed names where the game prints one,
+and for the pieces that carry only a number (scoring tokens) what a player sees on them. The
 rules' refusals, `describe()` sentences and chance-slot labels are built from the same
 phrases, so a piece is called the same everywhere.
+
+A sentence is shown to every viewer of the log, so it tells only what the table saw (spec
+§7): the cards taken from the display, paid, discarded and turned up are public; the cards
+drawn from the deck or the intrigue pile are counted, never named. Stored events are well
+formed, but a correction may carry anything, so every field is read defensively.
 """
 
 from __future__ import annotations
@@ -12,9 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..rules import ordinal, plural, words_list
-from .edition import Board
-from .model import Marker, Portrait, intrigue_pair
+from ..rules import Action, plural, seat_name, words_list
+from .edition import Components, Marker, Portrait, intrigue_id, intrigue_pair
 
 #: words of the spec's event and view vocabulary (spec §5.1 kinds and sources, §7 phases,
 #: marker kinds), for the places that show such a value
@@ -35,70 +40,71 @@ def marker_id(kind: str, key: str) -> str:
     return f"{kind}:{key}"
 
 
-def edition_labels(board: Board) -> dict[str, str]:
-    """Component id -> label for everything a Royals view, legal action or slot names."""
-    countries, titles = board.country_names, board.title_info
+def labels(components: Components) -> dict[str, str]:
+    """Component id -> label for everything a Royals view, legal action or slot names (the
+    rules object adds the edition's own `labels`, which win)."""
     out: dict[str, str] = dict(VOCABULARY)
-    out["royals"] = str(board.edition.get("title", "Royals"))
-    out.update(countries)
-    out.update({t: str(info["name"]) for t, info in titles.items()})
-    out.update({c: str(info["name"]) for c, info in board.city_info.items()})
-    out.update({p.id: portrait_label(board, p) for p in board.portraits})
-    out.update({card: intrigue_label(board, card) for card in board.intrigue_cards})
-    out.update({colour: colour.capitalize() for colour in board.cube_counts})
-    for period in board.periods:
-        year = board.period_years.get(period)
+    out["royals"] = components.name
+    out.update(components.country_names)
+    out.update({t: str(name) for t, name in components.title_names.items()})
+    out.update({c: str(name) for c, name in components.city_names.items()})
+    out.update({p.id: portrait_label(components, p) for p in components.portraits})
+    out.update({card: intrigue_label(components, card) for card in components.intrigue_cards})
+    out.update({colour: colour.capitalize() for colour in components.cube_counts})
+    for period in components.periods:
+        year = components.period_years.get(period)
         out[f"period:{period}"] = str(year) if year else f"Period {period}"  # as printed
-    for marker in every_marker(board):
-        text = marker_label(board, marker)
+    for marker in every_marker(components):
+        text = marker_label(components, marker)
         out[marker_id(marker.kind, marker.key)] = text
         if marker.kind in ("shield", "period"):
             out[marker.key] = text  # their keys name no other piece: the bare key as well
     return out
 
 
-def every_marker(board: Board) -> list[Marker]:
+def every_marker(components: Components) -> list[Marker]:
     """Every scoring token any player count puts on the board (spec §2 "Markers")."""
-    markers = [board.city_marker(c) for c in board.cities]
-    markers += [m for k in board.countries for m in board.shields(k)]
-    counts = board.edition["noble_house_bonus"]["in_play_by_player_count"]
+    markers = [components.city_marker(c) for c in components.cities]
+    markers += [m for k in components.countries for m in components.shields(k)]
+    counts = components.disc_values
     widest = max(counts, key=lambda n: len(counts[n]))
-    markers += list(board.discs(int(widest)))
-    for period in board.periods:
-        for country in board.countries:
-            high, low = board.period_markers(period, country)
+    markers += list(components.discs(int(widest)))
+    for period in components.periods:
+        for country in components.countries:
+            high, low = components.period_markers(period, country)
             markers += [Marker("period", f"{period}:{country}:high", high),
                         Marker("period", f"{period}:{country}:low", low)]
-    for title in board.titles:
-        full, half = board.tile_values(title)
+    for title in components.titles:
+        full, half = components.tile_values(title)
         markers += [Marker("title", title, full), Marker("title_half", title, half)]
     return markers
 
 
-def portrait_label(board: Board, portrait: Portrait) -> str:
+def portrait_label(components: Components, portrait: Portrait) -> str:
     """ "Paris — King": the city and the title printed on the space."""
-    return f"{board.city_info[portrait.city]['name']} — {title_name(board, portrait.title)}"
+    return f"{components.city_names[portrait.city]} — {title_name(components, portrait.title)}"
 
 
-def portrait_phrase(board: Board, portrait: Portrait) -> str:
+def portrait_phrase(components: Components, portrait: Portrait) -> str:
     """ "the King in Paris": the portrait in a sentence."""
-    return f"the {title_name(board, portrait.title)} in {board.city_info[portrait.city]['name']}"
+    return (f"the {title_name(components, portrait.title)} in "
+            f"{components.city_names[portrait.city]}")
 
 
-def title_name(board: Board, title: str) -> str:
-    return str(board.title_info.get(title, {}).get("name", title.replace("_", " ")))
+def title_name(components: Components, title: str) -> str:
+    return str(components.title_names.get(title, title.replace("_", " ")))
 
 
-def country_name(board: Board, country: str) -> str:
-    return board.country_names.get(country, country.replace("_", " "))
+def country_name(components: Components, country: str) -> str:
+    return components.country_names.get(country, country.replace("_", " "))
 
 
-def intrigue_label(board: Board, card: str) -> str:
+def intrigue_label(components: Components, card: str) -> str:
     """ "Britain/Spain": an intrigue card shows its two countries."""
-    return "/".join(country_name(board, c) for c in intrigue_pair(card))
+    return "/".join(country_name(components, c) for c in intrigue_pair(card))
 
 
-def marker_label(board: Board, marker: Marker) -> str:
+def marker_label(components: Components, marker: Marker) -> str:
     """What a player sees on a scoring token: where it lies and the number printed on it.
 
     A noble house disc's number depends on the player count (spec §2: 16/12/8 in play by
@@ -106,20 +112,20 @@ def marker_label(board: Board, marker: Marker) -> str:
     """
     kind, key, value = marker.kind, marker.key, marker.value
     if kind == "city":
-        return f"{board.city_info[key]['name']} city bonus: {value}"
+        return f"{components.city_names[key]} city bonus: {value}"
     if kind == "shield":
         country, index = key.rsplit(":", 1)
         rank = "higher" if index == "0" else "lower"
-        return f"{country_name(board, country)} shield ({rank}): {value}"
+        return f"{country_name(components, country)} shield ({rank}): {value}"
     if kind == "noble_house":
         return "Noble house disc"
     if kind == "period":
         period, country, level = key.split(":")
-        year = board.period_years.get(int(period)) or f"period {period}"
-        return f"{country_name(board, country)} ({level}) token for {year}: {value}"
+        year = components.period_years.get(int(period)) or f"period {period}"
+        return f"{country_name(components, country)} ({level}) token for {year}: {value}"
     if kind == "title":
-        return f"{title_name(board, key)} tile: {value}"
-    return f"Half of the {title_name(board, key)} tile: {value}"
+        return f"{title_name(components, key)} tile: {value}"
+    return f"Half of the {title_name(components, key)} tile: {value}"
 
 
 # ---------------------------------------------------------------------------
@@ -127,39 +133,34 @@ def marker_label(board: Board, marker: Marker) -> str:
 # ---------------------------------------------------------------------------
 
 
-def cards_phrase(board: Board, cards: Iterable[str], what: str = "card") -> str:
+def cards_phrase(components: Components, cards: Iterable[str], what: str = "card") -> str:
     """ "2 Spain and 3 France cards", "1 Spain card", "no card": country cards by country."""
     counts = Counter(cards)
     total = sum(counts.values())
     if not total:
         return f"no {what}"
-    parts = [f"{n} {country_name(board, c)}" for c, n in _by_count(counts)]
+    parts = [f"{n} {country_name(components, c)}" for c, n in _by_count(counts)]
     return f"{words_list(parts)} {what if total == 1 else what + 's'}"
 
 
-def intrigues_phrase(board: Board, cards: Iterable[str]) -> str:
+def intrigues_phrase(components: Components, cards: Iterable[str]) -> str:
     """ "1 intrigue card (Britain/Spain)", "2 intrigue cards (Britain/Spain and France/Spain)"."""
     cards = list(cards)
     if not cards:
         return "no intrigue card"
     counts = Counter(cards)
-    parts = [intrigue_label(board, c) if n == 1 else f"{n} {intrigue_label(board, c)}"
+    parts = [intrigue_label(components, c) if n == 1 else f"{n} {intrigue_label(components, c)}"
              for c, n in _by_count(counts)]
     return f"{plural(len(cards), 'intrigue card')} ({words_list(parts)})"
 
 
-def country_list(board: Board, cards: Iterable[str]) -> str:
+def country_list(components: Components, cards: Iterable[str]) -> str:
     """ "France, France and Spain": cards in the order turned up."""
-    return words_list(country_name(board, c) for c in cards)
+    return words_list(country_name(components, c) for c in cards)
 
 
 def _by_count(counts: Mapping[str, int]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-
-
-def nth(n: int, several: bool) -> str:
-    """ "1st " when there are several of a kind, "" for the only one."""
-    return f"{ordinal(n)} " if several else ""
 
 
 def shown(value: Any) -> str:
@@ -171,3 +172,145 @@ def shown(value: Any) -> str:
     if value is None:
         return "nothing"
     return f"“{value}”"
+
+
+def capital(text: str) -> str:
+    """The text with its first letter a capital, to open a refusal."""
+    return text[:1].upper() + text[1:]
+
+
+def draw_counts(country: int, intrigue: int) -> str:
+    """ "3 country cards and no intrigue card": the two counts of a draw in words."""
+    return f"{plural(country, 'country card') if country else 'no country card'} and " \
+           f"{plural(intrigue, 'intrigue card') if intrigue else 'no intrigue card'}"
+
+
+def intrigue_offer(offered: int, showing: int, country: str) -> str:
+    """ "1 card, none showing Spain" (the spec's words), "no intrigue card"."""
+    if not offered:
+        return "no intrigue card"
+    return f"{plural(offered, 'card')}, {showing or 'none'} showing {country}"
+
+
+def country_offer(offered: int, matching: int, country: str) -> str:
+    """ "5 cards, 3 of them Spain", "1 card (not a Spain card)": what a payment held."""
+    if offered == 0:
+        return "no card"
+    if offered == 1:
+        return f"1 card ({'a' if matching else 'not a'} {country} card)"
+    share = "none" if not matching else "all" if matching == offered else str(matching)
+    return f"{offered} cards, {share} of them {country}"
+
+
+# ---------------------------------------------------------------------------
+# The sentence of each action
+# ---------------------------------------------------------------------------
+
+
+def describe(action: Action, names: Sequence[str], components: Components) -> str:
+    """The sentence a player would say for `action`: naming the actor and every piece by its
+    label, and telling only what the table saw (spec §7)."""
+    who = seat_name(names, action.actor)
+    data = action.data if isinstance(action.data, Mapping) else {}
+    speak = {"setup": _setup, "draw_cards": _draw, "claim_noble": _claim,
+             "usurp_noble": _usurp, "end_turn": _end_turn}.get(action.type)
+    if speak is None:
+        return f"{_sentence_start(who)} made a move Royals does not know " \
+               f"({str(action.type).replace('_', ' ')})"
+    return _sentence_start(speak(components, who, data, names))
+
+
+def _setup(components: Components, who: str, data: Mapping[str, Any],
+           names: Sequence[str]) -> str:
+    colours = _strings(data.get("colours"))
+    parts = [f"{seat_name(names, seat)} plays {colour}" if seat == 0
+             else f"{seat_name(names, seat)} {colour}" for seat, colour in enumerate(colours)]
+    text = f"{who} set up the game"
+    if parts:
+        text += f": {words_list(parts)}"
+    start = data.get("start_player")
+    if isinstance(start, int) and not isinstance(start, bool):
+        text += f"; {seat_name(names, start)} starts"
+    display = [c for c in _strings(data.get("display")) if c in components.country_names]
+    if display:
+        text += f"; the display shows {country_list(components, display)}"
+    return text
+
+
+def _draw(components: Components, who: str, data: Mapping[str, Any],
+          names: Sequence[str]) -> str:
+    draws = [d for d in _items(data.get("draws")) if isinstance(d, Mapping)]
+    country = [d for d in draws if d.get("kind") == "country"]
+    intrigue = len(draws) - len(country)
+    face_up = [str(d.get("card")) for d in country if d.get("source") == "display"
+             and d.get("card") in components.country_names]
+    hidden = len(country) - len(face_up)
+    cards = plural(len(country), "country card")
+    if not country:
+        text = f"{who} drew " + (plural(intrigue, "intrigue card") if intrigue else "no card")
+        return text
+    if not hidden:
+        text = f"{who} drew {cards} from the display ({country_list(components, face_up)})"
+    elif not face_up:
+        text = f"{who} drew {cards} from the deck"
+    else:
+        text = (f"{who} drew {cards}: {country_list(components, face_up)} from the display and "
+                f"{hidden} from the deck")
+    if intrigue:
+        text += f"{',' if face_up and hidden else ''} and {plural(intrigue, 'intrigue card')}"
+    return text
+
+
+def _claim(components: Components, who: str, data: Mapping[str, Any],
+           names: Sequence[str]) -> str:
+    cards = cards_phrase(components, _strings(data.get("country_cards")))
+    return f"{who} claimed {_portrait(components, data.get('portrait'))}, paying {cards}"
+
+
+def _usurp(components: Components, who: str, data: Mapping[str, Any],
+           names: Sequence[str]) -> str:
+    cards = cards_phrase(components, _strings(data.get("country_cards")))
+    intrigues = _intrigues(components, data.get("intrigue_cards"))
+    return (f"{who} usurped {_portrait(components, data.get('portrait'))}, paying {cards} and "
+            f"{intrigues_phrase(components, intrigues)}")
+
+
+def _end_turn(components: Components, who: str, data: Mapping[str, Any],
+              names: Sequence[str]) -> str:
+    country = [c for c in _strings(data.get("discard_country")) if c in components.country_names]
+    intrigues = _intrigues(components, data.get("discard_intrigue"))
+    gone = [cards_phrase(components, country)] if country else []
+    gone += [intrigues_phrase(components, intrigues)] if intrigues else []
+    text = f"{who} ended the turn"
+    if gone:
+        text += f", discarding {words_list(gone)}"
+    refill = [c for c in _strings(data.get("refill")) if c in components.country_names]
+    if refill:
+        text += (f"; {country_list(components, refill)} "
+                 f"{'was' if len(refill) == 1 else 'were'} turned face up for the display")
+    return text
+
+
+def _portrait(components: Components, portrait: Any) -> str:
+    if isinstance(portrait, str) and portrait in components.portrait_index:
+        return portrait_phrase(components, components.portrait(portrait))
+    return "a portrait that is not on the components"
+
+
+def _intrigues(components: Components, cards: Any) -> list[str]:
+    ids = [intrigue_id(c) for c in _items(cards)]
+    return [c for c in ids if c is not None and c in components.intrigue_cards]
+
+
+def _items(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _strings(value: Any) -> list[str]:
+    return [v for v in _items(value) if isinstance(v, str)]
+
+
+def _sentence_start(text: str) -> str:
+    """ "The table set up...": a sentence opening with "the table" starts with a capital;
+    a player's name stays as the player wrote it."""
+    return "T" + text[1:] if text.startswith("the ") else text

@@ -1,20 +1,32 @@
-"""What a person reads for the pieces of A Game of Thrones: words for the game's vocabulary
-and card names for instance ids.
+"""What a person reads in A Game of Thrones: the words of the game's vocabulary, the card
+names of instance ids, and every action as the sentence a player would say (`describe`).
 
 Machine fields keep ids ("p1-063-2", "master_of_coin", "attackers_declared"); every board,
 sentence and refusal shows these words instead. Card names come only from the edition
 (`cards[].name`, looked up by collector number), so the rules, the terminal board and the
 web board (its labeller reads the same edition names from the catalog) name a card the
 same way. Spec: shared/games/thrones.md §3 (identifiers), §2.5 (titles), §7 (phases).
+
+A description is shown verbatim to every viewer of the log, before any redaction, so it
+never names what a seat may not see (spec §11): cards drawn, a new hand, face-down setup
+cards, a chosen plot, a card taken from a deck unrevealed. It names players by name and
+cards by their edition name, and never shows an id, snake_case, `None` or a repr.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..rules import possessive, seat_name, words_list
+from ..rules import Action, plural, possessive, seat_name, words_list
+from .edition import Components
+
+Names = Sequence[str]
+#: an action's phrase after the actor's name: (data, names, actor, components) -> words
+Phrase = Callable[[Any, Names, Any, Components], str]
+#: an effect op's clause: (op, names, components) -> words
+Clause = Callable[[Any, Names, Components], str]
 
 #: an instance id `p<seat>-NNN[-k]` (§3): seat's copy of card NNN, its k-th copy from 2 on
 INSTANCE_ID = re.compile(r"^p(\d+)-(\d{3})(?:-([2-9]|[1-9]\d+))?$")
@@ -106,26 +118,38 @@ def phase_words(phase: Any, labels: Mapping[str, str]) -> str:
     return f"{text} phase" if phase in ROUND_PHASES else text
 
 
-def vocabulary(edition: Mapping[str, Any]) -> dict[str, str]:
+def vocabulary(components: Components) -> dict[str, str]:
     """Words for every non-card id a view, legal action or chance slot may hold."""
     out: dict[str, str] = {}
     for table in TABLES:
         out.update(table)
-    out.update({op: words(op) for op in edition.get("effect_ops") or () if op not in out})
+    out.update({op: words(op) for op in components.effect_ops if op not in out})
     out["table"] = "the table"
-    cards = edition.get("cards") or []
-    for card in cards:
-        for key in ("keywords", "crests", "traits"):
-            out.update({k: words(k) for k in card.get(key) or () if k not in out})
-    by_number = {int(c["number"]): c for c in cards}
-    for house in edition.get("houses") or ():
-        card = by_number.get(int(house.get("house_card") or 0))
-        out[house["id"]] = card["name"] if card else f"House {house['id']}"
-    for title in edition.get("titles") or ():
-        out[f"title:{title['id']}"] = title["name"]
+    for card in components.cards:
+        for printed in (card.keywords, card.crests, card.traits):
+            out.update({k: words(k) for k in printed if k not in out})
+    for house in components.houses:
+        named = components.by_number.get(house.house_card)
+        out[house.id] = named.name if named else f"House {house.id}"
+    for title in components.titles.values():
+        out[f"title:{title.id}"] = title.name
     for seat in range(MAX_SEATS):
         out[f"house:{seat}"] = "House card"
         out[f"plot:{seat}"] = "revealed plot"
+    return out
+
+
+def labels(components: Components, printed: Mapping[str, str]) -> dict[str, str]:
+    """Card names for card ids and for each seat's copies ("p1-063" is core_063's name),
+    and words for houses, titles, phases, steps, icons, keywords and the rest of the
+    game's vocabulary; `printed` (the card and title names, then the edition's own labels)
+    wins over the vocabulary. Later copies of one number in a custom deck ("p1-063-2") are
+    not listed; `label_of` names any instance id from these labels."""
+    out = vocabulary(components)
+    out.update(printed)
+    for seat in range(MAX_SEATS):
+        for number, card in components.by_number.items():
+            out.setdefault(f"p{seat}-{number:03d}", out.get(card.id, card.name))
     return out
 
 
@@ -152,3 +176,568 @@ def house_card_of(names: Sequence[str], seat: Any) -> str:
 def capitalized(sentence: str) -> str:
     """A sentence that starts with "the table" starts with a capital letter."""
     return sentence[:1].upper() + sentence[1:] if sentence.startswith("the ") else sentence
+
+
+UNTIL_WORDS = {"challenge": "until the end of the challenge", "phase": "until the end of "
+               "the phase", "round": "until the end of the round"}
+WHEN_WORDS = {"always": "", "participating": " while they take part in a challenge",
+              "attacking": " while they attack", "defending": " while they defend",
+              "dominance_phase": " in the dominance phase"}
+FROM_WORDS = {"hand": "the hand", "deck": "the draw deck", "discard": "the discard pile",
+              "dead": "the dead pile"}
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def _is(items: Sequence[Any]) -> str:
+    return "is" if len(items) == 1 else "are"
+
+
+# ---------------------------------------------------------------------------
+# Naming
+# ---------------------------------------------------------------------------
+
+
+def _card_words(cards: Any, ed: Components) -> str:
+    return words_list([ed.name(c) for c in cards or ()]) or "no cards"
+
+
+def _target_words(target: Any, names: Names, ed: Components) -> str:
+    """A card, or a House card ("house:1") named by its player."""
+    if isinstance(target, str) and target.startswith("house:") and target[6:].isdigit():
+        return house_card_of(names, int(target[6:]))
+    return ed.name(target)
+
+
+def _source_words(source: Any, names: Names, actor: Any, ed: Components) -> str:
+    if not source:
+        return ""
+    if source.startswith("plot:") and source[5:].isdigit():
+        seat = int(source[5:])
+        return "their plot" if seat == actor else f"{possessive(seat_name(names, seat))} plot"
+    if source.startswith("title:"):
+        title = ed.titles.get(source[6:])
+        return title.name if title else words(source[6:])
+    return _target_words(source, names, ed)
+
+
+def _title_words(title: Any, ed: Components) -> str:
+    data = ed.titles.get(title)
+    return data.name if data else words(str(title))
+
+
+# ---------------------------------------------------------------------------
+# The sentence
+# ---------------------------------------------------------------------------
+
+
+def describe(action: Action, names: Sequence[str], components: Components) -> str:
+    """ "Anna declared a military challenge against Bo with Eddard Stark": one whole
+    sentence naming the actor; malformed data still gets a sentence."""
+    speaker = seat_name(names, action.actor)
+    say = SAY.get(action.type)
+    phrase = None
+    if say is not None:
+        try:
+            phrase = say(action.data, names, action.actor, components)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            phrase = None
+    if phrase is None:
+        phrase = f"recorded the action {words(action.type)}"
+    return capitalized(f"{speaker} {phrase}")
+
+
+# ---------------------------------------------------------------------------
+# Start and setup (§5, §6.1-§6.4)
+# ---------------------------------------------------------------------------
+
+
+def _say_start_game(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    houses = words_list(f"{seat_name(names, p['seat'])} plays House {p['house']}"
+                        for p in sorted(d.get("players") or (), key=lambda p: p["seat"]))
+    first = d.get("setup_first")
+    starter = f"; {seat_name(names, first)} sets up first" if isinstance(first, int) else ""
+    return f"started the game: {houses}{starter}"
+
+
+def _say_mulligan(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "took a mulligan and drew a new hand"
+
+
+def _say_setup_cards(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    count = len(d.get("cards") or ())
+    if not count:
+        return "set up no cards"
+    return f"placed {plural(count, 'card')} face down for setup"
+
+
+def _draw_counts(d: Any, names: Names) -> str:
+    draws = d.get("draws") or {}
+    counts = d.get("drawn_counts") or {k: len(v) for k, v in draws.items()}
+    parts = [f"{seat_name(names, int(k))} drew {plural(int(n), 'card')}"
+             for k, n in sorted(counts.items(), key=lambda kv: int(kv[0]))]
+    return words_list(parts) or "nobody drew a card"
+
+
+def _say_setup_draw(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return f"dealt the setup draw: {_draw_counts(d, names)}"
+
+
+# ---------------------------------------------------------------------------
+# Plot phase (§7.1)
+# ---------------------------------------------------------------------------
+
+
+def _say_choose_plot(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "chose a plot"
+
+
+def _say_break_initiative_tie(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    winner = d.get("winner")
+    if not isinstance(winner, int):
+        return "broke the initiative tie"
+    return f"broke the initiative tie: {seat_name(names, winner)} wins the initiative"
+
+
+def _say_choose_first_player(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    first = d["first_player"]
+    if first == actor:
+        return "chose to be the first player"
+    return f"chose {seat_name(names, first)} as the first player"
+
+
+def _say_choose_title(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return f"took the title {_title_words(d['title'], ed)}"
+
+
+# ---------------------------------------------------------------------------
+# Draw and marshalling (§6.9-§6.11)
+# ---------------------------------------------------------------------------
+
+
+def _say_draw_phase(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return f"dealt the draw phase: {_draw_counts(d, names)}"
+
+
+def _say_marshal_card(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    text = f"marshalled {ed.name(d['card'])}"
+    if d.get("as_duplicate"):
+        text += " as a duplicate"
+    host = d.get("attach_to")
+    if host == "house":
+        text += f" onto {house_card_of(names, actor)}"
+    elif host:
+        text += f" onto {_target_words(host, names, ed)}"
+    cost = d.get("declared_cost")
+    if isinstance(cost, int):
+        text += f" for {cost} gold"
+    return text
+
+
+def _say_end_marshalling(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "ended marshalling"
+
+
+# ---------------------------------------------------------------------------
+# Challenges (§8)
+# ---------------------------------------------------------------------------
+
+
+def _say_declare_challenge(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    text = (f"declared {a_an(d['type'])} challenge against {seat_name(names, d['defender'])} "
+            f"with {_card_words(d['attackers'], ed)}")
+    standing = list(d.get("not_kneeling") or ())
+    if standing:
+        text += f"; {_card_words(standing, ed)} {'does' if len(standing) == 1 else 'do'} "
+        text += "not kneel"
+    return text
+
+
+def _say_assign_stealth(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    pairs = [f"{ed.name(a)} bypasses {ed.name(t)}" for a, t in (d["bypass"]).items()]
+    return f"used stealth: {words_list(pairs)}" if pairs else "assigned no stealth"
+
+
+def _say_redirect_challenge(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return (f"redirected the challenge to {seat_name(names, d['new_defender'])} as the "
+            "Crown Regent")
+
+
+def _say_declare_defenders(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    defenders = list(d["defenders"])
+    if not defenders:
+        return "declared no defenders"
+    return f"defended with {_card_words(defenders, ed)}"
+
+
+def _say_take_challenge(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "took the challenge as the Lord Commander of the Kingsguard"
+
+
+def _say_resolve_challenge(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "resolved the challenge"
+
+
+def _say_choose_claim_targets(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    extra = list(d["extra_opponents"])
+    if not extra:
+        return "named no further opponents for the intrigue claim"
+    return (f"named {words_list(seat_name(names, s) for s in extra)} for the intrigue "
+            "claim as the Master of Whispers")
+
+
+def _saves_words(d: Any, names: Names, ed: Components) -> str:
+    out = []
+    for save in d.get("saves") or ():
+        how = "its duplicate" if save.get("by") == "duplicate" else "an ability"
+        out.append(f"{ed.name(save.get('card'))} is saved by {how}")
+    for card, dest in (d.get("redirect") or {}).items():
+        out.append(f"{ed.name(card)} goes to the {PILES.get(dest, words(str(dest)))} "
+                   "instead")
+    return "".join(f"; {part}" for part in out)
+
+
+def _say_apply_claim(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    if d.get("discards") is not None:
+        return f"discarded {_card_words(d['discards'], ed)} for the intrigue claim"
+    return _kills_words(d, names, "the military claim", ed)
+
+
+def _say_apply_deadly(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return _kills_words(d, names, "deadly", ed)
+
+
+def _kills_words(d: Any, names: Names, what: str, ed: Components) -> str:
+    """ "lost Raff to deadly", or "chose Eddard for the military claim; Eddard is saved
+    by its duplicate" when a save keeps a chosen card in play (§8.6)."""
+    kills = list(d.get("kills") or ())
+    if not kills:
+        return f"had no character to lose to {what}"
+    if d.get("saves"):
+        return f"chose {_card_words(kills, ed)} for {what}{_saves_words(d, names, ed)}"
+    return f"lost {_card_words(kills, ed)} to {what}{_saves_words(d, names, ed)}"
+
+
+def _say_end_challenges(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "ended challenges"
+
+
+# ---------------------------------------------------------------------------
+# Round end and the game's end (§7.5-§7.7, §6.16, §6.17)
+# ---------------------------------------------------------------------------
+
+
+def _say_resolve_dominance(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "resolved dominance"
+
+
+def _say_end_round(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "ended the round: cards stand, gold and titles return, plots are used"
+
+
+def _say_choose_winner(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return f"chose {seat_name(names, d['winner'])} as the winner"
+
+
+def _say_concede(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return "conceded"
+
+
+# ---------------------------------------------------------------------------
+# Effects (§9)
+# ---------------------------------------------------------------------------
+
+
+def _say_effect(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    source = _source_words(d.get("source"), names, actor, ed)
+    text = f"used {source}" if source else "recorded an effect"
+    costs = [op_words(op, names, ed) for op in d.get("costs") or ()]
+    ops = [op_words(op, names, ed) for op in d.get("ops") or ()]
+    if costs:
+        text += f" (cost: {'; '.join(costs)})"
+    if ops:
+        text += f": {'; '.join(ops)}"
+    note = d.get("text")
+    if note:
+        text += f' ("{note}")'
+    elif not ops and not costs:
+        text += " that changes nothing"
+    return text
+
+
+def op_words(op: Any, names: Names, ed: Components) -> str:
+    """One change of an effect as a clause: "Eddard Stark kneels"."""
+    kind = str(op.get("op")) if hasattr(op, "get") else ""
+    say = OP_WORDS.get(kind)
+    if say is not None:
+        try:
+            return str(say(op, names, ed))
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            pass
+    return words(kind) or "an unnamed change"
+
+
+def _op_words_kneel(op: Any, names: Names, ed: Components) -> str:
+    return f"{_target_words(op['card'], names, ed)} kneels"
+
+
+def _op_words_stand(op: Any, names: Names, ed: Components) -> str:
+    return f"{_target_words(op['card'], names, ed)} stands"
+
+
+def _op_words_kill(op: Any, names: Names, ed: Components) -> str:
+    cards = list(op["cards"])
+    return f"{_card_words(cards, ed)} {_is(cards)} killed{_saves_words(op, names, ed)}"
+
+
+def _op_words_discard_from_play(op: Any, names: Names, ed: Components) -> str:
+    cards = list(op["cards"])
+    return (f"{_card_words(cards, ed)} {_is(cards)} discarded from play"
+            f"{_saves_words(op, names, ed)}")
+
+
+def _op_words_return_to_hand(op: Any, names: Names, ed: Components) -> str:
+    cards = list(op["cards"])
+    if len(cards) == 1:
+        return f"{_card_words(cards, ed)} returns to its owner's hand"
+    return f"{_card_words(cards, ed)} return to their owners' hands"
+
+
+def _op_words_take_control(op: Any, names: Names, ed: Components) -> str:
+    return f"{seat_name(names, op['controller'])} takes control of {ed.name(op['card'])}"
+
+
+def _op_words_put_into_play(op: Any, names: Names, ed: Components) -> str:
+    text = (f"{ed.name(op['card'])} is put into play from "
+            f"{FROM_WORDS.get(op.get('from'), words(str(op.get('from'))))}")
+    if isinstance(op.get("controller"), int):
+        text += f" under {possessive(seat_name(names, op['controller']))} control"
+    if op.get("as_duplicate"):
+        text += " as a duplicate"
+    if op.get("attach_to"):
+        host = op["attach_to"]
+        text += " onto the House card" if host == "house" else \
+            f" onto {_target_words(host, names, ed)}"
+    if op.get("knelt"):
+        text += ", knelt"
+    if op.get("pay_gold"):
+        text += f", for {op['pay_gold']} gold"
+    return text
+
+
+def _op_words_move_attachment(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} moves onto {_target_words(op['to'], names, ed)}"
+
+
+def _until_words(op: Any) -> str:
+    """A duration in words; a missing `until` means the round (ruling 4)."""
+    return UNTIL_WORDS.get(op.get("until") or "round", "until the end of the round")
+
+
+def _op_words_adjust_strength(op: Any, names: Names, ed: Components) -> str:
+    return (f"{ed.name(op['card'])} gets {_signed(int(op['amount']))} STR "
+            f"{_until_words(op)}")
+
+
+def _op_words_no_strength(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} counts no STR {_until_words(op)}"
+
+
+def _op_words_gain_icon(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} gains the {op['icon']} icon {_until_words(op)}"
+
+
+def _op_words_lose_icon(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} loses the {op['icon']} icon {_until_words(op)}"
+
+
+def _op_words_gain_keyword(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} gains {words(op['keyword'])} {_until_words(op)}"
+
+
+def _op_words_lose_keyword(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} loses {words(op['keyword'])} {_until_words(op)}"
+
+
+def _op_words_continuous(op: Any, names: Names, ed: Components) -> str:
+    gains = []
+    if op.get("strength"):
+        gains.append(f"{_signed(int(op['strength']))} STR")
+    gains += [f"the {icon} icon" for icon in op.get("icons") or ()]
+    gains += [words(k) for k in op.get("keywords") or ()]
+    what = words_list(gains) or "its effect"
+    return (f"{ed.name(op['source'])} gives {what} to matching characters"
+            f"{WHEN_WORDS.get(op.get('when') or 'always', '')} while it stays in play")
+
+
+def _op_words_exclude_character_power(op: Any, names: Names, ed: Components) -> str:
+    players = words_list(seat_name(names, s) for s in op.get("players") or ())
+    return (f"power on the cards of {players} does not count while "
+            f"{ed.name(op['source'])} stays in play")
+
+
+def _op_words_no_stand(op: Any, names: Names, ed: Components) -> str:
+    return f"{_target_words(op['card'], names, ed)} does not stand this round"
+
+
+def _op_words_join_challenge(op: Any, names: Names, ed: Components) -> str:
+    side = SIDES.get(op.get("side"), words(str(op.get("side"))))
+    return f"{ed.name(op['card'])} joins the challenge on the {side} side"
+
+
+def _op_words_remove_from_challenge(op: Any, names: Names, ed: Components) -> str:
+    return f"{ed.name(op['card'])} leaves the challenge"
+
+
+def _op_words_gain_power(op: Any, names: Names, ed: Components) -> str:
+    return f"{_target_words(op['target'], names, ed)} gains {op['amount']} power"
+
+
+def _op_words_lose_power(op: Any, names: Names, ed: Components) -> str:
+    return f"{_target_words(op['target'], names, ed)} loses {op['amount']} power"
+
+
+def _op_words_move_power(op: Any, names: Names, ed: Components) -> str:
+    return (f"{op['amount']} power moves from {_target_words(op['from'], names, ed)} to "
+            f"{_target_words(op['to'], names, ed)}")
+
+
+def _op_words_gain_gold(op: Any, names: Names, ed: Components) -> str:
+    return f"{seat_name(names, op['seat'])} gains {op['amount']} gold"
+
+
+def _op_words_pay_gold(op: Any, names: Names, ed: Components) -> str:
+    return f"{seat_name(names, op['seat'])} pays {op['amount']} gold"
+
+
+def _op_words_give_gold(op: Any, names: Names, ed: Components) -> str:
+    return (f"{seat_name(names, op['from'])} gives {seat_name(names, op['to'])} "
+            f"{op['amount']} gold")
+
+
+def _op_words_draw(op: Any, names: Names, ed: Components) -> str:
+    count = len(op["cards"]) if op.get("cards") is not None else int(op.get("count") or 0)
+    return f"{seat_name(names, op['seat'])} draws {plural(count, 'card')}"
+
+
+def _op_words_discard_from_hand(op: Any, names: Names, ed: Components) -> str:
+    how = " at random" if op.get("random") else ""
+    return (f"{seat_name(names, op['seat'])} discards {_card_words(op['cards'], ed)} "
+            f"from hand{how}")
+
+
+def _op_words_discard_from_deck(op: Any, names: Names, ed: Components) -> str:
+    return (f"{seat_name(names, op['seat'])} discards {_card_words(op['cards'], ed)} "
+            "from the top of the draw deck")
+
+
+def _op_words_search_deck(op: Any, names: Names, ed: Components) -> str:
+    who = seat_name(names, op["seat"])
+    if op.get("to") == "play":
+        return f"{who} searches the draw deck and puts {ed.name(op['card'])} into play"
+    if op.get("reveal") and op.get("card"):
+        return f"{who} searches the draw deck and takes {ed.name(op['card'])} into hand"
+    return f"{who} searches the draw deck and takes a card into hand"
+
+
+def _op_words_return_from_pile(op: Any, names: Names, ed: Components) -> str:
+    to = "its owner's hand" if op.get("to") == "hand" else "its owner's draw deck"
+    return (f"{ed.name(op['card'])} returns from "
+            f"{FROM_WORDS.get(op.get('from'), 'a pile')} to {to}")
+
+
+def _op_words_shuffle_pile_into_deck(op: Any, names: Names, ed: Components) -> str:
+    pile = {"hand": "hand", "discard": "discard pile", "dead": "dead pile"}.get(
+        op.get("pile"), words(str(op.get("pile"))))
+    return f"{seat_name(names, op['seat'])} shuffles the {pile} into the draw deck"
+
+
+def _op_words_reveal_new_plot(op: Any, names: Names, ed: Components) -> str:
+    return f"{seat_name(names, op['seat'])} reveals a new plot, {ed.name(op['plot'])}"
+
+
+def _op_words_modify_plot(op: Any, names: Names, ed: Components) -> str:
+    change = f"becomes {op['set']}" if op.get("set") is not None else \
+        f"changes by {_signed(int(op['delta']))}"
+    until = UNTIL_WORDS.get(op.get("until") or "round", "until the end of the round")
+    return (f"the {op['field']} of {possessive(seat_name(names, op['seat']))} plot "
+            f"{change} {until}")
+
+
+def _op_words_suppress_income_bonuses(op: Any, names: Names, ed: Components) -> str:
+    return (f"income bonuses of cards do not count for "
+            f"{words_list(seat_name(names, s) for s in op['seats'])} this round")
+
+
+def _op_words_forbid_challenge(op: Any, names: Names, ed: Components) -> str:
+    a, b = op["seats"]
+    return (f"no {op['type']} challenges between {seat_name(names, a)} and "
+            f"{seat_name(names, b)} this round")
+
+
+def _op_words_extra_challenge(op: Any, names: Names, ed: Components) -> str:
+    return f"{seat_name(names, op['seat'])} may make one more {op['type']} challenge"
+
+
+def _op_words_skip_taxation(op: Any, names: Names, ed: Components) -> str:
+    return f"{possessive(seat_name(names, op['seat']))} gold is not taxed this round"
+
+
+def _op_words_swap_plot_decks(op: Any, names: Names, ed: Components) -> str:
+    a, b = op["seats"]
+    return (f"{seat_name(names, a)} and {seat_name(names, b)} choose plots from each "
+            "other's plot decks this round")
+
+
+def _op_words_cost_reduction(op: Any, names: Names, ed: Components) -> str:
+    return (f"the next matching card {seat_name(names, op['seat'])} marshals this phase "
+            f"costs {op['amount']} gold less")
+
+
+def _op_words_note(op: Any, names: Names, ed: Components) -> str:
+    return f'a note: "{op["text"]}"' if op.get("text") else "a note"
+
+
+#: action type -> its phrase after the actor's name
+SAY: dict[str, Phrase] = {
+    "start_game": _say_start_game, "mulligan": _say_mulligan, "setup_cards": _say_setup_cards,
+    "setup_draw": _say_setup_draw, "choose_plot": _say_choose_plot,
+    "break_initiative_tie": _say_break_initiative_tie,
+    "choose_first_player": _say_choose_first_player, "choose_title": _say_choose_title,
+    "draw_phase": _say_draw_phase, "marshal_card": _say_marshal_card,
+    "end_marshalling": _say_end_marshalling, "declare_challenge": _say_declare_challenge,
+    "assign_stealth": _say_assign_stealth, "redirect_challenge": _say_redirect_challenge,
+    "declare_defenders": _say_declare_defenders, "take_challenge": _say_take_challenge,
+    "resolve_challenge": _say_resolve_challenge, "choose_claim_targets": _say_choose_claim_targets,
+    "apply_claim": _say_apply_claim, "apply_deadly": _say_apply_deadly,
+    "end_challenges": _say_end_challenges, "resolve_dominance": _say_resolve_dominance,
+    "end_round": _say_end_round, "choose_winner": _say_choose_winner, "concede": _say_concede,
+    "effect": _say_effect,
+}
+#: op name -> its clause in an effect's sentence
+OP_WORDS: dict[str, Clause] = {
+    "kneel": _op_words_kneel, "stand": _op_words_stand, "kill": _op_words_kill,
+    "discard_from_play": _op_words_discard_from_play, "return_to_hand": _op_words_return_to_hand,
+    "take_control": _op_words_take_control, "put_into_play": _op_words_put_into_play,
+    "move_attachment": _op_words_move_attachment, "adjust_strength": _op_words_adjust_strength,
+    "no_strength": _op_words_no_strength, "gain_icon": _op_words_gain_icon,
+    "lose_icon": _op_words_lose_icon, "gain_keyword": _op_words_gain_keyword,
+    "lose_keyword": _op_words_lose_keyword, "continuous": _op_words_continuous,
+    "exclude_character_power": _op_words_exclude_character_power, "no_stand": _op_words_no_stand,
+    "join_challenge": _op_words_join_challenge,
+    "remove_from_challenge": _op_words_remove_from_challenge, "gain_power": _op_words_gain_power,
+    "lose_power": _op_words_lose_power, "move_power": _op_words_move_power,
+    "gain_gold": _op_words_gain_gold, "pay_gold": _op_words_pay_gold,
+    "give_gold": _op_words_give_gold, "draw": _op_words_draw,
+    "discard_from_hand": _op_words_discard_from_hand,
+    "discard_from_deck": _op_words_discard_from_deck, "search_deck": _op_words_search_deck,
+    "return_from_pile": _op_words_return_from_pile,
+    "shuffle_pile_into_deck": _op_words_shuffle_pile_into_deck,
+    "reveal_new_plot": _op_words_reveal_new_plot, "modify_plot": _op_words_modify_plot,
+    "suppress_income_bonuses": _op_words_suppress_income_bonuses,
+    "forbid_challenge": _op_words_forbid_challenge, "extra_challenge": _op_words_extra_challenge,
+    "skip_taxation": _op_words_skip_taxation, "swap_plot_decks": _op_words_swap_plot_decks,
+    "cost_reduction": _op_words_cost_reduction, "note": _op_words_note,
+}

@@ -103,13 +103,13 @@ def test_a_write_cut_off_midway_is_a_storage_error_and_stores_nothing(pg, pg_url
     created = _game(pg)
     env = seal("g1", 1, "note", "table", {}, created["hash"])
 
-    def cut_off(cur):
-        pg._insert_event(cur, env)
+    def cut_off(run):
+        pg._insert_event(run, env)
         _kill_connections(pg_url)
-        cur.execute("SELECT 1")
+        run("SELECT 1", ())
 
     with pytest.raises(StorageError) as err:
-        pg._write(cut_off)
+        pg._transaction(cut_off)
     assert err.value.status == 503
     assert [e["seq"] for e in pg.events("g1")] == [0]
     pg.append(env)  # the next call has a fresh connection

@@ -242,6 +242,21 @@ def test_list_games_filters_newest_first_with_a_total(store):
     assert store.list_games(GameFilter(created_to="2026-01-01T12"))[0][0]["id"] == "a"
 
 
+def test_a_player_filter_takes_percent_and_underscore_literally_on_every_backend(store):
+    """Issue #21: the PostgreSQL filter escaped `%` and `_`, the SQLite one did not, so a
+    player named `a_b` matched different games on the two backends."""
+    _new_game(store, "under", players=("a_b",))
+    _new_game(store, "wild", players=("axb",))
+    _new_game(store, "pct", players=("50%",))
+    _new_game(store, "fifty", players=("500",))
+    _new_game(store, "slash", players=("a\\b",))
+    assert [r["id"] for r in store.list_games(GameFilter(player="a_b"))[0]] == ["under"]
+    assert [r["id"] for r in store.list_games(GameFilter(player="50%"))[0]] == ["pct"]
+    assert [r["id"] for r in store.list_games(GameFilter(player="a\\b"))[0]] == ["slash"]
+    assert {r["id"] for r in store.list_games(GameFilter(player="A"))[0]} == {
+        "under", "wild", "slash"}
+
+
 def test_import_stores_events_tokens_and_seed_in_one_go(store):
     envs = _chain("g1", 5)
     store.import_game(_row(), envs, {"t0": "recorder", "t1": "seat:0"}, seed="s3cret")

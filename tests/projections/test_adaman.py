@@ -249,3 +249,16 @@ def test_the_players_name_stays_out_of_the_view_so_stored_digests_do_not_change(
     state = _named_fold([{"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}}])
     assert state.names == ("Ann",)
     assert "Ann" not in repr(RULES.view(state, None))
+
+
+@pytest.mark.parametrize("late", [
+    {"type": "abandon", "actor": 1, "data": {}},
+    {"type": "setup", "actor": "table", "data": {"drawn": EXAMPLE_1}},
+])
+def test_after_the_end_even_a_wrong_seat_or_a_second_deal_is_refused_as_game_over(late):
+    # docs/rulings/adaman.md 5: the end is checked before whose move it is
+    game = next(g for g in EXAMPLES["games"] if g["id"] == "setup_no_legal_move")
+    with pytest.raises(IllegalAction) as err:
+        _named_fold([*game["events"], late])
+    assert err.value.code == "game_over"
+    assert err.value.message == "the game is over: Ann lost"

@@ -6,9 +6,14 @@ test file; this file proves what every reducer owes the engine (STYLE.md 2.8).
 
 from __future__ import annotations
 
+import ast
 import copy
+import importlib
+import importlib.util
 import json
+import pkgutil
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -116,3 +121,93 @@ def test_every_listed_action_type_has_a_data_schema(slug, players):
     for state in game.states[:: max(1, len(game.states) // 20)]:
         for proposal in rules.legal_actions(state, None):
             assert proposal["type"] in rules.action_schemas
+
+
+# -- one shape for every game (issue #22, SHAPE.md) -----------------------------------------
+#: SHAPE.md's table, written from it: each module of a game package and the public names it
+#: must define (the package's own class and `__all__` are checked apart)
+SHAPE = {
+    "state": ("State", "initial_state"),
+    "actions": ("ACTION_SCHEMAS", "CHANCE_FIELDS"),
+    "apply": ("APPLY",),
+    "legal": ("to_act", "legal_actions", "auto_action"),
+    "chance": ("fill_chance", "strip_chance", "chance_slots"),
+    "scoring": ("result",),
+    "views": ("view", "redact"),
+    "words": ("describe", "labels"),
+    "edition": ("Components", "edition_problems"),
+}
+MAX_FUNCTION_LINES = 40
+
+
+def _package_dir(slug: str) -> Path | None:
+    """The game's package directory, or None when the game is still a single module."""
+    spec = importlib.util.find_spec(f"projections.{slug}")
+    locations = spec.submodule_search_locations if spec else None
+    return Path(next(iter(locations))) if locations else None
+
+
+def _shape_problems(slug: str) -> list[str]:
+    """What the game's package lacks of SHAPE.md's table, one line per missing piece."""
+    if _package_dir(slug) is None:
+        return [f"projections/{slug} is a module, not a package"]
+    package = importlib.import_module(f"projections.{slug}")
+    cls = GAMES[slug]
+    problems = [] if getattr(package, cls.__name__, None) is cls else [
+        f"__init__ does not define {cls.__name__}"]
+    if getattr(package, "__all__", None) != [cls.__name__]:
+        problems.append(f"__init__.__all__ is not [{cls.__name__!r}]")
+    present = {m.name for m in pkgutil.iter_modules(package.__path__)}
+    problems += [f"no module {name}" for name in sorted(set(SHAPE) - present)]
+    problems += [f"a module outside the shape: {name}" for name in sorted(present - set(SHAPE))]
+    for name in sorted(set(SHAPE) & present):
+        module = importlib.import_module(f"projections.{slug}.{name}")
+        problems += [f"{name} does not define {public}" for public in SHAPE[name]
+                     if not hasattr(module, public)]
+    if "apply" in present:
+        problems += _applier_problems(slug, cls)
+    return problems
+
+
+def _applier_problems(slug: str, cls) -> list[str]:
+    """apply.py: one apply_<type> per action type, and APPLY mapping each type to it."""
+    module = importlib.import_module(f"projections.{slug}.apply")
+    table = getattr(module, "APPLY", {})
+    problems = [f"apply does not define apply_{kind}" for kind in sorted(cls.action_schemas)
+                if not hasattr(module, f"apply_{kind}")]
+    if sorted(table) != sorted(cls.action_schemas):
+        problems.append(f"APPLY covers {sorted(table)}, the actions are "
+                        f"{sorted(cls.action_schemas)}")
+    problems += [f"APPLY[{kind!r}] is not apply_{kind}" for kind in sorted(table)
+                 if table[kind] is not getattr(module, f"apply_{kind}", None)]
+    return problems
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_game_is_a_package_with_the_same_modules_and_public_names(slug):
+    problems = _shape_problems(slug)
+    assert not problems, f"{slug} is not in the shape of SHAPE.md: " + "; ".join(problems)
+
+
+def _game_files(slug: str) -> list[Path]:
+    """Every source file of the game: its package, or while it is still flat, its module
+    and the `<slug>_*.py` modules beside it."""
+    package = _package_dir(slug)
+    if package is not None:
+        return sorted(package.rglob("*.py"))
+    here = Path(importlib.util.find_spec("projections").origin).parent
+    return sorted([here / f"{slug}.py", *here.glob(f"{slug}_*.py")])
+
+
+def _long_functions(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text("utf-8"))
+    return [f"{path.name}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_no_function_in_a_game_is_over_40_lines(slug):
+    long = [entry for path in _game_files(slug) for entry in _long_functions(path)]
+    assert not long, f"{slug} has functions over {MAX_FUNCTION_LINES} lines: " + "; ".join(long)

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from projections import get_rules
-from projections.in_the_shadow_of_the_emperor import EMPIRE, Electorate, Pending, State
+from projections.in_the_shadow_of_the_emperor.legal import card_cost
+from projections.in_the_shadow_of_the_emperor.state import EMPIRE, Electorate, Pending, State
 from projections.playout import created_for, play
 from projections.replay import Folder, check_undo
 from projections.rules import Action, Bag, Dealer, IllegalAction
@@ -812,7 +813,8 @@ def conservation_problems(state: State) -> list[str]:
         problems.append(f"cards {dict(cards)}")
     for e in state.electorates:
         info = R.einfo[e.id]
-        if len(e.tiles) + len(e.knights) > R._court_spaces(state.n, e.id) or \
+        court_spaces = R.components().electorates[e.id].court_spaces(state.n)
+        if len(e.tiles) + len(e.knights) > court_spaces or \
                 len(e.castles) > info["castle_spaces"] or len(e.cities) > info["city_spaces"]:
             problems.append(f"{e.id} overfull")
         if e.elector and info["elector_must_be_single"] and e.elector[1] != S:
@@ -830,7 +832,7 @@ def thaler_problems(game) -> list[str]:
         seat, data = action.actor, action.data
         card = data.get("card") if action.type == "buy_card" or \
             data.get("privilege") == "trier" else None
-        price = 0 if card is None else R._card_cost(before, seat, card)
+        price = 0 if card is None else card_cost(before, seat, card, R.components())
         price += R.cards["knight"]["cost"] if action.type == "knight_action" else 0
         paid = [b.thalers - a.thalers for b, a in zip(before.players, after.players, strict=True)]
         if paid != [price if s == seat else 0 for s in range(before.n)]:
@@ -989,7 +991,8 @@ def test_board_and_cards_come_from_the_edition():
     rules = get_rules(SLUG, edited)
     state = rules.initial_state(created_for(rules, 4))
     assert state.display.count("doctor") == 1 and state.players[0].thalers == 9
-    assert rules._court_spaces(4, "bohemia") == 2 and rules._court_spaces(5, "bohemia") == 3
+    bohemia = rules.components().electorates["bohemia"]
+    assert bohemia.court_spaces(4) == 2 and bohemia.court_spaces(5) == 3
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from projections import get_rules
-from projections.in_the_shadow_of_the_emperor_words import (
+from projections.in_the_shadow_of_the_emperor.words import (
     Words,
     decision_sentence,
     last_election_sentence,
@@ -343,8 +343,8 @@ def test_every_decision_of_a_fixture_is_a_sentence_naming_who_decides():
 
 
 def test_every_action_has_words_and_every_decision_a_label():
-    from projections.in_the_shadow_of_the_emperor import ACCEPTS
-    from projections.in_the_shadow_of_the_emperor_words import ACTION_WORDS
+    from projections.in_the_shadow_of_the_emperor.legal import ACCEPTS
+    from projections.in_the_shadow_of_the_emperor.words import ACTION_WORDS
 
     assert set(R.action_schemas) <= set(ACTION_WORDS)
     assert missing_labels(set(ACCEPTS), R.labels()) == set()

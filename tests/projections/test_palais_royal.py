@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from projections import get_rules
-from projections.palais_royal import DONE, Turn
+from projections.palais_royal.edition import DONE
+from projections.palais_royal.state import Turn
 from projections.playout import created_for, play
 from projections.replay import Folder
 from projections.rules import Action, Bag, IllegalAction

@@ -18,7 +18,8 @@ from projections import get_rules
 from projections.playout import created_for, play
 from projections.replay import Folder
 from projections.royals import scoring
-from projections.royals.model import DRAW, OVER, PLAY, Marker, State
+from projections.royals.edition import Marker
+from projections.royals.state import DRAW, OVER, PLAY, State
 from projections.rules import Action, Bag, Dealer, IllegalAction, thaw, with_item
 
 from .royals_games import SAMPLES

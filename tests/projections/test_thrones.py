@@ -14,9 +14,14 @@ from hypothesis import strategies as st
 from projections import get_rules
 from projections.playout import created_for, play
 from projections.rules import Action, IllegalAction
-from tests.projections.thrones_helpers import Table, zones
+from projections.thrones.apply import values as card_values
+from projections.thrones.apply.challenges import totals
+from projections.thrones.apply.rounds import dominance_total, draw_counts
+from projections.thrones.apply.zones import in_play
+from tests.projections.thrones_helpers import EDITION, Table, zones
 
 RULES = get_rules("thrones")
+ED = RULES.components()
 STARK_E1 = {"house_card": 209, "plots": [195, 196, 197, 198, 199, 200, 201],
             "draw_deck": [*range(1, 34), 135, 136, 137, 138, 139, 155, 156, 157, 158, 159, 160,
                           177, 38]}
@@ -99,7 +104,7 @@ def test_e2_military_claim_then_deadly():
     t = _e2_table()
     ch = t.state.challenge
     assert ch.strength == (6, 5) and ch.winner == 0
-    assert t.rules.in_play(t.state, "p0-005").power == 1  # renown
+    assert in_play(t.state, "p0-005", ED).power == 1  # renown
     assert t.power(0) == 1 and t.p[0].house_power == 0  # not unopposed
     err = t.refused("apply_claim", 1, kills=["p1-046", "p1-047"])
     assert err.code == "wrong_claim_count" and "exactly 1" in err.message
@@ -223,7 +228,7 @@ def _e5_table(str2: int, knelt_extra: bool = False) -> Table:
     assert t.state.phase == "dominance"
     for seat, (strength, gold) in {0: (7, 2), 1: (6, 3), 2: (str2, 0)}.items():
         card = t.state.cards[seat].id
-        base = t.rules.strength(t.state, card)
+        base = card_values.strength(t.state, card, ED)
         t.effect("table", {"op": "adjust_strength", "card": card, "amount": strength - base,
                            "until": "phase"},
                  {"op": "pay_gold", "seat": seat, "amount": t.p[seat].gold},
@@ -233,14 +238,14 @@ def _e5_table(str2: int, knelt_extra: bool = False) -> Table:
 
 def test_e5_dominance_tie_for_highest_gains_nothing():
     t = _e5_table(8)
-    assert [t.rules.dominance_total(t.state, s) for s in range(3)] == [9, 9, 8]
+    assert [dominance_total(t.state, s, ED) for s in range(3)] == [9, 9, 8]
     t.do("resolve_dominance", "table")
     assert [p.house_power for p in t.p] == [0, 0, 0]
 
 
 def test_e5_single_highest_gains_one_power_and_knelt_characters_do_not_count():
     t = _e5_table(10, knelt_extra=True)
-    assert t.rules.dominance_total(t.state, 2) == 10
+    assert dominance_total(t.state, 2, ED) == 10
     t.do("resolve_dominance", "table")
     assert [p.house_power for p in t.p] == [0, 0, 1]
 
@@ -374,7 +379,7 @@ def test_e8_a_duplicate_costs_zero_and_saves_eddard_from_a_military_claim():
     t.do("declare_defenders", 0, defenders=["p0-005"])
     t.do("resolve_challenge", 1)
     t.do("apply_claim", 0, kills=["p0-005"], saves=[{"card": "p0-005", "by": "duplicate"}])
-    assert t.rules.in_play(t.state, "p0-005").duplicates == ()
+    assert in_play(t.state, "p0-005", ED).duplicates == ()
     assert "p0-005-2" in t.p[0].discard and t.state.challenge is None
 
 
@@ -440,7 +445,7 @@ def test_draw_phase_draws_two_and_the_master_of_laws_three():
     t = Table(n=3).setup()
     t.plots({0: "p0-196", 1: "p1-190", 2: "p2-181"},
             titles={0: "master_of_laws", 1: "crown_regent", 2: "master_of_coin"})
-    assert t.rules.draw_counts(t.state) == {0: 3, 1: 2, 2: 2}
+    assert draw_counts(t.state, ED) == {0: 3, 1: 2, 2: 2}
     draws = t.draws({0: 2, 1: 2, 2: 2})
     assert t.refused("draw_phase", "table", draws=draws).code == "wrong_draw_count"
 
@@ -473,29 +478,29 @@ def test_effects_change_strength_icons_and_keywords_for_their_duration():
     t.effect(0, {"op": "adjust_strength", "card": "p0-005", "amount": 2, "until": "phase"},
              {"op": "lose_icon", "card": "p0-005", "icon": "military", "until": "round"},
              {"op": "gain_keyword", "card": "p0-005", "keyword": "stealth", "until": "round"})
-    strength, icons, keywords, _ = t.rules.values(t.state, "p0-005")
+    strength, icons, keywords, _ = card_values.values(t.state, "p0-005", ED)
     assert strength == 5 and "military" not in icons and "stealth" in keywords
     t.do("choose_plot", 0, plot="p0-196").do("choose_plot", 1, plot="p1-190")
-    assert t.rules.strength(t.state, "p0-005") == 5  # still the plot phase
+    assert card_values.strength(t.state, "p0-005", ED) == 5  # still the plot phase
     t.do("choose_first_player", t.state.initiative_winner, first_player=0)
-    assert t.state.phase == "draw" and t.rules.strength(t.state, "p0-005") == 3
+    assert t.state.phase == "draw" and card_values.strength(t.state, "p0-005", ED) == 3
     t.draw_phase()
     t.end_marshalling().end_challenges().do("resolve_dominance", "table")
     t.do("end_round", "table")
-    assert "military" in t.rules.values(t.state, "p0-005")[1]
+    assert "military" in card_values.values(t.state, "p0-005", ED)[1]
 
 
 def test_attachment_grants_and_continuous_effects_count():
     t = Table().setup().put(0, "p0-009").put(0, "p0-003", host="p0-009")
-    strength, icons, _, _ = t.rules.values(t.state, "p0-009")
+    strength, icons, _, _ = card_values.values(t.state, "p0-009", ED)
     assert strength == 4 and "military" in icons
     t.put(0, "p0-026")
     t.effect(0, {"op": "continuous", "source": "p0-026", "filter": {"controller": "self",
                                                                      "house": "Stark"},
                  "strength": 1, "when": "always", "requires_source_standing": True})
-    assert t.rules.strength(t.state, "p0-009") == 5
+    assert card_values.strength(t.state, "p0-009", ED) == 5
     t.effect(0, {"op": "kneel", "card": "p0-026"})
-    assert t.rules.strength(t.state, "p0-009") == 4
+    assert card_values.strength(t.state, "p0-009", ED) == 4
 
 
 def test_leaving_play_returns_power_and_discards_attachments():
@@ -521,6 +526,21 @@ def test_another_seats_effect_draw_is_redacted():
     assert card in t.p[1].hand
     assert t.rules.redact(action, 0, t.state)["ops"][0] == {"op": "draw", "seat": 1, "count": 1}
     assert t.rules.redact(action, 1, t.state) is None
+
+
+def test_an_effect_op_is_one_of_the_spec_table_and_nothing_else():
+    """§9: the changes an effect may record are the spec's table (the edition's
+    `effect_ops`); any other name is `unknown_op`, also one the code uses for something else
+    (a sentence helper once answered "words_kneel" with bad_data; ruling 24)."""
+    t = Table().setup().put(0, "p0-005")
+    for name in EDITION["effect_ops"]:
+        try:
+            t.rules.apply(t.state, Action.of("effect", 0, {"ops": [{"op": name}]}))
+        except IllegalAction as err:
+            assert err.code != "unknown_op", name
+    for name in ("words_kneel", "set_knelt", "power_target", "kneel "):
+        err = t.refused("effect", 0, ops=[{"op": name, "card": "p0-005"}])
+        assert err.code == "unknown_op" and f'"{name}"' in err.message, name
 
 
 def test_draw_cap_limits_effect_draws_per_round():
@@ -887,7 +907,7 @@ def test_marshalling_refusals():
     err = t.refused("marshal_card", 1, card="p1-067", attach_to="p1-036")
     assert err.code == "illegal_attachment_target" and "opponent" in err.message
     t.do("marshal_card", 1, card="p1-067", attach_to="p0-005")  # Motley on an opponent
-    assert t.rules.in_play(t.state, "p1-067").host == "p0-005"
+    assert in_play(t.state, "p1-067", ED).host == "p0-005"
     t.effect("table", {"op": "kill", "cards": ["p1-036"]})
     err = t.refused("marshal_card", 1, card="p1-036-2")
     assert err.code == "unique_in_dead_pile" and "Joffrey" in err.message
@@ -933,12 +953,12 @@ def test_an_effect_during_the_challenge_changes_the_totals_and_expires_with_it()
     _to_challenges(t, {0: "p0-195", 1: "p1-190"})
     t.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-023"])
     t.do("declare_defenders", 1, defenders=["p1-047"])
-    assert t.rules.totals(t.state, t.state.challenge) == (3, 3)
+    assert totals(t.state, t.state.challenge, ED) == (3, 3)
     t.effect(1, {"op": "adjust_strength", "card": "p1-047", "amount": 2, "until": "challenge"})
-    assert t.rules.totals(t.state, t.state.challenge) == (3, 5)
+    assert totals(t.state, t.state.challenge, ED) == (3, 5)
     t.do("resolve_challenge", "table")
     assert t.state.challenge is None and t.p[1].dead == ()
-    assert t.rules.strength(t.state, "p1-047") == 3
+    assert card_values.strength(t.state, "p1-047", ED) == 3
 
 
 def test_attacker_wins_ties_with_at_least_one_strength():
@@ -1006,7 +1026,7 @@ def test_renown_on_the_winning_side_gains_power_on_the_character():
     t.do("declare_challenge", 0, type="power", defender=1, attackers=["p0-005"])
     t.do("declare_defenders", 1, defenders=[])
     t.do("resolve_challenge", 0)
-    assert t.rules.in_play(t.state, "p0-005").power == 1 and t.p[0].house_power == 1
+    assert in_play(t.state, "p0-005", ED).power == 1 and t.p[0].house_power == 1
     assert t.power(0) == 2
 
 
@@ -1186,13 +1206,13 @@ def test_a_game_recorded_by_tapping_random_slot_options_is_accepted_to_its_end(p
 
 
 def test_slots_of_start_game_are_each_seats_setup_hand_and_the_first_seat():
-    from projections.thrones.model import instance_ids
+    from projections.thrones.edition import instance_ids
     state = RULES.initial_state(created_for(RULES, 2, "table"))
     listed = RULES.legal_actions(state)
     assert len(listed) == 4  # one per rotation of the houses
     slots = RULES.chance_slots(state, Action.of("start_game", "table", listed[1]["data"]))
-    lannister = sorted(instance_ids(0, RULES.starter["Lannister"]["draw_deck"]))
-    baratheon = sorted(instance_ids(1, RULES.starter["Baratheon"]["draw_deck"]))
+    lannister = sorted(instance_ids(0, ED.starter["Lannister"].draw_deck))
+    baratheon = sorted(instance_ids(1, ED.starter["Baratheon"].draw_deck))
     assert slots == [
         {"field": "setup_hands", "path": ["0"], "options": lannister, "many": True,
          "count": 7, "label": "setup hand of Player 1 (House Lannister)"},
@@ -1315,7 +1335,7 @@ def test_an_attachment_cannot_attach_to_itself_or_move_to_where_it_is():
     err = _effect_refused(t, {"op": "move_attachment", "card": "p0-003", "to": "p0-005"})
     assert err.code == "illegal_attachment_target" and "already on Eddard Stark" in err.message
     t.effect(0, {"op": "move_attachment", "card": "p0-003", "to": "p0-006"})
-    assert t.rules.in_play(t.state, "p0-003").host == "p0-006"
+    assert in_play(t.state, "p0-003", ED).host == "p0-006"
 
 
 def test_control_cannot_pass_to_the_player_who_has_it():

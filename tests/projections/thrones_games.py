@@ -24,7 +24,7 @@ def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:
     seats = list(state.active)
     seat = rng.choice(seats)
     cards = [c for c in state.cards]
-    chars = [c for c in cards if c.host is None and RULES.is_character(c.id)]
+    chars = [c for c in cards if c.host is None and RULES.components().is_character(c.id)]
     ops: list[dict[str, Any]] = [{"op": "gain_gold", "seat": seat, "amount": rng.randint(1, 2)}]
     if cards:
         c = rng.choice(cards)
@@ -49,7 +49,7 @@ def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:
     hand = sorted(state.players[seat].hand)
     if hand:
         card = rng.choice(hand)
-        if RULES.card(card)["type"] in ("character", "location"):
+        if RULES.components().card(card).type in ("character", "location"):
             ops.append({"op": "put_into_play", "card": card, "from": "hand"})
         ops.append({"op": "discard_from_hand", "seat": seat, "cards": [card]})
     deck = sorted(state.players[seat].deck)
@@ -60,8 +60,8 @@ def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:
         ops.append({"op": "move_power", "from": f"house:{seat}", "to": f"house:{other}",
                     "amount": 1})
     op = rng.choice(ops)
-    source = hand[0] if hand and RULES.card(hand[0])["type"] == "event" and rng.random() < 0.3 \
-        else None
+    source = hand[0] if hand and RULES.components().card(hand[0]).type == "event" \
+        and rng.random() < 0.3 else None
     return [{"type": "effect", "actor": seat, "data": {"source": source, "ops": [op],
                                                         "costs": []}}]
 

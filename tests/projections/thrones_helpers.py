@@ -14,6 +14,9 @@ import pytest
 from projections import get_rules
 from projections.playout import created_for
 from projections.rules import Action, IllegalAction
+from projections.thrones.apply.rounds import draw_counts
+from projections.thrones.apply.setup import deck_for, setup_draw_counts
+from projections.thrones.apply.values import total_power
 
 HOUSES = ("Stark", "Lannister", "Baratheon", "Targaryen")
 
@@ -35,9 +38,9 @@ class Table:
         hands = dict(hands or {})
         setup_hands = {}
         for seat in range(n):
-            _, _plots, draw = self.rules._deck_for(seat, houses[seat],
-                                                  (decks or {}).get(str(seat)))
-            from projections.thrones.model import instance_ids
+            _, _plots, draw = deck_for(seat, houses[seat], (decks or {}).get(str(seat)),
+                                       self.rules.components())
+            from projections.thrones.edition import instance_ids
             deck = instance_ids(seat, draw)
             chosen = list(hands.get(seat, []))
             rest = sorted(c for c in deck if c not in chosen)
@@ -69,7 +72,8 @@ class Table:
             seat = self.state.turn
             entries = [c if isinstance(c, dict) else {"card": c} for c in cards.get(seat, [])]
             self.do("setup_cards", seat, cards=entries)
-        self.do("setup_draw", "table", draws=self.draws(self.rules.setup_draw_counts(self.state)))
+        counts = setup_draw_counts(self.state, self.rules.components())
+        self.do("setup_draw", "table", draws=self.draws(counts))
         return self
 
     def plots(self, plots: dict[int, str], first: int = 0, titles: dict[int, str] | None = None,
@@ -86,7 +90,8 @@ class Table:
         return self
 
     def draw_phase(self) -> Table:
-        return self.do("draw_phase", "table", draws=self.draws(self.rules.draw_counts(self.state)))
+        counts = draw_counts(self.state, self.rules.components())
+        return self.do("draw_phase", "table", draws=self.draws(counts))
 
     def end_marshalling(self) -> Table:
         while self.state.phase == "marshalling":
@@ -112,7 +117,7 @@ class Table:
         return self
 
     def power(self, seat: int) -> int:
-        return self.rules.total_power(self.state, seat)
+        return total_power(self.state, seat)
 
     @property
     def p(self):

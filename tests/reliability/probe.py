@@ -186,6 +186,9 @@ def attempts(client: Any, twins: Twins, game: Game, who: Observer, depth: Depth,
                          {"Idempotency-Key": key}, body)
     for question, body in bodies:
         out[question] = http(client, "POST", f"/games/{gid}/events", token, None, body)
+    for at in (0, twins.secret.at):  # a fork may only copy what the caller may see (#24)
+        out[f"POST /fork at {at}"] = http(client, "POST", f"/games/{gid}/fork", token, None,
+                                          {"at": at})
     out["POST /undo"] = undo = http(client, "POST", f"/games/{gid}/undo", token)
     if undo.status == 201:
         out["POST /redo"] = http(client, "POST", f"/games/{gid}/redo", token)

@@ -93,7 +93,7 @@ def _pick(mapping: dict[str, Any], index: int) -> str | None:
     return keys[index % len(keys)] if keys else None
 
 
-def _mutate(action: dict[str, Any], how: tuple[str, Any]) -> Any:  # noqa: C901
+def _mutate(action: dict[str, Any], how: tuple[str, Any]) -> Any:
     kind, arg = how
     out = {**action, "data": dict(action["data"])}
     data = out["data"]

@@ -1,7 +1,7 @@
 """Check a rendered board against the state JSON the API serves for the same step.
 
-Renderers mark what they show: `[data-path][data-scalar]` holds one scalar of the view
-(its `data-value` when the text is a label or a name, else its text), `[data-path][data-list]`
+Renderers mark what they show: `[data-path][data-scalar]` holds one scalar of the view (its
+`data-value` when the text is a label or a name, else its text), `[data-path][data-list]`
 holds one `[data-item]` child per list element (JSON).
 """
 

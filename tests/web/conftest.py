@@ -3,6 +3,7 @@ system Chromium per session, driven by Playwright's sync API."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -14,11 +15,28 @@ from pathlib import Path
 import pytest
 import requests
 
+from events.model import GENESIS, seal
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
+
+
+#: taps per game of the complete table games (test_table_games), reported after the run
+TAPS: dict[str, dict[str, int]] = {}
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not TAPS:
+        return
+    terminalreporter.section("taps per complete table game")
+    for slug, n in sorted(TAPS.items()):
+        terminalreporter.write_line(
+            f"{slug}: {n['taps']} taps ({n['choose']} choices, {n['pick']} outcomes, "
+            f"{n['record']} records) for {n['moves']} moves in the log, "
+            f"{n['players']} {'player' if n['players'] == 1 else 'players'}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -68,6 +86,30 @@ class Server:
             assert r.status_code == 201, r.text
             self.imported[key] = r.json()["id"]
         return self.imported[key]
+
+    def import_prefix(self, path: Path, upto: int, name: str) -> tuple[str, str]:
+        """The first `upto` steps of a fixture as a new table game `name`, still running (a
+        digital log's dealt outcomes become the cards turned up at the table); (id, the
+        recorder's token)."""
+        if name in self.imported:
+            return self.imported[name], self.imported[name + ":token"]
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        envs, prev = [], GENESIS
+        for env in lines[:upto + 1]:
+            data = dict(env["data"])
+            if env["type"] == "game_created":
+                data.update(mode="table", seed_commitment=None)
+            actor = "table" if env["actor"] == "server" else env["actor"]
+            sealed = seal(name, env["seq"], env["type"], actor, data, prev,
+                          recorded_at=env["recorded_at"])
+            envs.append(json.dumps(sealed))
+            prev = sealed["hash"]
+        r = self.http.post(f"{self.url}/games/import", data="\n".join(envs),
+                           headers={"Content-Type": "application/x-ndjson"})
+        assert r.status_code == 201, r.text
+        self.imported[name], self.imported[name + ":token"] = r.json()["id"], \
+            r.json()["recorder_token"]
+        return self.imported[name], self.imported[name + ":token"]
 
     def get(self, path: str, token: str | None = None) -> dict:
         headers = {"Authorization": f"Bearer {token}"} if token else {}

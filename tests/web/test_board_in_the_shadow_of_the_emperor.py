@@ -9,6 +9,7 @@ drawn without names, and one drawn without labels)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -51,7 +52,9 @@ RENDER_JS = """async ([slug, doc, alias]) => {
 
 
 def _text_problems(text: str, players: int) -> list[str]:
-    return unreadable(" ".join(text.split()), players)
+    """`unreadable`, and the pages' fallback for a seat without a name ("the 2nd player")."""
+    flat = " ".join(text.split())
+    return unreadable(flat, players) + re.findall(r"\bthe \d+(?:st|nd|rd|th) player\b", flat)
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +84,7 @@ def test_the_replay_page_fits_every_width_and_reads_as_words(wide_pages, server,
         for width, page in wide_pages.items():
             page.goto(f"{server.url}/games/{game_id}/replay?at={at}")
             check_board(page, doc)
-            page.locator("#audit-body .breakdown").wait_for()
+            page.locator("#audit-body #verify").wait_for()
             sizes = page.evaluate(WIDTH_JS)
             assert sizes["page"] <= sizes["window"], (at, width, sizes)
             assert sizes["board"] <= sizes["boardBox"], (at, width, sizes)
@@ -125,7 +128,7 @@ def test_the_page_text_check_fails_on_a_board_without_names_or_labels(wide_pages
     doc = {"game_id": "x", "game": SLUG, "seq": 40, "status": "in_progress", "view": view,
            "result": None, "to_act": view["to_act"], "players": []}
     nameless = page.evaluate(RENDER_JS, [SLUG, doc, None])
-    assert any(p.startswith("seat ") for p in _text_problems(nameless, 3))
+    assert any(p.startswith(("seat ", "the 1st player")) for p in _text_problems(nameless, 3))
     doc = {**doc, "seq": 41, "players": list(created["players"])}
     page.goto(f"{server.url}/")  # a fresh page, so the board script loads with the alias
     unlabelled = page.evaluate(RENDER_JS, [SLUG, doc, f"{SLUG}_unlabelled"])

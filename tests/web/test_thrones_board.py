@@ -111,7 +111,7 @@ def test_the_challenge_reads_as_a_sentence_and_titles_name_their_holders(page, s
     titles = page.locator("#board .th-titles").inner_text()
     for seat, title in enumerate(step.after.titles):
         if title:
-            assert f"{step.names[seat]}: {RULES.title_data[title]['name']}" in titles
+            assert f"{step.names[seat]}: {RULES.components().titles[title].name}" in titles
 
 
 def test_a_seat_sees_its_hand_as_card_faces_and_a_spectator_a_count(page, server):

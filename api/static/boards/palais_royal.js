@@ -198,11 +198,14 @@
   CH.registerBoard("palais_royal", (view, ctx) => {
     if (!Array.isArray(view.court_layout) && !isObj(view.garden)) return null;
     const n = Array.isArray(view.players) ? view.players.length : ctx.players.length;
+    // before the setup the view has no player areas yet; the players are seated all the same
+    const seated = n || ctx.players.length;
     return h("div", {class: "palais"},
       status(view, ctx),
       h("div", {class: "pr-main"}, garden(view, ctx), court(view, ctx, n)),
-      n ? h("h3", {}, "Players") : null,
-      n ? seats(ctx, n, (i) => playerPanel(view, ctx, i)) : null,
+      seated ? h("h3", {}, "Players") : null,
+      n ? seats(ctx, n, (i) => playerPanel(view, ctx, i))
+        : seats(ctx, seated, () => h("p", {class: "nil"}, "waiting for the setup")),
       typeof view.my_score === "number" ? h("p", {class: "pr-mine"}, "Your score, with your face-down nobles: ",
         val(ctx, "my_score")) : null);
   });

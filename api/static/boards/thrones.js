@@ -197,6 +197,11 @@
   CH.registerBoard("thrones", (view, ctx) => {
     if (!Array.isArray(view.players) || !view.players.every(isObj)) return null;
     const n = view.players.length;
+    if (!n && ctx.players.length) {  // before start_game: seated, no house chosen yet
+      return h("div", {class: "thrones"}, status(view, ctx),
+        seats(ctx, ctx.players.length, () => h("p", {class: "nil"},
+          "waiting for the houses to be chosen")));
+    }
     const index = {}, prevIndex = {};
     for (const c of list(view.in_play)) if (isObj(c)) index[c.id] = c;
     for (const c of list(ctx.prev && ctx.prev.in_play)) if (isObj(c)) prevIndex[c.id] = c;

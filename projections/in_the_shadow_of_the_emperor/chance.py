@@ -1,0 +1,40 @@
+"""In the Shadow of the Emperor: its one chance outcome, the starting Emperor.
+
+Spec: shared/games/in_the_shadow_of_the_emperor.md §4, §11: the game has no randomness; in
+digital play the server may pick the seat that starts as Emperor, and at a table the
+recorder taps it (ruling 1). Nothing else an action carries is chance.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import Action, Dealer, thaw
+from .actions import CHANCE_FIELDS
+from .edition import Components
+from .state import State
+
+
+def fill_chance(state: State, action: Action, dealer: Dealer, components: Components
+                ) -> dict[str, Any]:
+    """Digital play: a setup without its Emperor gets one from the dealer (a seat 0..n-1)."""
+    data = {k: v for k, v in action.data.items()}
+    if action.type == "setup" and data.get("emperor") is None:
+        data["emperor"] = dealer.below(state.n)
+    return data
+
+
+def strip_chance(action: Action, components: Components) -> dict[str, Any]:
+    """What a player chooses: the action's data without the Emperor the dealer picks."""
+    chance = CHANCE_FIELDS.get(action.type, ())
+    return {k: thaw(v) for k, v in action.data.items() if k not in chance}
+
+
+def chance_slots(state: State, action: Action, components: Components
+                 ) -> list[dict[str, Any]]:
+    """Table mode: a setup still without its Emperor offers every seat (§4, §11); the
+    reducer accepts exactly a seat index 0..n-1. Nothing else has a chance outcome."""
+    if action.type != "setup" or action.data.get("emperor") is not None:
+        return []
+    return [{"field": "emperor", "path": [], "options": list(range(state.n)),
+             "many": False, "count": None, "label": "seat that starts as Emperor"}]

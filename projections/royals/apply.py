@@ -1,0 +1,642 @@
+"""Royals: one function per action type, each checking its rules then building the next state.
+
+Spec: shared/games/royals.md §3 (setup), §5 (a turn), §6 (automatic consequences). The
+unknown-type and game-over refusals come before any of these (`GameRules.admissible`).
+The draws and the refill are also run by `chance.py`, with a `Pick` that deals or traces
+the cards instead of reading the ones named.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..rules import (
+    Action,
+    Applier,
+    Bag,
+    IllegalAction,
+    ordinal,
+    plural,
+    possessive,
+    require,
+    seat_name,
+    thaw,
+    with_item,
+    words_list,
+)
+from . import scoring, words
+from .edition import Components, Portrait, intrigue_id, intrigue_pair
+from .state import AWAITING_SETUP, DRAW, OVER, PLAY, Seat, State
+
+#: picks one card from a pile (a Counter of card ids): the named card, a dealt one, a trace
+Pick = Callable[[Counter[str]], str]
+Entry = tuple[str, str, Any]  # (kind, source, card) of one draw
+
+
+# ---------------------------------------------------------------------------
+# Setup (spec §3)
+# ---------------------------------------------------------------------------
+
+
+def apply_setup(state: State, action: Action, components: Components) -> State:
+    """Colours, the start player and the display (spec §3 steps 5-7); then the first draw."""
+    require(action.actor == "table", "not_your_turn",
+            f"The table makes the setup, not {_who(state, action.actor)}")
+    require(state.phase == AWAITING_SETUP, "already_set_up", "The game is already set up")
+    data = action.data
+    _check_setup_repeats(state, data)
+    colours = _check_colours(state, data.get("colours"), components)
+    raw = data.get("start_player")
+    given = "none was named" if raw is None else f"not {words.shown(raw)}"
+    require(isinstance(raw, int) and not isinstance(raw, bool)
+            and 0 <= raw < state.players, "bad_start_player",
+            f"The start player is one of the {state.players} players (a seat from 0 to "
+            f"{state.players - 1}); {given}")
+    start = raw if isinstance(raw, int) else 0  # checked just above
+    display = _country_list(data.get("display") or (), components)
+    size = components.display_size
+    require(len(display) == size, "wrong_display_size",
+            f"The setup turns {plural(size, 'card')} face up for the display; "
+            f"{plural(len(display), 'card')} {'was' if len(display) == 1 else 'were'} named")
+    deck = _take(state.deck, display, "not_available", "the prepared deck", components)
+    return replace(state, phase=DRAW, colours=colours, start_player=start, current=start,
+                   supply=tuple(components.cube_counts[c] for c in colours), deck=deck,
+                   display=Bag(display))
+
+
+def _check_setup_repeats(state: State, data: Mapping[str, Any]) -> None:
+    """Ruling R7: a setup that repeats the player count or the variant must agree."""
+    players = data.get("players")
+    require(players is None or players == state.players, "setup_disagrees",
+            f"The setup says {words.shown(players)} players but the game was created for "
+            f"{state.players}")
+    variant = (data.get("variants") or {}).get("period3_finish_round")
+    on = {True: "on", False: "off"}
+    require(variant is None or bool(variant) == state.finish_round, "setup_disagrees",
+            f"The setup turns the variant “{words.VOCABULARY['period3_finish_round']}” "
+            f"{on[bool(variant)]}, but the game was created with it {on[state.finish_round]}")
+
+
+def _check_colours(state: State, given: Any, components: Components) -> tuple[str, ...]:
+    """One cube colour each, all different; black and white with 2 players (spec §3)."""
+    colours = tuple(given or ())
+    require(len(colours) == state.players, "wrong_colours",
+            f"Every player takes one colour: {plural(state.players, 'colour')} needed, "
+            f"{len(colours)} given")
+    for colour in colours:
+        require(colour in components.cube_counts, "unknown_colour",
+                f"{words.shown(colour)} is not a cube colour; the colours are "
+                f"{words_list(components.cube_counts)}", colour=colour)
+    twice = sorted({str(c) for c in colours if colours.count(c) > 1})
+    require(not twice, "duplicate_colour",
+            f"Each player takes a different colour; {words_list(twice)} "
+            f"{'is' if len(twice) == 1 else 'are'} named more than once")
+    pair = components.two_player_colours
+    require(state.players != 2 or set(colours) == set(pair), "two_player_colours",
+            f"With 2 players the colours are {' and '.join(pair)}, not "
+            f"{words_list(colours)}")
+    return tuple(str(c) for c in colours)
+
+
+# ---------------------------------------------------------------------------
+# Draw (spec §5.1)
+# ---------------------------------------------------------------------------
+
+
+def apply_draw_cards(state: State, action: Action, components: Components) -> State:
+    """The turn's draw: from the display, the deck and the intrigue pile (spec §5.1)."""
+    _require_turn(state, action, "draw")
+    require(state.phase == DRAW, "already_drawn",
+            f"{_who(state, action.actor)} has already drawn this turn (§4: one draw "
+            "per turn)")
+    entries = parse_draws(action.data)
+    _check_draw_counts(state, entries, components)
+    new_state, _ = run_draws(state, entries, None, components)
+    return new_state
+
+
+def parse_draws(data: Mapping[str, Any]) -> list[Entry]:
+    """The draws of a draw_cards action as (kind, source, card), kinds and sources checked."""
+    entries = []
+    for draw in data.get("draws") or ():
+        kind, source, card = draw.get("kind"), draw.get("source"), draw.get("card")
+        if kind == "intrigue":
+            entries.append(("intrigue", "pile", card))
+            continue
+        require(kind == "country", "bad_draw", "A card is drawn as a country card or an "
+                f"intrigue card, not as {words.shown(kind)}")
+        require(source in ("display", "deck"), "bad_draw", "A country card comes from the "
+                f"display or the deck, not from {words.shown(source)}")
+        entries.append(("country", source, card))
+    return entries
+
+
+def allowed_draw_shapes(state: State, components: Components) -> set[tuple[int, int]]:
+    """(country, intrigue) counts a draw may have now (spec §5.1); shorter only when cards
+    run out (ruling R4: min(required, available) per option)."""
+    country = len(state.deck) + len(state.discard) + len(state.display)
+    intrigue = len(state.intrigue_deck) + len(state.intrigue_discard)
+    if state.turn_no < state.players:
+        wanted = components.first_round_draws(state.players)[state.turn_no]
+        return {(min(wanted, country), 0)}
+    return {(min(c, country), min(i, intrigue)) for c, i in components.draw_shapes}
+
+
+def _check_draw_counts(state: State, entries: Sequence[Entry], components: Components) -> None:
+    country = sum(1 for e in entries if e[0] == "country")
+    intrigue = len(entries) - country
+    shapes = allowed_draw_shapes(state, components)
+    if (country, intrigue) in shapes:
+        return
+    who, drawn = _who(state, state.current), words.draw_counts(country, intrigue)
+    if state.turn_no < state.players:
+        (wanted, _), = shapes
+        position = state.turn_no
+        # review ruling 6: positions count from 0, "the 2nd player" counts from 1
+        raise IllegalAction(
+            "wrong_draw_count",
+            f"In round 1 the player in position {position} (the {ordinal(position + 1)} "
+            f"player) draws exactly {words.draw_counts(wanted, 0)} (§5.1); "
+            f"{possessive(who)} draw has {drawn}", position=position)
+    (c3, i3), (c1, i1) = components.draw_shapes
+    raise IllegalAction(
+        "wrong_draw_count",
+        f"{who} draws {words.draw_counts(c3, i3)}, or {words.draw_counts(c1, i1)} (§5.1); "
+        f"this draw has {drawn}", country=country, intrigue=intrigue)
+
+
+def run_draws(state: State, entries: Sequence[Entry], pick: Pick | None,
+              components: Components) -> tuple[State, list[Entry]]:
+    """Process the draws in order (spec §5.1); `pick` None means "the named card"."""
+    piles = Piles(state)
+    seat = state.current
+    hand, intrigues = counter_of(state.hands[seat]), counter_of(state.intrigues[seat])
+    filled: list[Entry] = []
+    for kind, source, card in entries:
+        if kind == "intrigue":
+            got = piles.draw_intrigue(pick or _named_intrigue(card, components))
+            if got is None:
+                raise IllegalAction("not_available", "No intrigue card is left to draw: "
+                                    "the intrigue pile and its discards are empty")
+            intrigues[got] += 1
+        elif source == "display":
+            got = _take_from_display(state, piles, card, components)
+            hand[got] += 1
+        else:
+            got = piles.draw_country(pick or _named_country(card, components))
+            if got is None:
+                raise IllegalAction("deck_empty", "The draw pile and the discard pile are "
+                                    "empty: no card can be drawn from the deck")
+            hand[got] += 1
+        filled.append((kind, source, got))
+    return piles.into(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
+                      intrigues=with_item(state.intrigues, seat, Bag(intrigues))), filled
+
+
+def _take_from_display(state: State, piles: Piles, card: Any, components: Components) -> str:
+    """A face-up card chosen from the display (spec §5.1): it must still be there."""
+    got = _country(card, components)
+    require(piles.display[got] > 0, "not_in_display",
+            f"No {_cname(got, components)} card is face up in the display"
+            f"{' any more' if state.display.count(got) else ''}", card=got)
+    piles.display[got] -= 1
+    return got
+
+
+def _named_country(card: Any, components: Components) -> Pick:
+    def pick(pile: Counter[str]) -> str:
+        require(card is not None, "missing_card", "Name the card drawn from the deck "
+                "(in digital play the server fills it in)")
+        named = _country(card, components)
+        require(pile[named] > 0, "not_available",
+                f"No {_cname(named, components)} card remains in the draw pile", card=named)
+        return named
+    return pick
+
+
+def _named_intrigue(card: Any, components: Components) -> Pick:
+    def pick(pile: Counter[str]) -> str:
+        require(card is not None, "missing_card", "Name the intrigue card drawn "
+                "(in digital play the server fills it in)")
+        named = _intrigue(card, components)
+        require(pile[named] > 0, "not_available",
+                f"No {components.intrigue_name(named)} intrigue card remains in the "
+                "intrigue pile", card=intrigue_pair(named))
+        return named
+    return pick
+
+
+# ---------------------------------------------------------------------------
+# Claim and usurp (spec §5.2, §5.3)
+# ---------------------------------------------------------------------------
+
+
+def apply_claim_noble(state: State, action: Action, components: Components) -> State:
+    """A cube on a vacant portrait, paid in country cards (spec §5.2)."""
+    seat = _require_play(state, action, "claim a noble")
+    portrait = _portrait(action.data.get("portrait"), components)
+    holder = state.board[components.portrait_index[portrait.id]]
+    who, noble = _who(state, seat), words.portrait_phrase(components, portrait)
+    # issue #19.4: a cube "moved" to where it already stands is no move (§5.2, §5.3)
+    require(holder != seat, "own_noble",
+            f"{who} already holds {noble}: a claim places a cube on a vacant portrait "
+            "(§5.2) and nobody usurps their own noble (§5.3), so the cube would stay where "
+            "it stands", holder=holder)
+    require(holder is None, "portrait_occupied",
+            f"{words.capital(noble)} is held by {_who(state, holder)}: a claim needs a "
+            f"vacant portrait (§5.2); {who} may usurp it instead (§5.3)", holder=holder)
+    cards = _country_list(action.data.get("country_cards") or (), components)
+    _check_country_payment(state, seat, portrait, cards, components)
+    return _place(state, seat, portrait, cards, (), components)
+
+
+def apply_usurp_noble(state: State, action: Action, components: Components) -> State:
+    """Another player's cube replaced, paid in country and intrigue cards (spec §5.3)."""
+    seat = _require_play(state, action, "usurp a noble")
+    portrait = _portrait(action.data.get("portrait"), components)
+    holder = state.board[components.portrait_index[portrait.id]]
+    who, noble = _who(state, seat), words.portrait_phrase(components, portrait)
+    require(holder is not None, "portrait_empty",
+            f"{words.capital(noble)} is vacant: there is no cube to usurp (§5.3); {who} may "
+            "claim it instead (§5.2)")
+    # issue #19.4: the actor's cube would replace itself: no move (§5.3)
+    require(holder != seat, "own_noble",
+            f"{who} already holds {noble}: nobody usurps their own noble (§5.3), the cube "
+            "would only replace itself")
+    cards = _country_list(action.data.get("country_cards") or (), components)
+    _check_country_payment(state, seat, portrait, cards, components)
+    intrigues = [_intrigue(c, components) for c in action.data.get("intrigue_cards") or ()]
+    _check_intrigue_payment(state, seat, portrait, intrigues, components)
+    return _place(state, seat, portrait, cards, intrigues, components)
+
+
+def _check_country_payment(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
+                           components: Components) -> None:
+    """Exact payment with the 3-for-1 wild (spec §5.2, ruling 10)."""
+    who = _who(state, seat)
+    _check_holds(who, state.hands[seat], cards, lambda c: _cname(c, components), "card")
+    need, wild, offered = portrait.cost, components.country_wild, len(cards)
+    matching = sum(1 for c in cards if c == portrait.country)
+    spare = wild * need - offered
+    ok = spare >= 0 and spare % (wild - 1) == 0 and spare // (wild - 1) <= min(matching, need)
+    country = _cname(portrait.country, components)
+    noble = words.capital(words.portrait_phrase(components, portrait))
+    require(ok, "wrong_payment",
+            f"{noble} needs exactly {plural(need, country + ' card')} (any {wild} cards count "
+            f"as 1; §5.2); {who} offered {words.country_offer(offered, matching, country)}",
+            needed=need, offered=offered, matching=matching)
+
+
+def _check_intrigue_payment(state: State, seat: Seat, portrait: Portrait,
+                            cards: Sequence[str], components: Components) -> None:
+    """Exact payment with the 2-for-1 wild; a King needs 2 (spec §5.3, ruling 4)."""
+    who = _who(state, seat)
+    _check_holds(who, state.intrigues[seat], cards, components.intrigue_name, "intrigue card")
+    need, wild, offered = (components.intrigue_needed(portrait.title),
+                           components.intrigue_wild, len(cards))
+    showing = sum(1 for c in cards if portrait.country in intrigue_pair(c))
+    spare = wild * need - offered
+    ok = spare >= 0 and spare % (wild - 1) == 0 and spare // (wild - 1) <= min(showing, need)
+    country = _cname(portrait.country, components)
+    title = components.title_names[portrait.title]
+    require(ok, "wrong_intrigue_payment",
+            f"A {title} needs {plural(need, 'intrigue card')} showing {country} (any "
+            f"{wild} intrigue cards count as 1; §5.3); {who} offered "
+            f"{words.intrigue_offer(offered, showing, country)}",
+            needed=need, offered=offered, showing=showing)
+
+
+def _check_holds(who: str, hand: Bag, cards: Sequence[str], name: Callable[[str], str],
+                 what: str) -> None:
+    wanted = Counter(cards)
+    for card, count in sorted(wanted.items()):
+        held = hand.count(card)
+        holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
+            f"no {name(card)} {what}"
+        require(held >= count, "card_not_in_hand",
+                f"{who} holds {holds} and offered {count}", card=card, held=held,
+                offered=count)
+
+
+def _place(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
+           intrigues: Sequence[str], components: Components) -> State:
+    """Pay, move the cubes (spec §5.2/§5.3 effects), then the bonuses of §6.1."""
+    state = _recycle_cubes(state, seat, components)
+    have, need = state.supply[seat], components.cubes_per_claim
+    require(have >= need, "no_cubes",
+            f"{_who(state, seat)} has only {plural(have, 'cube')} left; a claim needs "
+            f"{need} (§5.2)", supply=have)
+    index = components.portrait_index[portrait.id]
+    city = components.cities.index(portrait.city)
+    title = components.titles.index(portrait.title)
+    victim = state.board[index]
+    cathedrals = state.cathedrals
+    if victim is not None:
+        # spec §5.3: the victim's cube is buried in the city's cathedral; its tile cube stays
+        row = state.cathedrals[city]
+        cathedrals = with_item(cathedrals, city, with_item(row, victim, row[victim] + 1))
+    tile = state.tiles[title]
+    state = replace(
+        state, hands=with_item(state.hands, seat, state.hands[seat].take(cards)),
+        intrigues=with_item(state.intrigues, seat, state.intrigues[seat].take(intrigues)),
+        discard=state.discard.add(cards),
+        intrigue_discard=state.intrigue_discard.add(intrigues),
+        board=with_item(state.board, index, seat), cathedrals=cathedrals,
+        tiles=with_item(state.tiles, title, with_item(tile, seat, tile[seat] + 1)),
+        supply=with_item(state.supply, seat, have - need))
+    return scoring.award_bonuses(components, state, seat, portrait)
+
+
+def _recycle_cubes(state: State, seat: Seat, components: Components) -> State:
+    """Spec ruling 11, review ruling 1, ruling R9: with fewer cubes than a claim needs, every
+    redundant cathedral cube (another cube of the seat in that city) goes back to supply."""
+    if state.supply[seat] >= components.cubes_per_claim:
+        return state
+    cathedrals, freed = list(state.cathedrals), 0
+    for city_no, city in enumerate(components.cities):
+        count = state.cathedrals[city_no][seat]
+        on_portrait = any(state.board[i] == seat for i, p in enumerate(components.portraits)
+                          if p.city == city)
+        keep = 0 if on_portrait else min(count, 1)
+        if count > keep:
+            freed += count - keep
+            cathedrals[city_no] = with_item(cathedrals[city_no], seat, keep)
+    return replace(state, cathedrals=tuple(cathedrals),
+                   supply=with_item(state.supply, seat, state.supply[seat] + freed))
+
+
+def cubes_available(state: State, seat: Seat, components: Components) -> int:
+    """The seat's supply after the automatic recycling (what a claim may spend now)."""
+    return _recycle_cubes(state, seat, components).supply[seat]
+
+
+# ---------------------------------------------------------------------------
+# End of turn (spec §5.4, §6.4-6.6)
+# ---------------------------------------------------------------------------
+
+
+def apply_end_turn(state: State, action: Action, components: Components) -> State:
+    """Hand-limit discards, the refill of the display, then the end of the turn (§5.4)."""
+    new_state, _ = run_end_turn(state, action, None, components)
+    return new_state
+
+
+def run_end_turn(state: State, action: Action, pick: Pick | None,
+                 components: Components) -> tuple[State, list[str]]:
+    """The end of a turn and the cards its refill turned up; `pick` None reads the refill
+    the action names."""
+    named = list(action.data.get("refill") or ())
+    state, refill = refill_display(after_discards(state, action, components), pick, named,
+                                   components)
+    return _finish_turn(state, components), refill
+
+
+def after_discards(state: State, action: Action, components: Components) -> State:
+    """An end_turn's hand-limit discards made, before the refill (spec §5.4)."""
+    seat = _require_play(state, action, "end the turn")
+    data = action.data
+    country = _country_list(data.get("discard_country") or (), components)
+    intrigues = [_intrigue(c, components) for c in data.get("discard_intrigue") or ()]
+    _check_discards(state, seat, country, intrigues, components)
+    return replace(
+        state, hands=with_item(state.hands, seat, state.hands[seat].take(country)),
+        intrigues=with_item(state.intrigues, seat, state.intrigues[seat].take(intrigues)),
+        discard=state.discard.add(country),
+        intrigue_discard=state.intrigue_discard.add(intrigues))
+
+
+def _check_discards(state: State, seat: Seat, country: Sequence[str], intrigues: Sequence[str],
+                    components: Components) -> None:
+    """Spec §5.4, ruling 8: discard exactly down to the hand limits, never more."""
+    who = _who(state, seat)
+    limits = ((state.hands[seat], country, components.hand_limit_country, "country card",
+               lambda c: _cname(c, components), "card"),
+              (state.intrigues[seat], intrigues, components.hand_limit_intrigue,
+               "intrigue card", components.intrigue_name, "intrigue card"))
+    for hand, cards, limit, what, name, unit in limits:
+        excess = max(0, len(hand) - limit)
+        exactly = f"exactly {excess}" if excess else "nothing"
+        require(len(cards) == excess, "wrong_discard_count",
+                f"{who} holds {plural(len(hand), what)} (the limit is {limit}): discard "
+                f"{exactly}, not {len(cards)} (§5.4)", held=len(hand), limit=limit,
+                discarded=len(cards))
+        _check_holds(who, hand, cards, name, unit)
+
+
+def refill_display(state: State, pick: Pick | None, named: list[Any],
+                   components: Components) -> tuple[State, list[str]]:
+    """Turn cards up to the display size (spec §5.4, §6.4, review rulings 2-4)."""
+    piles, turned = Piles(state), []
+    from_list = _refill_from(named, components)
+    while sum(piles.display.values()) < components.display_size:
+        if is_game_ending(state, piles.period_ended, components):
+            break  # spec §5.4: no refill once the last period has ended
+        card = piles.draw_country(pick or from_list)
+        if card is None:
+            break  # no card anywhere: the refill stops short
+        piles.display[card] += 1
+        turned.append(card)
+    extra = named[len(turned):]
+    require(pick is not None or not extra, "refill_too_long",
+            f"The refill turns up {plural(len(turned), 'card') if turned else 'no card'}; "
+            f"the refill names {len(named)} (§5.4)", turned=len(turned), listed=len(named))
+    return piles.into(state), turned
+
+
+def _refill_from(named: list[Any], components: Components) -> Pick:
+    """Picks the cards a recorded refill names, in order; refuses a refill that is short."""
+    names = iter(named)
+
+    def from_list(pile: Counter[str]) -> str:
+        card = next(names, None)
+        require(card is not None, "refill_too_short",
+                f"The display is refilled to {plural(components.display_size, 'card')}: "
+                f"the refill names {plural(len(named), 'card')}, more are needed (§5.4)",
+                listed=len(named))
+        return _named_country(card, components)(pile)
+    return from_list
+
+
+def is_game_ending(state: State, period_ended: bool, components: Components) -> bool:
+    """Whether the game ends at the end of this turn (spec §4, §6.6; variant: spec ruling 5,
+    ruling R5 - the refill is skipped exactly when this holds)."""
+    last = components.periods[-1]
+    if not state.finish_round:
+        return period_ended and state.period == last
+    over = state.final_round or (period_ended and state.period == last)
+    return over and state.current == (state.start_player - 1) % state.players
+
+
+def _finish_turn(state: State, components: Components) -> State:
+    """Score a period that ended (§6.5), the game's end (§6.6), else the next player's turn."""
+    last = components.periods[-1]
+    if is_game_ending(state, state.period_ended, components):
+        state = scoring.score_titles(components, scoring.score_period(components, state))
+        return replace(state, phase=OVER, period_ended=False, end_reason="period_3_scored")
+    if state.period_ended and state.period == last:
+        # variant (ruling 5): the round is finished first; period 3 is scored at its end
+        state = replace(state, final_round=True)
+    elif state.period_ended:
+        state = replace(scoring.score_period(components, state), period=state.period + 1)
+    return replace(state, phase=DRAW, period_ended=False, turn_no=state.turn_no + 1,
+                   current=(state.current + 1) % state.players)
+
+
+APPLY: dict[str, Applier] = {
+    "setup": apply_setup, "draw_cards": apply_draw_cards, "claim_noble": apply_claim_noble,
+    "usurp_noble": apply_usurp_noble, "end_turn": apply_end_turn,
+}
+
+
+# ---------------------------------------------------------------------------
+# The card piles of one event, with the run-out rules of spec §6.4
+# ---------------------------------------------------------------------------
+
+
+class Piles:
+    """A scratch copy of the card piles for one event, with the run-out rules of spec §6.4.
+
+    Local to one `apply` or `fill_chance` call; never stored.
+    """
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self.deck = Counter(state.deck.counts())
+        self.discard = Counter(state.discard.counts())
+        self.display = Counter(state.display.counts())
+        self.intrigue_deck = Counter(state.intrigue_deck.counts())
+        self.intrigue_discard = Counter(state.intrigue_discard.counts())
+        self.period_ended = state.period_ended
+
+    def draw_country(self, pick: Pick) -> str | None:
+        """Take one card from the country pile, or None when no card exists at all."""
+        if not self.deck:
+            # review ruling 2, ruling R2: a card is needed and the pile is empty: reshuffle
+            # the discards in lazily; this ends no period
+            self.deck, self.discard = self.discard, Counter()
+        if not self.deck:
+            return None
+        card = pick(self.deck)
+        take_one(self.deck, card)
+        if not self.deck and not self.period_ended:
+            # spec §6.4: the last card left the pile: the period ends, the discards are the
+            # new pile at once (ruling 7); at most one period ends per turn (review ruling 2)
+            self.period_ended = True
+            self.deck, self.discard = self.discard, Counter()
+        return card
+
+    def draw_intrigue(self, pick: Pick) -> str | None:
+        """Take one intrigue card; spec §6.3 reshuffles the discards when the pile is empty."""
+        if not self.intrigue_deck:
+            self.intrigue_deck, self.intrigue_discard = self.intrigue_discard, Counter()
+        if not self.intrigue_deck:
+            return None
+        card = pick(self.intrigue_deck)
+        take_one(self.intrigue_deck, card)
+        return card
+
+    def bag(self, name: str) -> Bag:
+        """One pile as a Bag, reusing the state's Bag when the pile did not change."""
+        old: Bag = getattr(self._state, name)
+        new = +getattr(self, name)
+        return old if new == old.counts() else Bag(new)
+
+    def into(self, state: State, **changes: Any) -> State:
+        """`state` with these piles, the run-out flag and `changes`."""
+        return replace(state, deck=self.bag("deck"), discard=self.bag("discard"),
+                       display=self.bag("display"), intrigue_deck=self.bag("intrigue_deck"),
+                       intrigue_discard=self.bag("intrigue_discard"),
+                       period_ended=self.period_ended, **changes)
+
+
+def take_one(counter: Counter[str], card: str) -> None:
+    """Remove one `card` from a counter known to hold it, dropping empty entries."""
+    counter[card] -= 1
+    if counter[card] <= 0:
+        del counter[card]
+
+
+def counter_of(items: Mapping[str, int] | Bag) -> Counter[str]:
+    return Counter(items.counts() if isinstance(items, Bag) else dict(items))
+
+
+# ---------------------------------------------------------------------------
+# Guards, and the ids an action names
+# ---------------------------------------------------------------------------
+
+
+def _require_turn(state: State, action: Action, what: str) -> Seat:
+    require(state.phase != AWAITING_SETUP, "game_not_started",
+            "The game is not set up yet: the setup event comes first")
+    if action.actor != state.current:
+        raise IllegalAction("not_your_turn",
+                            f"It is {possessive(_who(state, state.current))} turn: "
+                            f"{_who(state, action.actor)} cannot {what} now",
+                            expected=state.current, actor=action.actor)
+    return state.current
+
+
+def _require_play(state: State, action: Action, what: str) -> Seat:
+    seat = _require_turn(state, action, what)
+    if state.phase == DRAW:
+        doing = "ending the turn" if what == "end the turn" else "playing"
+        raise IllegalAction("draw_first", f"{_who(state, seat)} must draw before "
+                            f"{doing} (§4: every turn begins with the draw)")
+    return seat
+
+
+def _who(state: State, actor: Any) -> str:
+    """The player's name for a seat (spec: messages name players, never seats)."""
+    return seat_name(state.names, actor)
+
+
+def _cname(country: str, components: Components) -> str:
+    return components.country_names.get(country, country)
+
+
+def _country(card: Any, components: Components) -> str:
+    require(isinstance(card, str) and card in components.country_names, "unknown_country",
+            f"{words.shown(card)} is not a country card; the countries are "
+            f"{words_list(components.country_names.values())}", card=thaw(card))
+    return str(card)
+
+
+def _country_list(cards: Sequence[Any], components: Components) -> list[str]:
+    return [_country(c, components) for c in cards]
+
+
+def _intrigue(card: Any, components: Components) -> str:
+    key = intrigue_id(card)
+    require(key is not None and key in components.intrigue_cards, "unknown_intrigue_card",
+            f"{_shown_pair(card, components)} is not an intrigue card; an intrigue card shows "
+            "two different countries", card=thaw(card))
+    return str(key)
+
+
+def _portrait(portrait: Any, components: Components) -> Portrait:
+    require(isinstance(portrait, str) and portrait in components.portrait_index,
+            "unknown_portrait", f"{words.shown(portrait)} is not a portrait on the board",
+            portrait=portrait)
+    return components.portrait(str(portrait))
+
+
+def _shown_pair(card: Any, components: Components) -> str:
+    """An intrigue card as someone named it, in words: "Spain and Spain"."""
+    if isinstance(card, list | tuple) and all(isinstance(c, str) for c in card):
+        return words_list([_cname(c, components) if c in components.country_names
+                           else words.shown(c) for c in card]) or "nothing"
+    return words.shown(thaw(card))
+
+
+def _take(bag: Bag, cards: Sequence[str], code: str, where: str,
+          components: Components) -> Bag:
+    counts = Counter(cards)
+    for card, count in sorted(counts.items()):
+        held = plural(bag.count(card), f"{_cname(card, components)} card")
+        require(bag.count(card) >= count, code,
+                f"{words.capital(where)} holds only {held}; {count} "
+                f"{'is' if count == 1 else 'are'} named", card=card)
+    return bag.take(cards)

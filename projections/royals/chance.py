@@ -1,0 +1,180 @@
+"""Royals: the chance outcomes of an action: dealt by the server in digital play
+(`fill_chance`), picked at the table in table mode (`chance_slots`), and what a player
+chooses without them (`strip_chance`).
+
+Digital mode (ruling R13): every pick is uniform over the cards of the pile as a multiset
+(sorted, then `dealer.choice`), card by card, through the same draws and refill the rules
+run, so a deal and its check cannot disagree.
+
+Table mode: slots by action:
+
+- `setup`: `start_player` (one seat) and `display` (the cards turned face up, a list of
+  exactly `display_size` cards from the prepared deck);
+- `draw_cards`: one slot per card of the deck or the intrigue pile, at `draws[i].card`;
+  display cards are a choice, already named in the listed action;
+- `end_turn`: `refill`, the cards turned up in order, as many as the refill turns (0 when the
+  display is full or the game ends).
+
+Every pick of one action is taken from one pool (a card picked in one slot is gone from the
+others). Where a pile runs out during the action (spec §6.4), its last cards are all taken
+before the reshuffled discards: a pick after the run-out is offered both piles, which is
+exact once the picks before it are made, since those take every card of the emptied pile.
+The refill is then given card by card (`refill[i]`) rather than as one list.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import repeat
+from typing import Any
+
+from ..rules import Action, Dealer, IllegalAction, ordinal, plural, possessive, seat_name, thaw
+from .actions import CHANCE_FIELDS
+from .apply import Entry, after_discards, parse_draws, refill_display, run_draws, run_end_turn
+from .edition import Components, intrigue_pair
+from .state import AWAITING_SETUP, OVER, State
+
+Slot = dict[str, Any]
+
+
+def fill_chance(state: State, action: Action, dealer: Dealer,
+                components: Components) -> dict[str, Any]:
+    """Digital mode (ruling R13): the action's data with its outcomes dealt by `dealer`."""
+    data: dict[str, Any] = dict(thaw(action.data))
+
+    def pick(pile: Counter[str]) -> str:
+        return str(dealer.choice(sorted(pile.elements())))
+
+    if action.type == "setup":
+        data["start_player"] = dealer.below(state.players)
+        data["display"] = dealer.shuffled(state.deck)[: components.display_size]
+    elif action.type == "draw_cards":
+        entries = parse_draws(action.data)
+        _, filled = run_draws(state, entries, pick, components)
+        data["draws"] = [_entry_json(e) for e in filled]
+    elif action.type == "end_turn":
+        _, refill = run_end_turn(state, action, pick, components)
+        data["refill"] = refill
+    return data
+
+
+def _entry_json(entry: Entry) -> dict[str, Any]:
+    kind, source, card = entry
+    if kind == "intrigue":
+        return {"kind": "intrigue", "card": intrigue_pair(card)}
+    return {"kind": "country", "source": source, "card": card}
+
+
+def strip_chance(action: Action, components: Components) -> dict[str, Any]:
+    """What a player chooses: a draw keeps its kinds and sources (and a display card, which
+    is a choice); the cards from the deck and the intrigue pile are the chance outcome."""
+    chance = CHANCE_FIELDS.get(action.type, ())
+    data = {k: thaw(v) for k, v in action.data.items() if k not in chance}
+    draws = action.data.get("draws", ())
+    if action.type == "draw_cards" and isinstance(draws, tuple | list) and all(
+            isinstance(d, Mapping) for d in draws):
+        data["draws"] = [{k: v for k, v in thaw(d).items()
+                          if k != "card" or d.get("source") == "display"} for d in draws]
+    elif action.type == "draw_cards" and "draws" in action.data:
+        data["draws"] = thaw(draws)  # malformed: left for the schema to refuse
+    return data
+
+
+class _Trace:
+    """A pick for a dry run: takes any card (only the piles' sizes steer a draw), and notes
+    for each pick the cards it could be. `kinds` names the pile of each pick in turn."""
+
+    def __init__(self, kinds: Iterable[str]) -> None:
+        self._kinds: Iterator[str] = iter(kinds)
+        self._runs: dict[str, tuple[Counter[str], list[str], int]] = {}
+        self.offered: list[list[str]] = []
+        self.reshuffled: list[bool] = []  # the pick comes after its pile ran out
+
+    def __call__(self, pile: Counter[str]) -> str:
+        kind = next(self._kinds)
+        run = self._runs.get(kind)
+        if run is None:
+            run = (pile, sorted(pile.elements()), 0)
+        elif run[0] is not pile:
+            # the emptied pile's cards were all picked before: offered again, so that one
+            # pool of every pick of the action stays exact
+            run = (pile, run[1] + sorted(pile.elements()), run[2] + 1)
+        self._runs[kind] = run
+        self.offered.append(list(run[1]))
+        self.reshuffled.append(run[2] > 0)
+        return next(pile.elements())
+
+
+def chance_slots(state: State, action: Action, components: Components) -> list[Slot]:
+    """Table mode: the start player and display of the setup, each card of a draw from the
+    deck or the intrigue pile, the refill of the display; [] for an action that is not
+    possible now (spec: GameRules.chance_slots), as every action is once the game is over."""
+    if state.phase == OVER:
+        return []
+    try:
+        if action.type == "setup":
+            return _setup_slots(state, components)
+        if action.type == "draw_cards":
+            return _draw_slots(state, action, components)
+        if action.type == "end_turn":
+            return _refill_slots(state, action, components)
+    except (IllegalAction, AttributeError, TypeError):
+        return []
+    return []
+
+
+def _setup_slots(state: State, components: Components) -> list[Slot]:
+    if state.phase != AWAITING_SETUP:
+        return []
+    return [
+        {"field": "start_player", "path": [], "options": list(range(state.players)),
+         "many": False, "count": None, "label": "the start player"},
+        {"field": "display", "path": [], "options": list(state.deck), "many": True,
+         "count": components.display_size,
+         "label": f"the {plural(components.display_size, 'card')} turned face up for the "
+                  "display"},
+    ]
+
+
+def _draw_slots(state: State, action: Action, components: Components) -> list[Slot]:
+    entries = parse_draws(action.data)
+    hidden = [(index, kind) for index, (kind, source, _) in enumerate(entries)
+              if source != "display"]
+    trace = _Trace(kind for _, kind in hidden)
+    run_draws(state, entries, trace, components)
+    several = Counter(kind for _, kind in hidden)
+    who = seat_name(state.names, state.current)
+    slots, seen = [], Counter[str]()
+    for (index, kind), offered, late in zip(hidden, trace.offered, trace.reshuffled,
+                                            strict=True):
+        seen[kind] += 1
+        nth = f"{ordinal(seen[kind])} " if several[kind] > 1 else ""
+        if kind == "intrigue":
+            options: list[Any] = [intrigue_pair(card) for card in offered]
+            label = f"the {nth}intrigue card {who} drew"
+        else:
+            options, label = offered, f"the {nth}card {who} drew from the deck"
+        slots.append({"field": "draws", "path": [index, "card"], "options": options,
+                      "many": False, "count": None, "label": label + _after_run_out(late)})
+    return slots
+
+
+def _refill_slots(state: State, action: Action, components: Components) -> list[Slot]:
+    trace = _Trace(repeat("country"))
+    refill_display(after_discards(state, action, components), trace, [], components)
+    after = f"at the end of {possessive(seat_name(state.names, state.current))} turn"
+    if not any(trace.reshuffled):
+        return [{"field": "refill", "path": [], "options": trace.offered[0] if trace.offered
+                 else [], "many": True, "count": len(trace.offered),
+                 "label": f"the cards turned up to refill the display {after}, in order"}]
+    # the pile ran out during the refill: card by card, the emptied pile's cards first
+    return [{"field": "refill", "path": [i], "options": offered, "many": False, "count": None,
+             "label": f"the {ordinal(i + 1)} card turned up to refill the display {after}"
+                      + _after_run_out(late)}
+            for i, (offered, late) in enumerate(zip(trace.offered, trace.reshuffled,
+                                                    strict=True))]
+
+
+def _after_run_out(late: bool) -> str:
+    return " (after the pile ran out and the discards were reshuffled)" if late else ""

@@ -1,0 +1,383 @@
+"""The round (§7): plots and initiative, titles, the draw phase, marshalling, dominance,
+standing and taxation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...rules import Action, Bag, plural, require, words_list
+from ..edition import CardId, Components, PlotValues, Seat, owner_of
+from ..state import InPlay, State, next_after, order, replace
+from ..words import a_an
+from .guards import per_seat, require_turn, seat_of, str_list, take, thing, who, whose
+from .values import (
+    check_host,
+    check_house_only,
+    check_unique,
+    controls_name,
+    marshal_cost,
+    play_index,
+    strength,
+    total_power,
+)
+from .victory import rule
+from .zones import gain_house_power
+
+
+def set_phase(state: State, phase: str) -> State:
+    """Enter `phase`; "until end of phase" modifiers, reductions and extras expire."""
+    players = tuple(replace(p, reductions=(), extra=(0, 0, 0)) for p in state.players)
+    mods = tuple(m for m in state.modifiers if m.until != "phase")
+    return replace(state, phase=phase, players=players, modifiers=mods)
+
+
+def take_draws(state: State, draws: Any, counts: dict[Seat, int], ed: Components) -> State:
+    """Each seat draws exactly its count, the cards named in `draws` (setup draw, §6.4, and
+    the draw phase, §7.2); a seat that does not draw now may not be named."""
+    for seat, need in counts.items():
+        cards = str_list(per_seat(draws, seat) or [], f"the draw of {who(state, seat)}")
+        require(len(cards) == need and len(set(cards)) == need, "wrong_draw_count",
+                f"{who(state, seat)} draws exactly {plural(need, 'card')}, not "
+                f"{len(cards)}", seat=seat)
+        player = state.players[seat]
+        deck = take(state, player.deck, cards, f"{whose(state, seat)} deck", ed)
+        state = state.with_player(seat, deck=deck, hand=player.hand.add(cards))
+    for key in draws or {}:
+        require(str(key) in {str(s) for s in counts}, "wrong_draw_count",
+                f"{who(state, int(key)) if str(key).isdigit() else key} does not "
+                "draw now")
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Plot phase (§7.1)
+# ---------------------------------------------------------------------------
+
+
+def begin_plot_phase(state: State) -> State:
+    """A new round: a used-up plot deck returns, plots are chosen again."""
+    players = list(state.players)
+    for seat, p in enumerate(players):
+        if not p.conceded and not p.plot_deck:
+            players[seat] = replace(p, plot_deck=Bag(p.used_plots), used_plots=())
+    return replace(state, players=tuple(players), phase="plot", step="choose",
+                   round=state.round + 1, first_player=None, turn=None,
+                   initiative_winner=None, tied=(), dominance_done=False)
+
+
+def plot_source(state: State, seat: Seat) -> Seat:
+    """Whose plot deck `seat` chooses from (§9 swap_plot_decks)."""
+    for a, b in state.swaps:
+        if seat == a:
+            return b
+        if seat == b:
+            return a
+    return seat
+
+
+@rule
+def apply_choose_plot(state: State, action: Action, ed: Components) -> State:
+    """§6.5, §7.1: each player chooses a plot face down; when all have, they are revealed."""
+    seat = seat_of(state, action)
+    require(state.phase == "plot" and state.step == "choose", "wrong_phase",
+            "plots are chosen at the start of the plot phase")
+    require(state.players[seat].chosen_plot is None, "already_chosen",
+            f"{who(state, seat)} has already chosen a plot this round")
+    plot = action.data["plot"]
+    source = plot_source(state, seat)
+    require(plot in state.players[source].plot_deck, "plot_not_available",
+            f"{thing(state, plot, ed)} is not in {whose(state, source)} plot deck",
+            card=plot)
+    only = ed.card(plot).house_only
+    require(not only or only == state.players[seat].house, "house_only",
+            f"plot is restricted to another House: {ed.name(plot)} is House {only} only")
+    state = state.with_player(seat, chosen_plot=plot)
+    if all(state.players[s].chosen_plot for s in state.active):
+        return reveal_plots(state, ed)
+    return state
+
+
+def reveal_plots(state: State, ed: Components) -> State:
+    """§7.1: every chosen plot is revealed at once; then initiative is settled."""
+    for seat in state.active:
+        plot = state.players[seat].chosen_plot
+        assert plot is not None
+        owner = owner_of(plot)
+        state = state.with_player(owner, plot_deck=state.players[owner].plot_deck.take(
+            [plot]))
+        state = state.with_player(seat, revealed_plot=plot, chosen_plot=None)
+    return settle_initiative(state, ed)
+
+
+def plot_value(state: State, seat: Seat, field: str, ed: Components) -> int:
+    """A revealed plot's income, initiative or claim, as effects changed it (§9)."""
+    plot = state.players[seat].revealed_plot
+    value = _printed_plot(plot, ed).get(field) if plot else 0
+    for who_, fld, mode, amount, _ in state.plot_mods:
+        if who_ == seat and fld == field:
+            value = amount if mode == "set" else value + amount
+    return max(0, value)
+
+
+def _printed_plot(plot: CardId, ed: Components) -> PlotValues:
+    values = ed.card(plot).plot
+    if values is None:
+        raise KeyError("plot")
+    return values
+
+
+def _initiative(state: State, seat: Seat, ed: Components) -> int:
+    bonus = sum(ed.card(c.id).initiative_bonus for c in state.cards if c.controller == seat)
+    return plot_value(state, seat, "initiative", ed) + bonus
+
+
+def settle_initiative(state: State, ed: Components) -> State:
+    """§7.1.4: highest initiative, then lowest total power, then a random tie-break."""
+    seats = state.active
+    best = max(_initiative(state, s, ed) for s in seats)
+    tied = [s for s in seats if _initiative(state, s, ed) == best]
+    low = min(total_power(state, s) for s in tied)
+    tied = [s for s in tied if total_power(state, s) == low]
+    if len(tied) > 1:
+        return replace(state, step="tie", tied=tuple(tied), initiative_winner=None)
+    return replace(state, step="first_player", tied=(), initiative_winner=tied[0])
+
+
+@rule
+def apply_break_initiative_tie(state: State, action: Action, ed: Components) -> State:
+    """§6.6: the table's random pick among the players tied for initiative."""
+    require(action.actor == "table", "not_your_turn", "the table breaks an initiative tie")
+    require(state.phase == "plot" and state.step == "tie", "wrong_phase",
+            "no initiative tie is waiting to be broken")
+    winner = action.data.get("winner")
+    require(winner in state.tied, "not_tied",
+            f"{who(state, winner)} is not tied for initiative; the tie is between "
+            f"{words_list(who(state, s) for s in state.tied)}", winner=winner)
+    return replace(state, step="first_player", tied=(), initiative_winner=winner)
+
+
+@rule
+def apply_choose_first_player(state: State, action: Action, ed: Components) -> State:
+    """§6.7: the initiative winner names the first player; titles follow in a melee."""
+    require(state.phase == "plot" and state.step == "first_player", "wrong_phase",
+            "the first player is chosen once initiative is settled")
+    require_turn(state, action, state.initiative_winner, "choose the first player")
+    first = action.data["first_player"]
+    require(first in state.active, "bad_seat",
+            f"the first player must be a player still in the game, not "
+            f"{who(state, first)}")
+    state = replace(state, first_player=first)
+    if state.is_melee:
+        return replace(state, step="titles", turn=first)
+    return begin_draw_phase(state)
+
+
+@rule
+def apply_choose_title(state: State, action: Action, ed: Components) -> State:
+    """§6.8: in turn from the first player, each player takes a title not yet taken."""
+    require(state.phase == "plot" and state.step == "titles", "wrong_phase",
+            "titles are chosen after the first player, in a melee")
+    require_turn(state, action, state.turn, "choose a title")
+    seat = state.turn
+    assert seat is not None
+    title = action.data["title"]
+    require(title in ed.titles, "unknown_title", f'"{title}" is not a title')
+    require(title not in state.titles, "title_taken",
+            f"{ed.titles[title].name} is already taken this round")
+    state = replace(state, titles=(*state.titles[:seat], title, *state.titles[seat + 1:]))
+    nxt = next_after(state, seat)
+    return replace(state, turn=nxt) if nxt is not None else begin_draw_phase(state)
+
+
+# ---------------------------------------------------------------------------
+# Draw and marshalling (§7.2, §7.3, §6.10, §6.11)
+# ---------------------------------------------------------------------------
+
+
+def begin_draw_phase(state: State) -> State:
+    """§7.2: the draw phase, which the table deals."""
+    return set_phase(replace(state, turn=None, step=""), "draw")
+
+
+def draw_counts(state: State, ed: Components) -> dict[Seat, int]:
+    """§7.2: each player draws two cards, the Master of Laws one more."""
+    base = ed.constants.draw_phase_cards
+    return {s: min(base + (state.titles[s] == "master_of_laws"),
+                   len(state.players[s].deck)) for s in state.active}
+
+
+@rule
+def apply_draw_phase(state: State, action: Action, ed: Components) -> State:
+    """§6.9, §7.2: every player draws; marshalling begins with the first player's income."""
+    require(action.actor == "table", "not_your_turn", "the table deals the draw phase")
+    require(state.phase == "draw", "wrong_phase", "it is not the draw phase")
+    state = take_draws(state, action.data.get("draws"), draw_counts(state, ed), ed)
+    state = set_phase(state, "marshalling")
+    return begin_marshal_turn(state, order(state)[0], ed)
+
+
+def _income(state: State, seat: Seat, ed: Components) -> int:
+    total = plot_value(state, seat, "income", ed)
+    if seat not in state.suppress_income:
+        total += sum(ed.card(c.id).income_bonus for c in state.cards if c.controller == seat)
+    if state.titles and state.titles[seat] == "master_of_coin":
+        amount = ed.titles["master_of_coin"].amount
+        if amount is None:
+            raise KeyError("amount")
+        total += amount
+    return total
+
+
+def begin_marshal_turn(state: State, seat: Seat, ed: Components) -> State:
+    """§7.3: a player's marshalling turn starts with the income of their plot and cards."""
+    return replace(state.with_player(seat, gold=state.players[seat].gold +
+                                     _income(state, seat, ed)), turn=seat)
+
+
+@rule
+def apply_marshal_card(state: State, action: Action, ed: Components) -> State:
+    """§7.3, §6.10: the player whose turn it is pays for a card from the hand and puts it into
+    play."""
+    require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
+    require_turn(state, action, state.turn, "marshal")
+    assert state.turn is not None
+    seat, data = state.turn, action.data
+    card = data["card"]
+    player = state.players[seat]
+    require(ed.is_known(card) and card in player.hand, "card_not_in_hand",
+            f"{thing(state, card, ed)} is not in {whose(state, seat)} hand", card=card)
+    kind = ed.card(card).type
+    require(kind in ("character", "location", "attachment"), "not_marshallable",
+            f"{ed.name(card)} is {a_an(kind)} card and cannot be marshalled (§6.10)")
+    check_house_only(state, seat, card, ed)
+    if data.get("as_duplicate"):
+        return _marshal_duplicate(state, seat, card, data, ed)
+    return _marshal_normal(state, seat, card, data, ed)
+
+
+def _marshal_duplicate(state: State, seat: Seat, card: CardId, data: Any, ed: Components
+                       ) -> State:
+    name = ed.name(card)
+    base = controls_name(state, seat, name, ed) if ed.card(card).unique else None
+    require(base is not None, "no_duplicate_base",
+            f"a duplicate needs a unique card of the same name in play; "
+            f"{who(state, seat)} controls no {name}", card=card)
+    require(data.get("declared_cost") in (None, 0), "cost_mismatch",
+            "cost mismatch (expected 0): duplicates cost 0")
+    assert base is not None
+    cards = tuple(replace(c, duplicates=(*c.duplicates, card)) if c.id == base.id else c
+                  for c in state.cards)
+    player = state.players[seat]
+    return replace(state.with_player(seat, hand=player.hand.take([card])), cards=cards)
+
+
+def _marshal_normal(state: State, seat: Seat, card: CardId, data: Any, ed: Components
+                    ) -> State:
+    player = state.players[seat]
+    check_unique(state, seat, card, ed)
+    limited = "limited" in ed.card(card).keywords
+    require(not (limited and player.limited_played), "limited_per_round",
+            f"only one limited card per round; {who(state, seat)} already "
+            "marshalled one",
+            card=card)
+    host = _marshal_host(state, seat, card, data.get("attach_to"), ed)
+    cost, used = marshal_cost(state, seat, card, ed)
+    require(cost <= player.gold, "not_enough_gold",
+            f"not enough gold: {ed.name(card)} costs {cost}, {who(state, seat)} has "
+            f"{player.gold}", cost=cost, gold=player.gold)
+    declared = data.get("declared_cost")
+    require(declared is None or declared == cost, "cost_mismatch",
+            f"cost mismatch (expected {cost}), declared {declared}", expected=cost)
+    reductions = tuple(r for i, r in enumerate(player.reductions) if i not in used)
+    state = state.with_player(seat, hand=player.hand.take([card]), gold=player.gold - cost,
+                              reductions=reductions,
+                              limited_played=player.limited_played or limited)
+    return replace(state, cards=(*state.cards, InPlay(id=card, controller=seat, host=host)))
+
+
+def _marshal_host(state: State, seat: Seat, card: CardId, host: Any, ed: Components
+                  ) -> str | None:
+    """Where a marshalled card goes: an attachment onto a legal host (§6.14)."""
+    if ed.card(card).type == "attachment" or host is not None:
+        require(host is not None, "illegal_attachment_target",
+                f"illegal attachment target: {ed.name(card)} needs a character to "
+                "attach to")
+        check_host(state, seat, card, host, ed)
+        return f"house:{seat}" if host == "house" else str(host)
+    return None
+
+
+@rule
+def apply_end_marshalling(state: State, action: Action, ed: Components) -> State:
+    """§6.11: the player is done marshalling; the next one's turn, or the challenges phase."""
+    require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
+    require_turn(state, action, state.turn, "end marshalling")
+    assert state.turn is not None
+    nxt = next_after(state, state.turn)
+    if nxt is not None:
+        return begin_marshal_turn(state, nxt, ed)
+    state = set_phase(state, "challenges")
+    return replace(state, turn=order(state)[0], passed=frozenset())
+
+
+# ---------------------------------------------------------------------------
+# Dominance, standing, taxation (§7.5, §7.6)
+# ---------------------------------------------------------------------------
+
+
+def dominance_total(state: State, seat: Seat, ed: Components) -> int:
+    """§7.5: the STR of a player's standing characters plus their gold."""
+    index = play_index(state)
+    str_sum = sum(strength(state, c.id, ed, index) for c in state.cards
+                  if c.controller == seat and c.host is None and not c.knelt
+                  and ed.is_character(c.id))
+    return str_sum + state.players[seat].gold
+
+
+@rule
+def apply_resolve_dominance(state: State, action: Action, ed: Components) -> State:
+    """§7.5: the single highest total of standing STR and gold gains power."""
+    require(action.actor == "table", "not_your_turn", "the table resolves dominance")
+    require(state.phase == "dominance" and not state.dominance_done, "wrong_phase",
+            "dominance is resolved once, in the dominance phase")
+    totals = {s: dominance_total(state, s, ed) for s in state.active}
+    best = max(totals.values())
+    winners = [s for s, t in totals.items() if t == best]
+    state = replace(state, dominance_done=True)
+    if len(winners) == 1:  # §7.5: a tie for highest gains nothing (seed)
+        state = gain_house_power(state, winners[0], ed.constants.dominance_power)
+    return state
+
+
+@rule
+def apply_end_round(state: State, action: Action, ed: Components) -> State:
+    """§7.6: cards stand, gold is taxed, titles and this round's effects end; a new plot phase."""
+    require(action.actor == "table", "not_your_turn", "the table ends the round")
+    require(state.phase == "dominance" and state.dominance_done, "wrong_phase",
+            "the round ends after dominance is resolved")
+    state = replace(_stand_and_tax(state), modifiers=tuple(
+        m for m in state.modifiers if m.until not in ("round", "phase", "challenge")),
+        titles=(None,) * state.n, title_uses=frozenset(), forbids=(),
+        suppress_income=frozenset(), skip_taxation=frozenset(), swaps=(), plot_mods=(),
+        passed=frozenset())
+    return begin_plot_phase(set_phase(state, "plot"))
+
+
+def _stand_and_tax(state: State) -> State:
+    """§7.6: cards stand (unless an effect says not), gold returns to the treasury, the
+    revealed plots are used."""
+    no_stand = {m.card for m in state.modifiers if m.kind == "no_stand"}
+    cards = tuple(replace(c, knelt=c.knelt and c.id in no_stand) for c in state.cards)
+    players = list(state.players)
+    for seat, p in enumerate(players):
+        gold = p.gold if seat in state.skip_taxation else 0
+        players[seat] = replace(p, gold=gold, house_knelt=p.house_knelt and
+                                f"house:{seat}" in no_stand, revealed_plot=None, used=(0, 0, 0),
+                                power_defenders=(), limited_played=False,
+                                draws_this_round=0)
+    for p in state.players:
+        if p.revealed_plot:
+            owner = owner_of(p.revealed_plot)
+            players[owner] = replace(players[owner], used_plots=(
+                *players[owner].used_plots, p.revealed_plot))
+    return replace(state, cards=cards, players=tuple(players))

@@ -1,0 +1,335 @@
+"""A card's current values and the checks of the printed card (§3, §6.14, §7.3, §10).
+
+Current STR, icons and keywords (printed, plus attachments' grants and recorded effects),
+each player's total power, costs, uniqueness and where an attachment may go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...rules import require
+from ..edition import Card, CardId, Components, Seat, owner_of
+from ..state import Filter, InPlay, Modifier, State
+from ..words import house_card_of
+from .guards import thing, who, whose
+
+Index = dict[CardId, InPlay]
+
+
+def play_index(state: State) -> Index:
+    """The cards in play by id."""
+    return {c.id: c for c in state.cards}
+
+
+def participating(state: State) -> tuple[set[CardId], set[CardId]]:
+    """(attackers, defenders) of the open challenge."""
+    ch = state.challenge
+    if ch is None:
+        return set(), set()
+    return set(ch.attackers), set(ch.defenders)
+
+
+def surcharge(card: Card, house: str, ed: Components) -> int:
+    """§7.3: a card of another House costs more."""
+    in_house = not card.houses or house in card.houses
+    return 0 if in_house else ed.constants.out_of_house_surcharge
+
+
+# ---------------------------------------------------------------------------
+# Derived values (§3)
+# ---------------------------------------------------------------------------
+
+
+def _grant_active(when: str, card: CardId, state: State) -> bool:
+    if when == "participating":
+        att, dfn = participating(state)
+        return card in att or card in dfn
+    if when == "dominance_phase":
+        return state.phase == "dominance"
+    return True
+
+
+def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
+                       ed: Components) -> bool:
+    source = index.get(mod.card)
+    if source is None or (mod.standing and source.knelt):
+        return False
+    if not ed.is_character(card.id) or not matches(mod, card, ed):
+        return False
+    if mod.when == "always":
+        return True
+    if mod.when == "dominance_phase":
+        return state.phase == "dominance"
+    att, dfn = participating(state)
+    return {"participating": card.id in att | dfn, "attacking": card.id in att,
+            "defending": card.id in dfn}.get(mod.when, False)
+
+
+class _Values:
+    """The running sums of `values`: STR, icons and keywords gained and lost."""
+
+    __slots__ = ("blank", "icons", "keywords", "lost_icons", "lost_keywords", "strength")
+
+    def __init__(self, card: Card) -> None:
+        self.strength = card.strength
+        self.icons, self.keywords = set(card.icons), set(card.keywords)
+        self.lost_icons: set[str] = set()
+        self.lost_keywords: set[str] = set()
+        self.blank = False
+
+    def gain(self, strength: int, icons: tuple[str, ...], keywords: tuple[str, ...]) -> None:
+        self.strength += strength
+        self.icons.update(icons)
+        self.keywords.update(keywords)
+
+    def modify(self, mod: Modifier) -> None:
+        """A recorded effect on this card (§9)."""
+        if mod.kind == "strength":
+            self.strength += mod.amount
+        elif mod.kind == "no_strength":
+            self.blank = True
+        elif mod.kind == "gain_icon":
+            self.icons.add(mod.value)
+        elif mod.kind == "lose_icon":
+            self.lost_icons.add(mod.value)
+        elif mod.kind == "gain_keyword":
+            self.keywords.add(mod.value)
+        elif mod.kind == "lose_keyword":
+            self.lost_keywords.add(mod.value)
+
+
+def values(state: State, card: CardId, ed: Components, index: Index | None = None
+           ) -> tuple[int, frozenset[str], frozenset[str], bool]:
+    """(current STR, icons, keywords, no_strength) of a card in play (§3)."""
+    index = index if index is not None else play_index(state)
+    out = _Values(ed.card(card))
+    ip = index[card]
+    for a in state.cards:
+        if a.host == card:
+            for g in ed.card(a.id).grants:
+                if _grant_active(g.when, card, state):
+                    out.gain(g.strength, g.icons, g.keywords)
+    for mod in state.modifiers:
+        if mod.kind == "continuous":
+            if _continuous_active(mod, ip, state, index, ed):
+                out.gain(mod.amount, mod.icons, mod.keywords)
+        elif mod.card == card:
+            out.modify(mod)
+    return (max(0, out.strength), frozenset(out.icons - out.lost_icons),
+            frozenset(out.keywords - out.lost_keywords), out.blank)
+
+
+def strength(state: State, card: CardId, ed: Components, index: Index | None = None) -> int:
+    """A card's current STR (0 while it counts no STR)."""
+    value, _, _, blank = values(state, card, ed, index)
+    return 0 if blank else value
+
+
+def has_icon(state: State, card: CardId, icon: str, ed: Components,
+             index: Index | None = None) -> bool:
+    """Whether a card in play has `icon` now."""
+    return icon in values(state, card, ed, index)[1]
+
+
+def has_keyword(state: State, card: CardId, keyword: str, ed: Components,
+                index: Index | None = None) -> bool:
+    """Whether a card in play has `keyword` now."""
+    return keyword in values(state, card, ed, index)[2]
+
+
+# ---------------------------------------------------------------------------
+# Filters (§9): a lasting effect's or a cost reduction's, against printed values
+# ---------------------------------------------------------------------------
+
+
+#: a filter key -> whether a card's printed data meets the wanted value
+PRINTED: dict[str, Callable[[Card, object], bool]] = {
+    "type": lambda card, want: card.type == want,
+    "house": lambda card, want: want in card.houses,
+    "trait": lambda card, want: want in card.traits,
+    "icon": lambda card, want: want in card.icons,
+    "crest": lambda card, want: want in card.crests,
+    "keyword": lambda card, want: want in card.keywords,
+    "name": lambda card, want: card.name == want,
+    "unique": lambda card, want: card.unique == bool(want),
+}
+
+
+def _controller_holds(want: object, mod: Modifier, card: InPlay) -> bool:
+    if want == "self":
+        return card.controller == mod.seat
+    if want == "opponents":
+        return card.controller != mod.seat
+    return bool(card.controller == want)
+
+
+def matches(mod: Modifier, card: InPlay, ed: Components) -> bool:
+    """A continuous filter (§9) against printed values (ruling: no recursion); a clause
+    chronicle does not know holds."""
+    data = ed.card(card.id)
+    for key, want in mod.filter:
+        if key == "controller":
+            if not _controller_holds(want, mod, card):
+                return False
+            continue
+        test = PRINTED.get(key)
+        if test is not None and not test(data, want):
+            return False
+    return True
+
+
+def reduction_matches(red_filter: Filter, card: CardId, ed: Components) -> bool:
+    """A cost reduction's filter against the printed card; a key it does not know (and the
+    controller: the reduction is the marshalling player's own) holds."""
+    data = ed.card(card)
+    return all(PRINTED[key](data, want) for key, want in red_filter if key in PRINTED)
+
+
+# ---------------------------------------------------------------------------
+# Power (§3)
+# ---------------------------------------------------------------------------
+
+
+def total_power(state: State, seat: Seat) -> int:
+    """§3: the power on a player's House card and cards (as at concession, once conceded)."""
+    player = state.players[seat]
+    if player.conceded:
+        return player.final_power
+    excluded = _excluded_seats(state)
+    on_cards = 0 if seat in excluded else sum(c.power for c in state.cards
+                                               if c.controller == seat)
+    return player.house_power + on_cards
+
+
+def _excluded_seats(state: State) -> set[Seat]:
+    index = None
+    out: set[Seat] = set()
+    for mod in state.modifiers:
+        if mod.kind != "exclude_power":
+            continue
+        index = index or play_index(state)
+        source = index.get(mod.card)
+        if source is not None and not (mod.standing and source.knelt):
+            out.update(mod.players)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Uniqueness, House restriction, cost
+# ---------------------------------------------------------------------------
+
+
+def controls_name(state: State, seat: Seat, name: str, ed: Components) -> InPlay | None:
+    """The card named `name` that `seat` controls: a character or location first, else an
+    attachment."""
+    for c in state.cards:
+        if c.controller == seat and c.host is None and ed.card(c.id).name == name:
+            return c
+    for c in state.cards:
+        if c.controller == seat and ed.card(c.id).name == name:
+            return c
+    return None
+
+
+def check_unique(state: State, seat: Seat, card: CardId, ed: Components) -> None:
+    """§10.1/§10.2: no second copy of a unique card in play or (option) in the dead pile."""
+    data = ed.card(card)
+    if not data.unique:
+        return
+    name = data.name
+    require(controls_name(state, seat, name, ed) is None, "unique_in_play",
+            f"unique card already in play: {who(state, seat)} already controls "
+            f"{name}", card=card)
+    if state.option("dead_pile_blocks_unique"):
+        dead = state.players[owner_of(card)].dead
+        require(all(ed.card(d).name != name for d in dead), "unique_in_dead_pile",
+                f"unique card in dead pile: {name} is in "
+                f"{whose(state, owner_of(card))} dead pile", card=card)
+
+
+def check_house_only(state: State, seat: Seat, card: CardId, ed: Components) -> None:
+    """Refuse a card restricted to another House than `seat`'s (`house_only`)."""
+    only = ed.card(card).house_only
+    require(not only or state.players[seat].house == only, "house_only",
+            f"card is restricted to another House: {ed.name(card)} is House {only} only, "
+            f"and {who(state, seat)} plays House {state.players[seat].house}",
+            card=card)
+
+
+def _self_reduction(state: State, seat: Seat, card: CardId, ed: Components) -> int:
+    rule = ed.card(card).self_cost_reduction
+    if rule is None:
+        return 0
+    if rule.if_in_play_name is not None:
+        present = any(ed.card(c.id).name == rule.if_in_play_name for c in state.cards)
+        return rule.amount if present else 0
+    trait = rule.per_controlled_trait
+    count = sum(1 for c in state.cards if c.controller == seat and c.host is None
+                and ed.is_character(c.id) and trait in ed.card(c.id).traits)
+    return count * rule.amount
+
+
+def marshal_cost(state: State, seat: Seat, card: CardId, ed: Components
+                 ) -> tuple[int, list[int]]:
+    """(cost, indices of pending reductions used) for marshalling `card` (§7.3)."""
+    player = state.players[seat]
+    base = ed.card(card).cost + surcharge(ed.card(card), player.house, ed)
+    base -= _self_reduction(state, seat, card, ed)
+    used = [i for i, r in enumerate(player.reductions)
+            if reduction_matches(r.filter, card, ed)]
+    base -= sum(player.reductions[i].amount for i in used)
+    return max(0, base), used
+
+
+# ---------------------------------------------------------------------------
+# Hosts (§6.14)
+# ---------------------------------------------------------------------------
+
+
+def check_host(state: State, seat: Seat, card: CardId, host: object, ed: Components) -> None:
+    """§6.14: is `host` a legal place for attachment (or Chambers) `card`?"""
+    data = ed.card(card)
+    if host == "house" or (isinstance(host, str) and host.startswith("house:")):
+        require(data.may_attach_to_own_house_card, "illegal_attachment_target",
+                f"illegal attachment target: {data.name} cannot go on a House card")
+        require(host in ("house", f"house:{owner_of(card)}"), "illegal_attachment_target",
+                f"illegal attachment target: {data.name} goes only on its owner's "
+                f"House card, {house_card_of(state.names, owner_of(card))}")
+        return
+    require(data.type == "attachment", "illegal_attachment_target",
+            f"illegal attachment target: {data.name} is not an attachment")
+    index = play_index(state)
+    target = index.get(host) if isinstance(host, str) else None
+    require(host != card, "illegal_attachment_target",
+            f"illegal attachment target: {data.name} cannot attach to itself (§6.14: "
+            "the host is a character in play)", host=host)
+    require(target is not None and target.host is None and isinstance(host, str)
+            and ed.is_character(host), "illegal_attachment_target",
+            f"illegal attachment target: {thing(state, host, ed)} is not a character in "
+            "play", host=host)
+    assert target is not None
+    _check_host_rules(state, seat, data, target, index, ed)
+
+
+def _check_host_rules(state: State, seat: Seat, data: Card, target: InPlay, index: Index,
+                      ed: Components) -> None:
+    rules, host_data = data.attach_rules, ed.card(target.id)
+    keywords = values(state, target.id, ed, index)[2]
+    msg = f"illegal attachment target: {data.name} on {host_data.name}"
+    require("no_attachments" not in keywords, "illegal_attachment_target",
+            msg + " (no attachments)")
+    require("no_attachments_except_weapon" not in keywords or "Weapon" in data.traits,
+            "illegal_attachment_target", msg + " (weapons only)")
+    require(rules.controller != "opponent" or target.controller != seat,
+            "illegal_attachment_target", msg + " (must be an opponent's character)")
+    house = rules.character_house
+    require(not house or house in host_data.houses, "illegal_attachment_target",
+            msg + f" (needs a {house} character)")
+    traits = rules.character_traits_any
+    require(not traits or bool(set(traits) & set(host_data.traits)),
+            "illegal_attachment_target", msg + f" (needs trait {' or '.join(traits or ())})")
+    if rules.max_per_character:
+        require(all(ed.card(a.id).name != data.name
+                    for a in state.cards if a.host == target.id),
+                "illegal_attachment_target", msg + " (one per character)")

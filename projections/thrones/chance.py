@@ -1,0 +1,178 @@
+"""Chance in Thrones: the digital dealer's outcomes, and the outcomes a table taps in.
+
+Chance outcomes are data on actions (spec §11): setup hands and the setup starter, a
+mulligan's new hand, the cards drawn, the winner of an initiative tie, and the cards an
+intrigue claim discards at random.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import Action, Dealer, IllegalAction, seat_name, thaw
+from .actions import CHANCE_FIELDS
+from .apply.claims import pending_need
+from .apply.guards import per_seat, seat_of
+from .apply.rounds import draw_counts
+from .apply.setup import deck_for, setup_draw_counts, start_houses
+from .edition import Components, Seat, instance_ids
+from .state import State
+
+Slot = dict[str, Any]
+
+
+def fill_chance(state: State, action: Action, dealer: Dealer, ed: Components
+                ) -> dict[str, Any]:
+    """Digital mode: the action's data with its chance fields dealt by `dealer`."""
+    data = dict(thaw(action.data))
+    kind = action.type
+    size = ed.constants.setup_hand_size
+    if kind == "start_game":
+        return _fill_start(state, data, dealer, ed)
+    if kind == "mulligan":
+        player = state.players[action.actor]  # type: ignore[index]
+        pool = list(player.deck) + list(player.hand)
+        data["new_hand"] = dealer.shuffled(pool)[:size]
+    elif kind in ("setup_draw", "draw_phase"):
+        counts = setup_draw_counts(state, ed) if kind == "setup_draw" \
+            else draw_counts(state, ed)
+        data["draws"] = {str(s): dealer.shuffled(state.players[s].deck)[:n]
+                         for s, n in counts.items()}
+    elif kind == "break_initiative_tie":
+        data["winner"] = dealer.choice(list(state.tied))
+    elif kind == "apply_claim" and state.challenge and state.challenge.type == "intrigue" \
+            and state.challenge.pending:
+        ch = state.challenge
+        seat = ch.pending[0][1]
+        need = pending_need(state, ch, "claim", seat, ed)
+        data["discards"] = dealer.shuffled(state.players[seat].hand)[:need]
+    return data
+
+
+def _fill_start(state: State, data: dict[str, Any], dealer: Dealer, ed: Components
+                ) -> dict[str, Any]:
+    data["setup_first"] = dealer.below(state.n)
+    hands = {}
+    for entry in sorted(data.get("players") or [], key=lambda e: e.get("seat", 0)):
+        seat = entry["seat"]
+        _, plots, draw = deck_for(seat, entry["house"], per_seat(data.get("decks"), seat), ed)
+        deck = instance_ids(seat, [*draw, *plots])[:len(draw)]
+        hands[str(seat)] = dealer.shuffled(deck)[:ed.constants.setup_hand_size]
+    data["setup_hands"] = hands
+    return data
+
+
+def reveals_cards(action: Action) -> bool:
+    """Whether an effect drew, discarded or searched cards of a deck: in digital play its
+    undo would let the player see hidden cards and try again."""
+    if action.type != "effect":
+        return False
+    ops = [*(action.data.get("costs") or ()), *(action.data.get("ops") or ())]
+    return any(hasattr(op, "get") and op.get("op") in ("draw", "discard_from_deck",
+                                                        "search_deck") for op in ops)
+
+
+def strip_chance(action: Action, ed: Components) -> dict[str, Any]:
+    """The action's data without its chance outcomes: what a player chooses."""
+    chance = CHANCE_FIELDS.get(action.type, ())
+    return {k: thaw(v) for k, v in action.data.items() if k not in chance}
+
+
+# ---------------------------------------------------------------------------
+# Table mode: the outcomes still to tap in
+# ---------------------------------------------------------------------------
+
+
+def _slot(field: str, path: list[Any], options: list[Any], many: bool, count: int | None,
+          label: str) -> Slot:
+    return {"field": field, "path": path, "options": options, "many": many, "count": count,
+            "label": label}
+
+
+def _who(state: State, seat: Seat, also: str = "") -> str:
+    """A player as the table knows them: "Bo", or "Bo (House Stark)"."""
+    name = seat_name(state.names, seat)
+    return f"{name} (House {also})" if also else name
+
+
+def _filled(data: Any, field: str, path: list[Any]) -> bool:
+    """Whether the action already carries an outcome at `field` + `path`."""
+    value = data.get(field)
+    for key in path:
+        if not hasattr(value, "get"):
+            return False
+        value = value.get(key)
+    return value not in (None, (), [])
+
+
+def chance_slots(state: State, action: Action, ed: Components) -> list[Slot]:
+    """Table mode: the outcomes `action` still needs, picked from what is still there.
+
+    start_game: each seat's setup hand from that seat's draw deck (as the action's houses
+    and decks build it), and the seat that sets up first; mulligan: the new hand from the
+    seat's deck and old hand; setup_draw and draw_phase: the cards each seat draws (a seat
+    drawing none has no slot: the reducer accepts its entry missing); break_initiative_tie:
+    one of the tied seats; an intrigue apply_claim: the cards discarded from the losing
+    seat's hand. Card ids are per-seat ("p<seat>-..."), so no two slots share an option.
+    """
+    try:
+        slots = _slots_for(state, action, ed)
+    except (IllegalAction, KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return []
+    data = action.data
+    return [s for s in slots if not _filled(data, s["field"], s["path"])]
+
+
+def _slots_for(state: State, action: Action, ed: Components) -> list[Slot]:
+    kind = action.type
+    if kind == "start_game" and state.phase == "start":
+        return _start_slots(state, action.data, ed)
+    if kind == "mulligan" and state.phase == "setup":
+        return _mulligan_slots(state, action, ed)
+    if kind in ("setup_draw", "draw_phase") and \
+            state.phase == ("setup_draw" if kind == "setup_draw" else "draw"):
+        counts = setup_draw_counts(state, ed) if kind == "setup_draw" \
+            else draw_counts(state, ed)
+        return [_slot("draws", [str(s)], sorted(state.players[s].deck), True, n,
+                      f"cards {_who(state, s)} drew") for s, n in counts.items() if n > 0]
+    if kind == "break_initiative_tie" and state.phase == "plot" and state.step == "tie":
+        return [_slot("winner", [], list(state.tied), False, None,
+                      "player who wins the initiative tie")]
+    if kind == "apply_claim":
+        return _claim_slots(state, ed)
+    return []
+
+
+def _mulligan_slots(state: State, action: Action, ed: Components) -> list[Slot]:
+    seat = seat_of(state, action)
+    player = state.players[seat]
+    pool = sorted(player.deck.add(player.hand))
+    return [_slot("new_hand", [], pool, True, min(ed.constants.setup_hand_size, len(pool)),
+                  f"new hand of {_who(state, seat)}")]
+
+
+def _claim_slots(state: State, ed: Components) -> list[Slot]:
+    """The cards an intrigue claim discards at random from the losing hand."""
+    ch = state.challenge
+    if ch is not None and ch.type == "intrigue" and ch.step == "resolved" and ch.pending \
+            and ch.pending[0][0] == "claim":
+        seat = ch.pending[0][1]
+        need = pending_need(state, ch, "claim", seat, ed)
+        if need > 0:
+            return [_slot("discards", [], sorted(state.players[seat].hand), True, need,
+                          f"cards {_who(state, seat)} discards at random")]
+    return []
+
+
+def _start_slots(state: State, data: Any, ed: Components) -> list[Slot]:
+    houses = start_houses(state, data["players"], ed)
+    slots = []
+    for seat, house in enumerate(houses):
+        _, plots, draw = deck_for(seat, house, per_seat(data.get("decks"), seat), ed)
+        deck = instance_ids(seat, [*draw, *plots])[:len(draw)]
+        slots.append(_slot("setup_hands", [str(seat)], sorted(deck), True,
+                           min(ed.constants.setup_hand_size, len(deck)),
+                           f"setup hand of {_who(state, seat, house)}"))
+    slots.append(_slot("setup_first", [], list(range(state.n)), False, None,
+                       "player who sets up first"))
+    return slots

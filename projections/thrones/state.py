@@ -1,0 +1,212 @@
+"""The state of a game of Thrones and its parts, and the state before start_game.
+
+Spec: shared/games/thrones.md §3 (zones, identifiers) and §15 (suggested state). Every part
+is a frozen, slotted dataclass; collections are tuples, frozensets or `Bag`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import fields as dc_fields
+from typing import Any, TypeVar
+
+from ..rules import Bag, with_item
+from .edition import CardId, Components, Seat
+
+#: an option's value as game_created carries it (JSON)
+OptionValue = str | int | float | bool | None
+#: a filter of a lasting effect or a cost reduction (§9): (key, wanted value), sorted
+Filter = tuple[tuple[str, object], ...]
+TYPES = ("military", "intrigue", "power")
+#: §4 and §1: the seed's rules are the defaults; the options restore the published ones
+DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
+    "military_claim_scope": "participating",
+    "defense_compulsory": True,
+    "dead_pile_blocks_unique": True,
+    "draw_cap": None,
+    "allow_mulligan": False,
+}
+
+T = TypeVar("T")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def replace(obj: T, **changes: object) -> T:
+    """`dataclasses.replace` for our frozen slotted dataclasses, without re-running __init__.
+
+    The states are rebuilt on every event; the stock replace was the reducer's hot spot.
+    """
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dc_fields(cls))  # type: ignore[arg-type]
+    for key in changes:
+        if key not in names:
+            raise TypeError(f"{cls.__name__} has no field {key!r}")
+    new = object.__new__(cls)
+    setter = object.__setattr__
+    for name in names:
+        setter(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A card in play (character, location or attachment); House cards live on `Player`."""
+
+    id: CardId
+    controller: Seat
+    knelt: bool = False
+    power: int = 0
+    host: str | None = None  # attachments (and Chambers on a House card): host id or house:<s>
+    duplicates: tuple[CardId, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """An active effect (§9): a change to a card's values, with a duration."""
+
+    kind: str  # strength no_strength gain_icon lose_icon gain_keyword lose_keyword
+    #            continuous exclude_power no_stand
+    card: CardId  # the target, or the source for continuous / exclude_power
+    until: str  # challenge | phase | round | source
+    amount: int = 0
+    value: str = ""
+    seat: int = -1  # the seat that recorded it (filter "self"/"opponents")
+    filter: Filter = ()
+    icons: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    when: str = "always"
+    standing: bool = False
+    players: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    """A pending cost reduction (§7.3): used by the first matching card, ends with the phase."""
+
+    amount: int
+    filter: Filter = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    house: str
+    deck: Bag
+    hand: Bag
+    plot_deck: Bag
+    revealed_plot: CardId | None = None
+    used_plots: tuple[CardId, ...] = ()
+    discard: tuple[CardId, ...] = ()
+    dead: tuple[CardId, ...] = ()
+    removed: tuple[CardId, ...] = ()
+    gold: int = 0
+    house_power: int = 0
+    house_knelt: bool = False
+    conceded: bool = False
+    final_power: int = 0  # total power at concession (ruling 11)
+    setup_cards: tuple[tuple[CardId, str | None], ...] = ()  # face down until all set up
+    set_up: bool = False
+    mulliganed: bool = False
+    chosen_plot: CardId | None = None
+    used: tuple[int, int, int] = (0, 0, 0)  # challenges initiated this round, by type
+    extra: tuple[int, int, int] = (0, 0, 0)  # extra_challenge allowances this phase
+    power_defenders: tuple[Seat, ...] = ()  # who defended this round's power challenges
+    limited_played: bool = False
+    reductions: tuple[Reduction, ...] = ()
+    draws_this_round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    type: str
+    attacker: Seat
+    defender: Seat
+    attackers: tuple[CardId, ...]
+    defenders: tuple[CardId, ...] = ()
+    stealth: tuple[tuple[CardId, CardId], ...] = ()
+    step: str = "attackers_declared"  # attackers_declared | defenders_declared | resolved
+    declared_none: bool = False
+    strength: tuple[int, int] = (0, 0)
+    winner: Seat | None = None
+    loser: Seat | None = None
+    pending: tuple[tuple[str, Seat], ...] = ()  # ("targets"|"claim"|"deadly", seat)
+    deadly: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    n: int
+    options: tuple[tuple[str, OptionValue], ...]
+    names: tuple[str, ...]
+    phase: str = "start"  # start setup setup_draw plot draw marshalling challenges dominance over
+    step: str = ""  # plot: choose | tie | first_player | titles
+    round: int = 0
+    players: tuple[Player, ...] = ()
+    cards: tuple[InPlay, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    setup_first: Seat = 0
+    first_player: Seat | None = None
+    turn: Seat | None = None
+    initiative_winner: Seat | None = None
+    tied: tuple[Seat, ...] = ()
+    titles: tuple[str | None, ...] = ()
+    title_uses: frozenset[str] = frozenset()
+    forbids: tuple[tuple[Seat, Seat, str], ...] = ()
+    suppress_income: frozenset[Seat] = frozenset()
+    skip_taxation: frozenset[Seat] = frozenset()
+    swaps: tuple[tuple[Seat, Seat], ...] = ()
+    plot_mods: tuple[tuple[Seat, str, str, int, str], ...] = ()  # seat field mode value until
+    passed: frozenset[Seat] = frozenset()  # seats done with challenges this phase
+    challenge: Challenge | None = None
+    dominance_done: bool = False
+    pending_winner: tuple[Seat, ...] = ()
+    winner: Seat | None = None
+    end_reason: str | None = None
+    power_issued: int = 0  # net power taken from the pool (conservation check)
+
+    def option(self, key: str) -> OptionValue:
+        return dict(self.options).get(key)
+
+    def with_player(self, seat: Seat, **changes: object) -> State:
+        return replace(self, players=with_item(self.players, seat, replace(self.players[seat],
+                                                                             **changes)))
+
+    @property
+    def active(self) -> tuple[Seat, ...]:
+        return tuple(s for s in range(self.n) if not self.players[s].conceded)
+
+    @property
+    def is_melee(self) -> bool:
+        """Three or four players: titles are taken (§2.5)."""
+        return self.n > 2
+
+
+def initial_state(created: Mapping[str, Any], components: Components) -> State:
+    """Before start_game: seats and options only."""
+    options = {**DEFAULT_OPTIONS, **dict(created.get("options") or {})}
+    names = tuple(str(n) for n in created["players"])
+    return State(n=len(names), options=tuple(sorted(options.items())), names=names)
+
+
+# ---------------------------------------------------------------------------
+# Turn order (§3)
+# ---------------------------------------------------------------------------
+
+
+def order(state: State, start: Seat | None = None) -> list[Seat]:
+    """Active seats clockwise from `start` (default: the first player)."""
+    first = state.first_player if start is None else start
+    first = 0 if first is None else first
+    seats = [(first + i) % state.n for i in range(state.n)]
+    return [s for s in seats if not state.players[s].conceded]
+
+
+def next_after(state: State, current: Seat, start: Seat | None = None) -> Seat | None:
+    """The next active seat after `current` in the order from `start`, or None at its end."""
+    first = state.first_player if start is None else start
+    first = 0 if first is None else first
+    seats = [(first + i) % state.n for i in range(state.n)]
+    later = seats[seats.index(current) + 1:]
+    return next((s for s in later if not state.players[s].conceded), None)

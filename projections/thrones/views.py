@@ -1,0 +1,129 @@
+"""What each viewer of a game of Thrones sees (§11): the view of the state, and the
+redaction of an event's data.
+
+A player sees their own hand, deck, plot deck, chosen plot and face-down setup cards; the
+others see counts. A finished game is fully public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import ALL, Action, Viewer, thaw
+from .apply.challenges import totals
+from .apply.values import play_index, strength, total_power
+from .edition import Components, Seat
+from .legal import to_act
+from .state import Challenge, Player, State
+
+
+def view(state: State, seat: Viewer, ed: Components) -> dict[str, Any]:
+    """JSON-ready state as `seat` may see it ("all": everything)."""
+    index = play_index(state)
+    see_all = seat == ALL or state.winner is not None
+    players = [_player_view(state, s, p, see_all or seat == s)
+               for s, p in enumerate(state.players)]
+    cards = [{"id": c.id, "name": ed.name(c.id), "controller": c.controller,
+              "knelt": c.knelt, "power": c.power, "host": c.host,
+              "duplicates": list(c.duplicates),
+              **({"strength": strength(state, c.id, ed, index)}
+                 if ed.is_character(c.id) and c.host is None else {})}
+             for c in state.cards]
+    return {
+        "phase": state.phase, "step": state.step, "round": state.round,
+        "to_act": list(to_act(state, ed)), "first_player": state.first_player,
+        "turn": state.turn, "setup_first": state.setup_first,
+        "initiative_winner": state.initiative_winner, "tied": list(state.tied),
+        "titles": list(state.titles), "title_uses": sorted(state.title_uses),
+        "options": dict(state.options), "players": players, "in_play": cards,
+        "modifiers": [thaw({"kind": m.kind, "card": m.card, "until": m.until,
+                            "amount": m.amount, "value": m.value}) for m in state.modifiers],
+        "challenge": _challenge_view(state, state.challenge, ed),
+        "forbids": [list(f) for f in state.forbids],
+        "power": [total_power(state, s) for s in range(state.n)] if state.players
+        else [0] * state.n,
+        "pending_winner": list(state.pending_winner), "winner": state.winner,
+        "end_reason": state.end_reason,
+    }
+
+
+def _challenge_view(state: State, ch: Challenge | None, ed: Components
+                    ) -> dict[str, Any] | None:
+    if ch is None:
+        return None
+    return {"type": ch.type, "attacker": ch.attacker, "defender": ch.defender,
+            "attackers": list(ch.attackers), "defenders": list(ch.defenders),
+            "stealth": dict(ch.stealth), "step": ch.step,
+            "strength": list(totals(state, ch, ed)) if ch.step != "resolved"
+            else list(ch.strength), "winner": ch.winner,
+            "pending": [list(p) for p in ch.pending]}
+
+
+def _player_view(state: State, seat: Seat, p: Player, own: bool) -> dict[str, Any]:
+    out = {
+        "seat": seat, "name": state.names[seat], "house": p.house, "gold": p.gold,
+        "house_power": p.house_power, "house_knelt": p.house_knelt,
+        "conceded": p.conceded, "hand_count": len(p.hand), "deck_count": len(p.deck),
+        "plot_deck_count": len(p.plot_deck), "revealed_plot": p.revealed_plot,
+        "used_plots": list(p.used_plots), "discard": list(p.discard),
+        "dead": list(p.dead), "removed": list(p.removed),
+        "setup_count": len(p.setup_cards), "has_chosen_plot": p.chosen_plot is not None,
+        "challenges_used": dict(zip(("military", "intrigue", "power"), p.used,
+                                    strict=True)),
+        "limited_played": p.limited_played,
+    }
+    if own:
+        out.update(hand=sorted(p.hand), deck=sorted(p.deck), plot_deck=sorted(p.plot_deck),
+                   chosen_plot=p.chosen_plot,
+                   setup_cards=[{"card": c, "attach_to": a} for c, a in p.setup_cards],
+                   reductions=[{"amount": r.amount, "filter": thaw(dict(r.filter))}
+                               for r in p.reductions])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Redaction (§11)
+# ---------------------------------------------------------------------------
+
+
+def redact(action: Action, seat: Viewer, state_before: State, ed: Components
+           ) -> dict[str, Any] | None:
+    """What `seat` may see of an action's data, or None when it may see all of it."""
+    if seat == ALL:
+        return None
+    data, kind, actor = thaw(action.data), action.type, action.actor
+    if kind == "start_game":
+        hands = data.get("setup_hands") or {}
+        data["setup_hands"] = {k: v for k, v in hands.items() if str(seat) == str(k)}
+        data["setup_hand_counts"] = {k: len(v) for k, v in hands.items()}
+        return dict(data)
+    if kind in ("setup_draw", "draw_phase"):
+        draws = data.get("draws") or {}
+        return {"draws": {k: v for k, v in draws.items() if str(seat) == str(k)},
+                "drawn_counts": {k: len(v) for k, v in draws.items()}}
+    if actor != seat and kind == "mulligan":
+        return {"new_hand_count": len(data.get("new_hand") or ())}
+    if actor != seat and kind == "setup_cards":
+        return {"count": len(data.get("cards") or ())}
+    if actor != seat and kind == "choose_plot":
+        return {"chosen": True}
+    if kind == "effect":
+        return _redact_effect(data, seat)
+    return None
+
+
+def _redact_effect(data: dict[str, Any], seat: Viewer) -> dict[str, Any] | None:
+    """Cards drawn by an ability, and a card taken from a deck unrevealed, show as counts."""
+    changed = False
+    for key in ("costs", "ops"):
+        for op in data.get(key) or []:
+            if not isinstance(op, dict) or op.get("seat") == seat:
+                continue
+            if op.get("op") == "draw" and isinstance(op.get("cards"), list):
+                op["count"] = len(op.pop("cards"))
+                changed = True
+            elif op.get("op") == "search_deck" and op.get("to") == "hand" \
+                    and not op.get("reveal"):
+                op.pop("card", None)
+                changed = True
+    return data if changed else None
