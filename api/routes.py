@@ -33,19 +33,23 @@ SSE_EVENT = {"type": "object", "properties": {
     "data": {"type": "string", "description": 'JSON: {"event": <envelope>, "annotation": {}}'},
     "retry": {"type": "integer"}}}
 
-#: a game made by POST /games or POST /games/import leads to every operation on it, with the
-#: recorder token that came with it: what API tools need to follow a game from its creation
+#: a game made by POST /games, POST /games/import or a fork leads to every operation on it, with
+#: the recorder token that came with it: what API tools need to follow a game from its creation
 _AS_RECORDER = "Bearer {$response.body#/recorder_token}"
 _GAME_OPERATIONS = {
     "getGame": "its summary", "listEvents": "its event log", "recordAction": "record an action",
     "streamEvents": "its event stream", "undo": "undo its latest action",
     "redo": "redo the action last undone", "getState": "its state",
     "legalActions": "the actions legal now", "exportGame": "its log as JSON Lines",
-    "verifyGame": "audit it",
+    "verifyGame": "audit it", "forkGame": "explore it from a step",
 }
+#: what a link gives besides the game and the token: a fork starts at a step the game has (its
+#: creation, step 0, every game has)
+_LINK_BODIES: dict[str, Any] = {"forkGame": {"at": 0}}
 GAME_LINKS: dict[str, Any] = {
     **{op: {"operationId": op, "description": f"the new game: {what} (as its recorder)",
-            "parameters": {"game_id": "$response.body#/id", "header.Authorization": _AS_RECORDER}}
+            "parameters": {"game_id": "$response.body#/id", "header.Authorization": _AS_RECORDER},
+            **({"requestBody": _LINK_BODIES[op]} if op in _LINK_BODIES else {})}
        for op, what in _GAME_OPERATIONS.items()},
     "compareGames": {"operationId": "compareGames",
                      "description": "the new game compared with itself (they agree)",
@@ -199,11 +203,13 @@ class Game(MethodView):
 
 @blp.route("/games/<game_id>/fork")
 class Fork(MethodView):
+    @blp.doc(operationId="forkGame", responses={"201": {"links": GAME_LINKS}})
     @blp.arguments(s.ForkSchema(), error_status_code=400)
     @blp.response(201, s.CreatedSchema)
     @blp.alt_response(403, schema=s.ErrorSchema, description="the game still hides cards from "
                       "this caller (fork a finished game, or a table game as its recorder)")
-    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
+    @blp.alt_response(422, schema=s.ErrorSchema, description="the game has no such step")
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Explore "what if?" from a step: a new table game replaying this one up to `at`."""
         created = recorder().fork(game_id, body["at"], access(game_id))

@@ -140,13 +140,13 @@ def test_an_edition_without_a_known_slug_is_schema_invalid(client):
     assert client.post("/editions", json={"content": {}}).status_code == 400
 
 
-def test_every_game_scoped_operation_is_linked_from_a_new_or_imported_game(client):
+def test_every_game_scoped_operation_is_linked_from_a_new_imported_or_forked_game(client):
     document = spec(client)
     operations = {op["operationId"]: (path, op) for path, item in document["paths"].items()
                   for method, op in item.items() if method in METHODS}
     scoped = {op_id for op_id, (path, _) in operations.items() if path.startswith(GAME_SCOPED)}
     assert {"undo", "redo", "compareGames"} <= scoped
-    for source in ("createGame", "importGame"):
+    for source in ("createGame", "importGame", "forkGame"):
         links = operations[source][1]["responses"]["201"]["links"]
         assert {link["operationId"] for link in links.values()} == scoped, source
         for link in links.values():
