@@ -42,9 +42,19 @@ def http_error(err: HTTPException) -> Any:
         message = "the request body is too large"
     response, code = body(status, "http", _HTTP_CODES.get(status, "http_error"), message,
                           _jsonable(details))
+    for key, value in _standard_headers(err):
+        response.headers[key] = value
     for key, value in (data.get("headers") or {}).items():
         response.headers[key] = value
     return response, code
+
+
+def _standard_headers(err: HTTPException) -> list[tuple[str, str]]:
+    """The headers HTTP requires with this error (405 `Allow`, 429 `Retry-After`, 401
+    `WWW-Authenticate`, 416 `Content-Range`): Werkzeug's own, minus its HTML Content-Type,
+    since the body is ours."""
+    return [(key, value) for key, value in err.get_headers()
+            if key.lower() != "content-type"]
 
 
 def unexpected(err: Exception) -> tuple[Response, int]:

@@ -12,6 +12,7 @@ import swagger_ui_bundle
 from flask import Flask, Response, current_app, request, send_from_directory, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Api, Blueprint
+from werkzeug.routing import BaseConverter
 
 from events import Access, GameFilter, InvalidEvent
 from events import schemas as es
@@ -31,6 +32,46 @@ SSE_EVENT = {"type": "object", "properties": {
     "event": {"type": "string", "enum": ["chronicle"]},
     "data": {"type": "string", "description": 'JSON: {"event": <envelope>, "annotation": {}}'},
     "retry": {"type": "integer"}}}
+
+#: a game made by POST /games, POST /games/import or a fork leads to every operation on it, with
+#: the recorder token that came with it: what API tools need to follow a game from its creation
+_AS_RECORDER = "Bearer {$response.body#/recorder_token}"
+_GAME_OPERATIONS = {
+    "getGame": "its summary", "listEvents": "its event log", "recordAction": "record an action",
+    "streamEvents": "its event stream", "undo": "undo its latest action",
+    "redo": "redo the action last undone", "getState": "its state",
+    "legalActions": "the actions legal now", "exportGame": "its log as JSON Lines",
+    "verifyGame": "audit it", "forkGame": "explore it from a step",
+}
+#: what a link gives besides the game and the token: a fork starts at a step the game has (its
+#: creation, step 0, every game has)
+_LINK_BODIES: dict[str, Any] = {"forkGame": {"at": 0}}
+GAME_LINKS: dict[str, Any] = {
+    **{op: {"operationId": op, "description": f"the new game: {what} (as its recorder)",
+            "parameters": {"game_id": "$response.body#/id", "header.Authorization": _AS_RECORDER},
+            **({"requestBody": _LINK_BODIES[op]} if op in _LINK_BODIES else {})}
+       for op, what in _GAME_OPERATIONS.items()},
+    "compareGames": {"operationId": "compareGames",
+                     "description": "the new game compared with itself (they agree)",
+                     "parameters": {"game_id": "$response.body#/id",
+                                    "other_id": "$response.body#/id",
+                                    "header.Authorization": _AS_RECORDER}},
+}
+#: JSON Lines as `chronicle export` writes them; the server reads the body as text whatever its
+#: Content-Type says, so plain text is documented too (what most tools can send)
+JSON_LINES = {"type": "string", "description": "one envelope per line, exactly as exported "
+              "(GET /games/{game_id}/export): the file must verify to be imported"}
+
+
+class GameIdConverter(BaseConverter):
+    """A game id in /games/<id>: any one segment except the name of the route beside it, so
+    GET /games/import is the 405 its Allow header says (not a lookup of a game "import")."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+def _game_id_schema(converter: BaseConverter) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "description": "a game id (from POST /games)"}
 
 
 # -- request helpers ------------------------------------------------------------------
@@ -104,6 +145,7 @@ def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
 # -- games ------------------------------------------------------------------------------
 @blp.route("/games")
 class Games(MethodView):
+    @blp.doc(operationId="listGames")
     @blp.arguments(s.GameQuerySchema(), location="query", error_status_code=400)
     @blp.response(200, s.GameListSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
@@ -116,8 +158,9 @@ class Games(MethodView):
             nxt = f"/games?{urlencode(args)}"
         return {"games": rows, "total": total, "next": nxt}
 
-    @blp.doc(requestBody={"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/NewGame"}}}})
+    @blp.doc(operationId="createGame", requestBody={"required": True, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/NewGame"}}}},
+        responses={"201": {"links": GAME_LINKS}})
     @blp.response(201, s.CreatedSchema)
     @blp.alt_response(400, schema=s.ErrorSchema, description="malformed request")
     @blp.alt_response(422, schema=s.ErrorSchema, description="unknown game, wrong player count")
@@ -130,8 +173,9 @@ class Games(MethodView):
 
 @blp.route("/games/import")
 class ImportGame(MethodView):
-    @blp.doc(requestBody={"required": True, "content": {"application/x-ndjson": {
-        "schema": {"type": "string"}}}})
+    @blp.doc(operationId="importGame", requestBody={"required": True, "content": {
+        "application/x-ndjson": {"schema": JSON_LINES}, "text/plain": {"schema": JSON_LINES}}},
+        responses={"201": {"links": GAME_LINKS}})
     @blp.response(201, s.CreatedSchema)
     @blp.alt_response(400, schema=s.ErrorSchema, description="not JSON Lines")
     @blp.alt_response(409, schema=s.ErrorSchema, description="a game with this id exists")
@@ -145,8 +189,9 @@ class ImportGame(MethodView):
                 "seat_tokens": created.seat_tokens}
 
 
-@blp.route("/games/<game_id>")
+@blp.route("/games/<game_ref:game_id>")
 class Game(MethodView):
+    @blp.doc(operationId="getGame")
     @blp.response(200, s.GameSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
     def get(self, game_id: str) -> dict[str, Any]:
@@ -158,11 +203,13 @@ class Game(MethodView):
 
 @blp.route("/games/<game_id>/fork")
 class Fork(MethodView):
+    @blp.doc(operationId="forkGame", responses={"201": {"links": GAME_LINKS}})
     @blp.arguments(s.ForkSchema(), error_status_code=400)
     @blp.response(201, s.CreatedSchema)
     @blp.alt_response(403, schema=s.ErrorSchema, description="the game still hides cards from "
                       "this caller (fork a finished game, or a table game as its recorder)")
-    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
+    @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
+    @blp.alt_response(422, schema=s.ErrorSchema, description="the game has no such step")
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Explore "what if?" from a step: a new table game replaying this one up to `at`."""
         created = recorder().fork(game_id, body["at"], access(game_id))
@@ -172,6 +219,7 @@ class Fork(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
+    @blp.doc(operationId="listEvents")
     @blp.arguments(s.EventsQuerySchema(), location="query", error_status_code=400)
     @blp.response(200, s.EventListSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game")
@@ -186,11 +234,9 @@ class Events(MethodView):
         return with_etag({"events": events, "annotations": {str(k): v for k, v in notes.items()},
                           "next": nxt}, last)
 
-    @blp.doc(requestBody={"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/Action"}}}},
-        parameters=[{"in": "header", "name": "If-Match", "schema": {"type": "string"},
-                     "description": "the ETag (last seq) the client saw"},
-                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+    @blp.doc(operationId="recordAction", requestBody={"required": True, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Action"}}}},
+        parameters=[s.if_match_header(), s.idempotency_header()])
     @blp.response(201, s.RecordedSchema)
     @blp.alt_response(400, schema=s.ErrorSchema, description="malformed action")
     @blp.alt_response(401, schema=s.ErrorSchema, description="no or bad token")
@@ -210,7 +256,8 @@ class Events(MethodView):
 
 @blp.route("/games/<game_id>/events/stream")
 class Stream(MethodView):
-    @blp.doc(responses={"200": {"description": "text/event-stream of envelopes",
+    @blp.doc(operationId="streamEvents",
+             responses={"200": {"description": "text/event-stream of envelopes",
                                 "content": {"text/event-stream": {"schema": SSE_EVENT}}}})
     def get(self, game_id: str) -> Response:
         """Server-sent events: every new event as `event: chronicle`, then the stream closes.
@@ -256,6 +303,7 @@ def _stream(app: Flask, game_id: str, after: int, who: Access) -> Iterator[str]:
 
 @blp.route("/games/<game_id>/undo")
 class Undo(MethodView):
+    @blp.doc(operationId="undo", parameters=[s.if_match_header()])
     @blp.response(201, s.RecordedSchema)
     @blp.alt_response(409, schema=s.ErrorSchema, description="stale If-Match")
     @blp.alt_response(422, schema=s.ErrorSchema, description="nothing to undo, or the policy "
@@ -269,6 +317,7 @@ class Undo(MethodView):
 
 @blp.route("/games/<game_id>/redo")
 class Redo(MethodView):
+    @blp.doc(operationId="redo", parameters=[s.if_match_header()])
     @blp.response(201, s.RecordedSchema)
     @blp.alt_response(422, schema=s.ErrorSchema, description="nothing to redo")
     def post(self, game_id: str) -> Any:
@@ -288,6 +337,7 @@ def _recording(game_id: str) -> Access:
 
 @blp.route("/games/<game_id>/state")
 class State(MethodView):
+    @blp.doc(operationId="getState")
     @blp.arguments(s.StateQuerySchema(), location="query", error_status_code=400)
     @blp.response(200, s.StateSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
@@ -299,6 +349,7 @@ class State(MethodView):
 
 @blp.route("/games/<game_id>/legal-actions")
 class Legal(MethodView):
+    @blp.doc(operationId="legalActions")
     @blp.response(200, s.LegalSchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Legal actions now (a seat token: only its own; spectators: none).
@@ -313,7 +364,7 @@ class Legal(MethodView):
 
 @blp.route("/games/<game_id>/export")
 class Export(MethodView):
-    @blp.doc(responses={"200": {"description": "JSON Lines of envelopes",
+    @blp.doc(operationId="exportGame", responses={"200": {"description": "JSON Lines of envelopes",
                                 "content": {"application/x-ndjson": {"schema": {
                                     "type": "string"}}}}})
     def get(self, game_id: str) -> Response:
@@ -328,6 +379,7 @@ class Export(MethodView):
 
 @blp.route("/games/<game_id>/verify")
 class Verify(MethodView):
+    @blp.doc(operationId="verifyGame")
     @blp.response(200, s.VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
@@ -336,6 +388,7 @@ class Verify(MethodView):
 
 @blp.route("/games/<game_id>/compare/<other_id>")
 class Compare(MethodView):
+    @blp.doc(operationId="compareGames")
     @blp.response(200, s.CompareSchema)
     @blp.alt_response(422, schema=s.ErrorSchema, description="not records of the same game")
     def get(self, game_id: str, other_id: str) -> dict[str, Any]:
@@ -345,7 +398,8 @@ class Compare(MethodView):
 
 @blp.route("/stats")
 class Stats(MethodView):
-    @blp.arguments(s.EditionQuerySchema, location="query", error_status_code=400)
+    @blp.doc(operationId="statistics")
+    @blp.arguments(s.GameFilterSchema, location="query", error_status_code=400)
     @blp.response(200, s.StatsSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Statistics across the archive (filter by game)."""
@@ -354,7 +408,8 @@ class Stats(MethodView):
 
 @blp.route("/reaudit")
 class Reaudit(MethodView):
-    @blp.arguments(s.EditionQuerySchema, location="query", error_status_code=400)
+    @blp.doc(operationId="reaudit")
+    @blp.arguments(s.GameFilterSchema, location="query", error_status_code=400)
     @blp.response(200, s.ReauditSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Replay every stored game under today's reducers and report what changed."""
@@ -365,14 +420,15 @@ class Reaudit(MethodView):
 # -- editions -----------------------------------------------------------------------------
 @editions_blp.route("/editions")
 class Editions(MethodView):
+    @editions_blp.doc(operationId="listEditions")
     @editions_blp.arguments(s.EditionQuerySchema(), location="query", error_status_code=400)
     @editions_blp.response(200, s.EditionListSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Every edition known (the shipped defaults and those registered)."""
         return {"editions": recorder().editions(query["game"])}
 
-    @editions_blp.doc(requestBody={"required": True, "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/NewEdition"}}}})
+    @editions_blp.doc(operationId="addEdition", requestBody={"required": True, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/NewEdition"}}}})
     @editions_blp.response(201, s.EditionSchema)
     @editions_blp.alt_response(400, schema=s.ErrorSchema, description="not a usable edition")
     def post(self) -> dict[str, Any]:
@@ -387,9 +443,16 @@ class Editions(MethodView):
 
 
 def register(app: Flask, api: Api) -> None:
-    api.spec.components.schema("NewGame", schema=s.NewGameSchema)
-    api.spec.components.schema("Action", schema=s.ActionSchema)
-    api.spec.components.schema("NewEdition", schema=s.NewEditionSchema)
+    app.url_map.converters["game_ref"] = GameIdConverter
+    api.register_converter(GameIdConverter, _game_id_schema)
+    components = api.spec.components
+    components.schema("JsonValue", s.json_value_schema())
+    components.schema("NewGame", s.new_game_refinements(), schema=s.NewGameSchema)
+    components.schema("Action", schema=s.ActionSchema)
+    components.schema("NewEdition", schema=s.NewEditionSchema)
+    s.refine_new_game(components.schemas["NewGame"])
+    s.refine_action(components.schemas["Action"])
+    s.refine_new_edition(components.schemas["NewEdition"])
     api.register_blueprint(blp)
     api.register_blueprint(editions_blp)
 

@@ -7,13 +7,20 @@ schemas here re-export those for the OpenAPI document.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from events.schemas import ActionSchema, ActorField, NewGameSchema
+from events.schemas import MAX_DEPTH, MAX_INT, MAX_SEAT, ActionSchema, ActorField, NewGameSchema
+from projections import GAMES, get_rules
+from projections.errors import ChronicleError
 
 __all__ = ["ActionSchema", "NewGameSchema"]
+
+#: every game chronicle knows, by slug (the registry in projections is the one list)
+GAME_SLUGS = sorted(GAMES)
 
 
 class Actor(ActorField):
@@ -140,8 +147,11 @@ class GameListSchema(Schema):
     next = fields.String(allow_none=True, required=True)
 
 
+_FILTER = ("a game's slug: " + ", ".join(GAME_SLUGS) + " (another value matches no game)")
+
+
 class GameQuerySchema(Schema):
-    game = fields.String(load_default=None)
+    game = fields.String(load_default=None, metadata={"description": _FILTER})
     player = fields.String(load_default=None)
     status = fields.String(load_default=None,
                            validate=validate.OneOf(["in_progress", "finished"]))
@@ -212,7 +222,15 @@ class EditionListSchema(Schema):
 
 
 class EditionQuerySchema(Schema):
-    game = fields.String(load_default=None)
+    """The editions of one game: the server refuses a slug it does not know (422)."""
+
+    game = fields.String(load_default=None, metadata={"enum": GAME_SLUGS})
+
+
+class GameFilterSchema(Schema):
+    """Statistics and re-audits of one game: a filter, so any slug is a question."""
+
+    game = fields.String(load_default=None, metadata={"description": _FILTER})
 
 
 class NewEditionSchema(Schema):
@@ -220,3 +238,177 @@ class NewEditionSchema(Schema):
 
     content = fields.Dict(required=True)
     name = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
+
+
+# -- what marshmallow cannot say: refinements of the request documents ---------------------
+# Each fact comes from where the server checks it (events.schemas, projections.GAMES), so the
+# document cannot drift from the checks: a request the document allows is one the server
+# takes, and what the server refuses for its shape the document forbids.
+
+#: If-Match as `if_match()` reads it: "*", or the ETag (a seq of 1 to 18 ASCII digits), its
+#: quotes and a W/ prefix optional; blanks around it are ignored
+IF_MATCH_PATTERN = r'^\s*(\*|(W/)?"*[0-9]{1,18}"*)\s*$'
+IDEMPOTENCY_KEY_MAX = 200
+
+
+def if_match_header() -> dict[str, Any]:
+    return {"in": "header", "name": "If-Match", "required": False,
+            "description": 'the ETag of the state the client saw (its last seq, e.g. "12"); '
+                           "a stale one is refused with 409 and nothing is stored",
+            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "example": '"12"'}}
+
+
+def idempotency_header() -> dict[str, Any]:
+    return {"in": "header", "name": "Idempotency-Key", "required": False,
+            "description": "a retry with the same key answers the stored action instead of "
+                           "recording it twice",
+            "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX,
+                       "pattern": r"^\S(.*\S)?$"}}
+
+
+#: any value JSON carries faithfully (events.schemas.check_json_text): integers within 64 bits
+JSON_VALUE_REF = {"$ref": "#/components/schemas/JsonValue"}
+
+
+def json_value_schema() -> dict[str, Any]:
+    """The JsonValue component: what the server stores of a value it does not interpret."""
+    return {"description": "any JSON value chronicle keeps exact: integers within 64 bits, "
+                           f"nesting up to {MAX_DEPTH} levels, text without lone surrogates",
+            "nullable": True,
+            "anyOf": [{"type": "boolean"}, {"type": "string"},
+                      {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT - 1},
+                      {"type": "number", "not": {"type": "integer"}},
+                      {"type": "array", "items": JSON_VALUE_REF},
+                      {"type": "object", "additionalProperties": JSON_VALUE_REF}]}
+
+
+def _any_value(description: str) -> dict[str, Any]:
+    return {"allOf": [JSON_VALUE_REF], "description": description}
+
+
+def actor_schema() -> dict[str, Any]:
+    """A seat index below MAX_SEAT, "table" or "server" (events.schemas.ActorField)."""
+    return {"description": 'a seat number (0-based), "table" or "server"',
+            "oneOf": [{"type": "integer", "minimum": 0, "maximum": MAX_SEAT - 1},
+                      {"type": "string", "enum": ["table", "server"]}]}
+
+
+def _words(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _count_schema(counts: Sequence[int]) -> dict[str, Any]:
+    """minItems/maxItems when the counts run without a gap, else one branch per count."""
+    low, high = min(counts), max(counts)
+    if list(counts) == list(range(low, high + 1)):
+        return {"minItems": low, "maxItems": high}
+    return {"anyOf": [{"minItems": n, "maxItems": n} for n in counts]}
+
+
+def _refusal(slug: str, options: Mapping[str, Any]) -> str | None:
+    """Why the rules of `slug` refuse a new game with these options (None: they take it).
+
+    The document asks the rules instead of repeating them: a switch they refuse to turn
+    (Royals' Arcane Wonders deck is an edition, not an option) is documented as fixed."""
+    cls = GAMES[slug]
+    created = {"game": slug, "players": [f"p{n}" for n in range(min(cls.player_counts))],
+               "mode": "table", "options": dict(options), "seed_commitment": None,
+               "rules_version": cls.rules_version}
+    try:
+        get_rules(slug).initial_state(created)
+    except ChronicleError as err:
+        return err.message
+    except (KeyError, TypeError, ValueError) as err:
+        return str(err)
+    return None
+
+
+def _option_schema(slug: str, path: tuple[str, ...], default: Any) -> dict[str, Any]:
+    """One option, as its default describes it. A nested mapping of defaults (Royals'
+    variants) lists its keys (another key is refused like an unknown option); a switch the
+    rules will not turn is documented at its default, with their reason."""
+    if isinstance(default, Mapping):
+        switches = {"type": "object", "additionalProperties": False,
+                    "properties": {str(k): _option_schema(slug, (*path, str(k)), v)
+                                   for k, v in default.items()}}
+        return {"nullable": True, "anyOf": [switches, {"type": "boolean", "enum": [False]}],
+                "description": f"default {_words(default)}; false or null: the defaults"}
+    if isinstance(default, bool):
+        refused = _refusal(slug, _with(GAMES[slug].default_options, path, not default))
+        if refused is not None and _refusal(slug, GAMES[slug].default_options) is None:
+            return {"type": "boolean", "enum": [default],
+                    "description": f"only {_words(default)}: {refused}"}
+    return _any_value(f"default {_words(default)}")
+
+
+def _with(options: Mapping[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    """`options` with the value at `path` replaced (nested mappings copied, never changed)."""
+    head, *rest = path
+    inner = value if not rest else _with(options.get(head) or {}, tuple(rest), value)
+    return {**options, head: inner}
+
+
+def _players_words(counts: Sequence[int]) -> str:
+    low, high = min(counts), max(counts)
+    if low == high:
+        return f"{low} player" + ("" if low == 1 else "s")
+    return f"{low} to {high} players"
+
+
+def game_branch(slug: str) -> dict[str, Any]:
+    """What one game takes at creation: its slug, its player counts, its options."""
+    cls = GAMES[slug]
+    options = dict(cls.default_options)
+    known = ", ".join(f"{k} (default {_words(v)})" for k, v in options.items()) or "none"
+    return {
+        "title": cls.title,
+        "description": f"{cls.title}: {_players_words(cls.player_counts)}; options: {known}",
+        "properties": {
+            "game": {"type": "string", "enum": [slug]},
+            "players": _count_schema(cls.player_counts),
+            "options": {"type": "object", "additionalProperties": False,
+                        "properties": {k: _option_schema(slug, (k,), v)
+                                       for k, v in options.items()}},
+        },
+    }
+
+
+def new_game_refinements() -> dict[str, Any]:
+    """Merged into the NewGame document marshmallow makes from events.schemas.NewGameSchema:
+    one branch per game, and the rule that a seed is only for digital play."""
+    return {
+        "description": "A new game: which game, the players in seat order, table or digital "
+                       "play. The player count and the options are the game's own (one "
+                       "branch per game below).",
+        "oneOf": [game_branch(slug) for slug in GAME_SLUGS],
+        "anyOf": [{"title": "digital play", "required": ["mode"],
+                   "properties": {"mode": {"type": "string", "enum": ["digital"]}}},
+                  {"title": "no seed", "properties": {"seed": {
+                      "type": "string", "nullable": True, "enum": [None]}}}],
+    }
+
+
+def refine_new_game(document: dict[str, Any]) -> None:
+    """The property schemas marshmallow leaves loose: the game slug, the seed's range."""
+    props = document["properties"]
+    props["game"] = {"type": "string", "enum": GAME_SLUGS}
+    props["options"]["description"] = "the game's options by name (see the branch of the game)"
+    props["options"]["additionalProperties"] = JSON_VALUE_REF
+    props["seed"]["oneOf"] = [{"type": "string", "maxLength": 200},
+                              {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT - 1}]
+
+
+def refine_action(document: dict[str, Any]) -> None:
+    document["properties"]["actor"] = actor_schema()
+    document["properties"]["data"]["additionalProperties"] = JSON_VALUE_REF
+    document["description"] = ("One action: its type and data are the game's (GET "
+                               "/games/{game_id}/legal-actions lists those allowed now)")
+
+
+def refine_new_edition(document: dict[str, Any]) -> None:
+    """An edition names its game: without a known slug the server cannot check it."""
+    document["properties"]["content"] = {
+        "type": "object", "required": ["slug"],
+        "properties": {"slug": {"type": "string", "enum": GAME_SLUGS}},
+        "description": "the edition file: the game's slug and its component data, checked "
+                       "against that game's edition schema (400 naming each problem)"}

@@ -15,7 +15,7 @@ from typing import Any
 from projections.audit import effective_actions
 
 from .access import RECORDER, Access, mint_tokens
-from .errors import AccessDenied, NotFound
+from .errors import AccessDenied, IllegalAction
 from .folding import Folding, GameContext
 from .model import GENESIS, new_game_id, seal
 from .reading import GameReader
@@ -39,7 +39,9 @@ class Forker:
                                "a finished game, or a table game with its recorder's token; "
                                "this game still hides cards from you")
         if not 0 <= at <= ctx.last:
-            raise NotFound("no_such_step", f"game {ctx.id} has steps 0..{ctx.last}, not {at}")
+            # 422, not 404: the game in the URL exists, the step is in the request's content
+            # (an API tool that finds a 404 right after creating the game reports it missing)
+            raise IllegalAction("no_such_step", f"game {ctx.id} has steps 0..{ctx.last}, not {at}")
         envelopes = list(self.store.events(ctx.id, upto=at))
         skipped = {seq for seq, _, _ in self.folding.cursor(ctx, at).invalid}
         origin = {"game_id": ctx.id, "seq": at, "hash": envelopes[-1]["hash"]}

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from events import Access, AccessDenied, NotFound, Recorder
+from events import Access, AccessDenied, IllegalAction, Recorder
 from events.store import GameFilter
 from projections.replay import META_TYPES, effective_stack
 from projections.rules import Action, Dealer
@@ -83,8 +83,9 @@ def test_only_what_the_caller_sees_can_be_forked(rec):
     with pytest.raises(AccessDenied):
         rec.fork(table.id, 0, Access("seat", 0))
     assert rec.fork(table.id, 0, Access("recorder")).id
-    with pytest.raises(NotFound):
+    with pytest.raises(IllegalAction) as step:
         rec.fork(table.id, 5, Access("recorder"))
+    assert step.value.code == "no_such_step"
 
 
 def test_a_finished_digital_game_is_public_and_its_fork_has_no_seed(rec):
