@@ -182,6 +182,8 @@ class ChanceSlotSchema(Schema):
     options = fields.List(fields.Raw(), required=True)
     many = fields.Boolean(required=True)
     count = fields.Integer(allow_none=True, required=True)
+    at_least = fields.Integer(metadata={
+        "description": "optional, with count null: the fewest picks the rules accept"})
     label = fields.String(required=True)
     groups = fields.List(fields.Dict(), metadata={
         "description": "optional: the options for two taps, [{label, items: [{label, values}]}]"

@@ -422,6 +422,8 @@ class GameRules(Generic[S]):
           slots are exact when filled in order;
         - `many`: an ordered list of picks (cards in the order turned up) rather than one
           value; `count` how many when the rules know it (None: the rules check);
+        - `at_least` (optional, with `count` None): how many picks the rules need at the
+          least, so a recorder does not offer to record a deal it already knows too short;
         - `label` a few words for the person at the table ("cards Bo drew");
         - `groups` (optional; a client may ignore it and offer `options`): the options
           arranged for two taps, `[{"label", "items": [{"label", "values"}]}]`: first a

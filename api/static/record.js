@@ -209,7 +209,8 @@
     const hasCount = (sl) => sl.count !== null && sl.count !== undefined;
     function slotComplete(sl) {
       const v = picks[slotKey(sl)];
-      return sl.many ? (!hasCount(sl) || v.length === sl.count) : v !== undefined;
+      if (!sl.many) return v !== undefined;
+      return hasCount(sl) ? v.length === sl.count : v.length >= (sl.at_least || 0);
     }
 
     // the listed action's data with every outcome written where its slot says
@@ -277,7 +278,8 @@
     function slotOptions(sl, slots, redraw) {
       const key = slotKey(sl), show = shower(sl), mine = picks[key];
       const done = slotComplete(sl);
-      const countText = hasCount(sl) ? ` (${sl.many ? mine.length : mine === undefined ? 0 : 1} of ${sl.count})` : "";
+      const countText = hasCount(sl) ? ` (${sl.many ? mine.length : mine === undefined ? 0 : 1} of ${sl.count})`
+        : sl.many && sl.at_least ? ` (${mine.length}, at least ${sl.at_least})` : "";
       const head = h("div", {class: "prompt"}, `${CH.capitalise(sl.label || CH.words(sl.field))}${countText}: `,
         h("b", {"data-picked": key}, sl.many ? (mine.length ? mine.map(show).join(", ") : "none yet")
           : (mine === undefined ? "not chosen yet" : show(mine))));

@@ -51,7 +51,9 @@ def strip_chance(action: Action, components: Components) -> dict[str, Any]:
 
 def chance_slots(state: State, action: Action, components: Components
                  ) -> list[dict[str, Any]]:
-    """One slot, `drawn`, offering the deck; a winning control needs none (count 0)."""
+    """One slot, `drawn`, offering the deck; a winning control needs none (count 0), any
+    other deal at least the cards that must turn up before its routing can stop."""
+    moved = in_progress(state)
     count = None
     if action.type == "control":
         try:
@@ -64,5 +66,18 @@ def chance_slots(state: State, action: Action, components: Components
         return []
     label = "the layout, in the order dealt" if action.type == "setup" \
         else "cards turned up, in order"
-    return [{"field": "drawn", "path": [], "options": sorted(state.deck), "many": True,
-             "count": count, "label": label}]
+    slot: dict[str, Any] = {"field": "drawn", "path": [], "options": sorted(state.deck),
+                            "many": True, "count": count, "label": label}
+    if count is None:
+        slot["at_least"] = fewest_dealt(moved, components)
+    return [slot]
+
+
+def fewest_dealt(state: State, components: Components) -> int:
+    """The fewest cards a deal can turn up (spec §6 steps 4-6): the capital's gap first,
+    then, of the resources' gap, as many as can come before the court overflows (every
+    card a personality) or the gap is filled (none is); never more than the deck holds."""
+    capital_gap = max(0, components.capital_target_size - len(state.capital))
+    resources_gap = max(0, components.resources_target_size - len(state.resources))
+    court_room = max(1, components.court_count_that_loses - len(state.court))
+    return min(len(state.deck), capital_gap + min(resources_gap, court_room))

@@ -9,6 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from projections import get_rules
+from projections.adaman.apply import after_payment, in_progress
+from projections.adaman.chance import _deal_length
 from projections.playout import created_for, play
 from projections.rules import Action, IllegalAction
 
@@ -262,3 +264,42 @@ def test_after_the_end_even_a_wrong_seat_or_a_second_deal_is_refused_as_game_ove
         _named_fold([*game["events"], late])
     assert err.value.code == "game_over"
     assert err.value.message == "the game is over: Ann lost"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_table_deal_asks_for_at_least_the_fewest_cards_such_a_deal_can_turn_up(seed):
+    """Spec §6 steps 4-6: a deal stops when the capital and the resources are full or the
+    court overflows. The slot's `at_least` is never more than a deal turns up, and is what
+    the shortest arrangement of the same deck turns up (the capital filled with cards of one kind,
+    then only cards of the other: personalities overflowing the court, or resources)."""
+    rng = random.Random(seed)
+    game = play(RULES, created_for(RULES, 1, mode="table"), lambda n: rng.randrange(n),
+                seed=str(seed))
+    components = RULES.components()
+    checked: list[int] = []
+    for state in game.states[:-1]:
+        for proposal in RULES.legal_actions(state, None):
+            action = Action.of(proposal["type"], proposal["actor"], proposal["data"])
+            (slot,) = RULES.chance_slots(state, action) or [None]
+            if slot is None or slot["count"] is not None:
+                continue
+            moved = in_progress(state) if action.type == "setup" else after_payment(
+                state, action.data["target"], action.data["spend"], components)
+            deck = sorted(moved.deck)
+            lengths = [_deal_length(moved, rng.sample(deck, len(deck)), components)
+                       for _ in range(5)]
+            assert min(lengths) >= slot["at_least"]
+            people = [c for c in deck if components.cards[c].personality]
+            others = [c for c in deck if not components.cards[c].personality]
+            gap = max(0, components.capital_target_size - len(moved.capital))
+            room = components.court_count_that_loses - len(moved.court)
+            resources_gap = components.resources_target_size - len(moved.resources)
+            plenty = len(deck) >= gap + 2 * max(room, resources_gap)
+            shortest = min(_deal_length(moved, rest[:gap] + kind + rest[gap:], components)
+                           for kind, rest in ((people, others), (others, people)))
+            assert shortest >= slot["at_least"]
+            if plenty and len(people) >= gap + room and len(others) >= gap + resources_gap:
+                assert shortest == slot["at_least"], "the fewest is reached"
+                checked.append(slot["at_least"])
+    assert checked or len(game.states) < 3

@@ -125,3 +125,19 @@ def test_the_new_game_page_names_the_players_not_their_seats(tablet, server) -> 
     words = " ".join([*page.locator("#created b").all_inner_texts(),
                       page.locator("#created .note").inner_text()])
     assert raw_words("palais_royal", words) == [], words  # the links' tokens aside
+
+
+def test_an_open_ended_deal_waits_for_the_fewest_cards_the_rules_accept(tablet, server) -> None:
+    """Adaman's deal turns up cards until its rows are full, so its slot has no count; Record
+    still waits for the fewest cards such a deal can be (before, it offered an empty one)."""
+    page, _, legal = _open(tablet, server, "adaman", ["Ann"])
+    (slot,) = legal["chance_slots"]["0"]
+    assert slot["count"] is None and slot["at_least"] > 0
+    group = page.locator('[data-type="setup"]')
+    record = group.locator(".record-action")
+    for _ in range(slot["at_least"]):
+        assert record.is_disabled() and record.inner_text().startswith("Still to tap: ")
+        group.locator(".choices[data-pick] button").first.click()
+    assert not record.is_disabled()
+    assert f"at least {slot['at_least']}" in group.inner_text()
+    assert page.js_errors == []
