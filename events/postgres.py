@@ -28,7 +28,8 @@ from psycopg.rows import dict_row
 
 from .errors import StorageError
 from .postgres_schema import MIGRATIONS, TARGET
-from .sql import Dialect, Integrity, Run, SQLStore
+from .sql import SQLStore
+from .sql_base import Dialect, Integrity, Run
 
 log = logging.getLogger("chronicle.postgres")
 

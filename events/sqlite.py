@@ -22,7 +22,8 @@ from sqlite_utils import Database
 
 from .errors import StorageError
 from .group import GroupCommit, Pending, group_for
-from .sql import Dialect, Integrity, Run, SQLStore
+from .sql import SQLStore
+from .sql_base import Dialect, Integrity, Run
 from .sqlite_schema import migrations
 
 T = TypeVar("T")

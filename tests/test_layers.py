@@ -8,8 +8,11 @@ hid. The planted cycle shows the check can fail.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import grimp
 
+ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("projections", "events", "api", "cli")
 
 
@@ -70,3 +73,11 @@ def test_the_cycle_check_finds_a_planted_cycle():
     graph = _graph()
     graph.add_import(importer="events.audit", imported="events.recorder")
     assert ["events.audit", "events.recorder"] in _cycles(graph)
+
+
+def test_no_module_of_the_service_is_over_300_lines():
+    """Issue #21: `events/` is split by what each module is for; a module past 300 lines is
+    a sign that two purposes moved in together."""
+    long = {path.name: n for path in sorted((ROOT / "events").glob("*.py"))
+            if (n := len(path.read_text("utf-8").splitlines())) > 300}
+    assert long == {}
