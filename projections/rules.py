@@ -14,7 +14,8 @@ import hashlib
 import hmac
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from dataclasses import replace as dataclass_replace
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from marshmallow import INCLUDE, Schema, ValidationError
@@ -26,12 +27,13 @@ Actor = int | Literal["table", "server"]
 CardId = str
 #: a game's state: each game's own frozen dataclass (GameRules[S] is checked against it)
 S = TypeVar("S")
+T = TypeVar("T")
 State = Any  # where any game's state will do (the fold, the service)
 Viewer = int | None | Literal["all"]
 ALL: Literal["all"] = "all"
 
 __all__ = ["ALL", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
-           "IllegalAction", "freeze", "ordinal", "plural", "possessive", "require",
+           "IllegalAction", "freeze", "ordinal", "plural", "possessive", "replace", "require",
            "require_seat", "seat_name", "thaw", "with_item", "words_list"]
 
 
@@ -74,6 +76,46 @@ def thaw(value: Any) -> Any:
     if isinstance(value, list | tuple | frozenset):
         return [thaw(v) for v in value]
     return value
+
+
+#: dataclass -> its field names, or None when `replace` must run its __init__
+_COPYABLE: dict[type, tuple[tuple[str, ...], frozenset[str]] | None] = {}
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """`dataclasses.replace` for the frozen dataclasses of the games, without re-running
+    __init__: a state is rebuilt several times per event, and the stock replace (which
+    re-reads the fields' specs and calls __init__ each time) was the fold's hot spot.
+
+    Only for a class whose generated __init__ does nothing but store its fields (no
+    __post_init__, no init=False field); any other class goes through
+    `dataclasses.replace`.
+    """
+    cls = type(obj)
+    shape = _COPYABLE[cls] if cls in _COPYABLE else _copyable(cls)
+    if shape is None:
+        return dataclass_replace(obj, **changes)  # type: ignore[type-var]
+    names, known = shape
+    if not known.issuperset(changes):
+        unknown = sorted(set(changes) - known)
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    new = object.__new__(cls)
+    setter = object.__setattr__
+    for name in names:
+        setter(new, name, getattr(obj, name))
+    for name, value in changes.items():
+        setter(new, name, value)
+    return new
+
+
+def _copyable(cls: type) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    specs = fields(cls)
+    generated_init = cls.__dataclass_params__.init  # type: ignore[attr-defined]
+    plain = generated_init and not hasattr(cls, "__post_init__") and all(f.init for f in specs)
+    names = tuple(f.name for f in specs)
+    shape = (names, frozenset(names)) if plain else None
+    _COPYABLE[cls] = shape
+    return shape
 
 
 @dataclass(frozen=True, slots=True)

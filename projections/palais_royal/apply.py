@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, cast
 
-from ..rules import Action, Bag, IllegalAction, Seat, plural, possessive, require, with_item
+from ..rules import (
+    Action,
+    Bag,
+    IllegalAction,
+    Seat,
+    plural,
+    possessive,
+    replace,
+    require,
+    with_item,
+)
 from .edition import (
     BACK_DOOR,
     CARDINAL,

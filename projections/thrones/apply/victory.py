@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from ...rules import Action, IllegalAction, require
+from ...rules import Action, IllegalAction, replace, require
 from ..edition import Components, Seat
-from ..state import State, order, replace
+from ..state import State, order
 from ..words import words
 from .guards import require_turn, seats_words, who
 from .values import total_power
