@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..rules import (
@@ -21,6 +20,7 @@ from ..rules import (
     ordinal,
     plural,
     possessive,
+    replace,
     require,
     seat_name,
     thaw,
@@ -171,6 +171,22 @@ def _check_draw_counts(state: State, entries: Sequence[Entry], components: Compo
 def run_draws(state: State, entries: Sequence[Entry], pick: Pick | None,
               components: Components) -> tuple[State, list[Entry]]:
     """Process the draws in order (spec §5.1); `pick` None means "the named card"."""
+    piles, hand, intrigues, filled = _draw_all(state, entries, pick, components)
+    seat = state.current
+    return piles.into(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
+                      intrigues=with_item(state.intrigues, seat, Bag(intrigues))), filled
+
+
+def drawn_cards(state: State, entries: Sequence[Entry], pick: Pick,
+                components: Components) -> list[Entry]:
+    """The draws as `run_draws` makes them, without building the next state: a deal and
+    its check need only the cards (the state follows when the event is applied)."""
+    return _draw_all(state, entries, pick, components)[3]
+
+
+def _draw_all(state: State, entries: Sequence[Entry], pick: Pick | None,
+              components: Components
+              ) -> tuple[Piles, Counter[str], Counter[str], list[Entry]]:
     piles = Piles(state)
     seat = state.current
     hand, intrigues = counter_of(state.hands[seat]), counter_of(state.intrigues[seat])
@@ -192,8 +208,7 @@ def run_draws(state: State, entries: Sequence[Entry], pick: Pick | None,
                                     "empty: no card can be drawn from the deck")
             hand[got] += 1
         filled.append((kind, source, got))
-    return piles.into(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
-                      intrigues=with_item(state.intrigues, seat, Bag(intrigues))), filled
+    return piles, hand, intrigues, filled
 
 
 def _take_from_display(state: State, piles: Piles, card: Any, components: Components) -> str:
@@ -394,6 +409,12 @@ def run_end_turn(state: State, action: Action, pick: Pick | None,
     return _finish_turn(state, components), refill
 
 
+def refill_cards(state: State, action: Action, pick: Pick, components: Components) -> list[str]:
+    """The cards an end_turn's refill turns up, as `run_end_turn` turns them, without the
+    next state or the scoring that follows: a deal and its check need only the cards."""
+    return _refill(after_discards(state, action, components), pick, [], components)[1]
+
+
 def after_discards(state: State, action: Action, components: Components) -> State:
     """An end_turn's hand-limit discards made, before the refill (spec §5.4)."""
     seat = _require_play(state, action, "end the turn")
@@ -429,6 +450,12 @@ def _check_discards(state: State, seat: Seat, country: Sequence[str], intrigues:
 def refill_display(state: State, pick: Pick | None, named: list[Any],
                    components: Components) -> tuple[State, list[str]]:
     """Turn cards up to the display size (spec §5.4, §6.4, review rulings 2-4)."""
+    piles, turned = _refill(state, pick, named, components)
+    return piles.into(state), turned
+
+
+def _refill(state: State, pick: Pick | None, named: list[Any],
+            components: Components) -> tuple[Piles, list[str]]:
     piles, turned = Piles(state), []
     from_list = _refill_from(named, components)
     while sum(piles.display.values()) < components.display_size:
@@ -443,7 +470,7 @@ def refill_display(state: State, pick: Pick | None, named: list[Any],
     require(pick is not None or not extra, "refill_too_long",
             f"The refill turns up {plural(len(turned), 'card') if turned else 'no card'}; "
             f"the refill names {len(named)} (§5.4)", turned=len(turned), listed=len(named))
-    return piles.into(state), turned
+    return piles, turned
 
 
 def _refill_from(named: list[Any], components: Components) -> Pick:
