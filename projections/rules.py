@@ -60,17 +60,26 @@ class FrozenDict(dict[str, Any]):
         return (FrozenDict, (dict(self),))
 
 
+#: the leaves of JSON data, returned as they are by `freeze` and `thaw` (checked first: every
+#: event's data is frozen on its way into a reducer, and most of it is strings and numbers)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON data: lists become tuples, dicts become FrozenDicts."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, dict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return tuple([freeze(v) for v in value])
     return value
 
 
 def thaw(value: Any) -> Any:
     """The inverse of `freeze`: plain JSON-ready dicts and lists."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, dict):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, list | tuple | frozenset):
@@ -143,8 +152,8 @@ class Bag:
     _items: tuple[tuple[str, int], ...]
 
     def __init__(self, items: Iterable[str] | Mapping[str, int] = ()) -> None:
-        counter = Counter(items)
-        object.__setattr__(self, "_items", tuple(sorted((k, v) for k, v in counter.items() if v)))
+        counts = items if isinstance(items, Mapping) else Counter(items)
+        object.__setattr__(self, "_items", _sorted_counts(counts))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError("Bag is immutable")
@@ -178,19 +187,38 @@ class Bag:
         return dict(self._items).get(item, 0)
 
     def add(self, items: Iterable[str]) -> Bag:
-        counter = Counter(dict(self._items))
-        counter.update(items)
-        return Bag(counter)
+        counts = dict(self._items)
+        if isinstance(items, Mapping):  # a Counter adds its counts, as Counter.update does
+            for item, n in items.items():
+                counts[item] = counts.get(item, 0) + n
+        else:
+            for item in items:
+                counts[item] = counts.get(item, 0) + 1
+        return _bag_of(counts)
 
     def take(self, items: Iterable[str], *, code: str = "not_available",
              where: str = "the pile") -> Bag:
         """Remove `items`; raise IllegalAction(code) naming the first one that is missing."""
-        counter = Counter(dict(self._items))
+        counts = dict(self._items)
         for item in items:
-            if counter[item] <= 0:
+            held = counts.get(item, 0)
+            if held <= 0:
                 raise IllegalAction(code, f"{item!r} is not in {where}", card=item)
-            counter[item] -= 1
-        return Bag(counter)
+            counts[item] = held - 1
+        return _bag_of(counts)
+
+
+def _sorted_counts(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """A Bag's items: the non-zero counts, sorted by card id."""
+    return tuple(sorted((k, v) for k, v in counts.items() if v))
+
+
+def _bag_of(counts: Mapping[str, int]) -> Bag:
+    """A Bag of counts already tallied: a plain dict needs no Counter around it (a Bag is
+    built for every pile an event changes)."""
+    bag = object.__new__(Bag)
+    object.__setattr__(bag, "_items", _sorted_counts(counts))
+    return bag
 
 
 def with_item(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

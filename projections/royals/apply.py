@@ -568,7 +568,8 @@ class Piles:
     def bag(self, name: str) -> Bag:
         """One pile as a Bag, reusing the state's Bag when the pile did not change."""
         old: Bag = getattr(self._state, name)
-        new = +getattr(self, name)
+        pile: Counter[str] = getattr(self, name)
+        new = {card: n for card, n in pile.items() if n > 0}
         return old if new == old.counts() else Bag(new)
 
     def into(self, state: State, **changes: Any) -> State:
