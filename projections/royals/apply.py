@@ -126,10 +126,12 @@ def parse_draws(data: Mapping[str, Any]) -> list[Entry]:
         if kind == "intrigue":
             entries.append(("intrigue", "pile", card))
             continue
-        require(kind == "country", "bad_draw", "A card is drawn as a country card or an "
-                f"intrigue card, not as {words.shown(kind)}")
-        require(source in ("display", "deck"), "bad_draw", "A country card comes from the "
-                f"display or the deck, not from {words.shown(source)}")
+        if kind != "country":
+            raise IllegalAction("bad_draw", "A card is drawn as a country card or an "
+                                f"intrigue card, not as {words.shown(kind)}")
+        if source not in ("display", "deck"):
+            raise IllegalAction("bad_draw", "A country card comes from the display or the "
+                                f"deck, not from {words.shown(source)}")
         entries.append(("country", source, card))
     return entries
 
@@ -326,14 +328,13 @@ def _check_intrigue_payment(state: State, seat: Seat, portrait: Portrait,
 
 def _check_holds(who: str, hand: Bag, cards: Sequence[str], name: Callable[[str], str],
                  what: str) -> None:
-    wanted = Counter(cards)
-    for card, count in sorted(wanted.items()):
+    for card, count in sorted(Counter(cards).items()):
         held = hand.count(card)
-        holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
-            f"no {name(card)} {what}"
-        require(held >= count, "card_not_in_hand",
-                f"{who} holds {holds} and offered {count}", card=card, held=held,
-                offered=count)
+        if held < count:
+            holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
+                f"no {name(card)} {what}"
+            raise IllegalAction("card_not_in_hand", f"{who} holds {holds} and offered {count}",
+                                card=card, held=held, offered=count)
 
 
 def _place(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
@@ -422,6 +423,8 @@ def after_discards(state: State, action: Action, components: Components) -> Stat
     country = _country_list(data.get("discard_country") or (), components)
     intrigues = [_intrigue(c, components) for c in data.get("discard_intrigue") or ()]
     _check_discards(state, seat, country, intrigues, components)
+    if not country and not intrigues:
+        return state  # within the limits: the usual end of turn changes no pile here
     return replace(
         state, hands=with_item(state.hands, seat, state.hands[seat].take(country)),
         intrigues=with_item(state.intrigues, seat, state.intrigues[seat].take(intrigues)),
@@ -432,19 +435,23 @@ def after_discards(state: State, action: Action, components: Components) -> Stat
 def _check_discards(state: State, seat: Seat, country: Sequence[str], intrigues: Sequence[str],
                     components: Components) -> None:
     """Spec §5.4, ruling 8: discard exactly down to the hand limits, never more."""
-    who = _who(state, seat)
     limits = ((state.hands[seat], country, components.hand_limit_country, "country card",
                lambda c: _cname(c, components), "card"),
               (state.intrigues[seat], intrigues, components.hand_limit_intrigue,
                "intrigue card", components.intrigue_name, "intrigue card"))
     for hand, cards, limit, what, name, unit in limits:
-        excess = max(0, len(hand) - limit)
-        exactly = f"exactly {excess}" if excess else "nothing"
-        require(len(cards) == excess, "wrong_discard_count",
-                f"{who} holds {plural(len(hand), what)} (the limit is {limit}): discard "
-                f"{exactly}, not {len(cards)} (§5.4)", held=len(hand), limit=limit,
+        held = len(hand)
+        excess = max(0, held - limit)
+        if not cards and not excess:
+            continue  # the usual end of turn: nothing to discard, nothing to say
+        if len(cards) != excess:
+            exactly = f"exactly {excess}" if excess else "nothing"
+            raise IllegalAction(
+                "wrong_discard_count",
+                f"{_who(state, seat)} holds {plural(held, what)} (the limit is {limit}): "
+                f"discard {exactly}, not {len(cards)} (§5.4)", held=held, limit=limit,
                 discarded=len(cards))
-        _check_holds(who, hand, cards, name, unit)
+        _check_holds(_who(state, seat), hand, cards, name, unit)
 
 
 def refill_display(state: State, pick: Pick | None, named: list[Any],
@@ -531,11 +538,11 @@ class Piles:
 
     def __init__(self, state: State) -> None:
         self._state = state
-        self.deck = Counter(state.deck.counts())
-        self.discard = Counter(state.discard.counts())
-        self.display = Counter(state.display.counts())
-        self.intrigue_deck = Counter(state.intrigue_deck.counts())
-        self.intrigue_discard = Counter(state.intrigue_discard.counts())
+        self.deck = counter_of(state.deck)
+        self.discard = counter_of(state.discard)
+        self.display = counter_of(state.display)
+        self.intrigue_deck = counter_of(state.intrigue_deck)
+        self.intrigue_discard = counter_of(state.intrigue_discard)
         self.period_ended = state.period_ended
 
     def draw_country(self, pick: Pick) -> str | None:
@@ -588,7 +595,11 @@ def take_one(counter: Counter[str], card: str) -> None:
 
 
 def counter_of(items: Mapping[str, int] | Bag) -> Counter[str]:
-    return Counter(items.counts() if isinstance(items, Bag) else dict(items))
+    """A Counter of these counts, filled as a dict (Counter(mapping) checks its argument
+    against the Mapping ABC first, and every event makes five of them)."""
+    counter: Counter[str] = Counter()
+    dict.update(counter, items.counts() if isinstance(items, Bag) else items)
+    return counter
 
 
 # ---------------------------------------------------------------------------
@@ -626,9 +637,10 @@ def _cname(country: str, components: Components) -> str:
 
 
 def _country(card: Any, components: Components) -> str:
-    require(isinstance(card, str) and card in components.country_names, "unknown_country",
-            f"{words.shown(card)} is not a country card; the countries are "
-            f"{words_list(components.country_names.values())}", card=thaw(card))
+    if not (isinstance(card, str) and card in components.country_names):
+        raise IllegalAction("unknown_country", f"{words.shown(card)} is not a country card; "
+                            f"the countries are {words_list(components.country_names.values())}",
+                            card=thaw(card))
     return str(card)
 
 
