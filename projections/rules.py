@@ -135,7 +135,7 @@ def _field_copier(cls: type, names: tuple[str, ...]) -> Copier:
     source = f"def copy(obj):\n    new = make(cls)\n{body}    return new\n"
     namespace: dict[str, Any] = {"make": object.__new__, "store": object.__setattr__,
                                  "cls": cls}
-    exec(source, namespace)
+    exec(compile(source, f"<copier of {cls.__module__}.{cls.__qualname__}>", "exec"), namespace)
     copier: Copier = namespace["copy"]
     return copier
 
@@ -159,48 +159,52 @@ class Action:
 
 
 class Bag:
-    """An immutable multiset of card ids; `take` refuses what is not there."""
+    """An immutable multiset of card ids; `take` refuses what is not there.
 
-    __slots__ = ("_items",)
-    _items: tuple[tuple[str, int], ...]
+    Held as a dict of the non-zero counts in card-id order, so a count is one look-up and
+    `counts()` one copy (a fold reads the piles of every state it passes).
+    """
+
+    __slots__ = ("_counts",)
+    _counts: dict[str, int]
 
     def __init__(self, items: Iterable[str] | Mapping[str, int] = ()) -> None:
         counts = items if isinstance(items, Mapping) else Counter(items)
-        object.__setattr__(self, "_items", _sorted_counts(counts))
+        object.__setattr__(self, "_counts", _sorted_counts(counts))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError("Bag is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Bag, (dict(self._items),))
+        return (Bag, (self.counts(),))
 
     def counts(self) -> dict[str, int]:
-        return dict(self._items)
+        return self._counts.copy()
 
     def __len__(self) -> int:
-        return sum(v for _, v in self._items)
+        return sum(self._counts.values())
 
     def __contains__(self, item: object) -> bool:
-        return any(k == item for k, _ in self._items)
+        return item in self._counts
 
     def __iter__(self) -> Iterator[str]:
-        for k, v in self._items:
+        for k, v in self._counts.items():
             yield from [k] * v
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Bag) and self._items == other._items
+        return isinstance(other, Bag) and self._counts == other._counts
 
     def __hash__(self) -> int:
-        return hash(self._items)
+        return hash(tuple(self._counts.items()))
 
     def __repr__(self) -> str:
-        return f"Bag({dict(self._items)!r})"
+        return f"Bag({self._counts!r})"
 
     def count(self, item: str) -> int:
-        return dict(self._items).get(item, 0)
+        return self._counts.get(item, 0)
 
     def add(self, items: Iterable[str]) -> Bag:
-        counts = dict(self._items)
+        counts = self.counts()
         if isinstance(items, Mapping):  # a Counter adds its counts, as Counter.update does
             for item, n in items.items():
                 counts[item] = counts.get(item, 0) + n
@@ -212,7 +216,7 @@ class Bag:
     def take(self, items: Iterable[str], *, code: str = "not_available",
              where: str = "the pile") -> Bag:
         """Remove `items`; raise IllegalAction(code) naming the first one that is missing."""
-        counts = dict(self._items)
+        counts = self.counts()
         for item in items:
             held = counts.get(item, 0)
             if held <= 0:
@@ -221,16 +225,16 @@ class Bag:
         return _bag_of(counts)
 
 
-def _sorted_counts(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    """A Bag's items: the non-zero counts, sorted by card id."""
-    return tuple(sorted((k, v) for k, v in counts.items() if v))
+def _sorted_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """A Bag's counts: the non-zero ones, in card-id order."""
+    return dict(sorted((k, v) for k, v in counts.items() if v))
 
 
 def _bag_of(counts: Mapping[str, int]) -> Bag:
     """A Bag of counts already tallied: a plain dict needs no Counter around it (a Bag is
     built for every pile an event changes)."""
     bag = object.__new__(Bag)
-    object.__setattr__(bag, "_items", _sorted_counts(counts))
+    object.__setattr__(bag, "_counts", _sorted_counts(counts))
     return bag
 
 

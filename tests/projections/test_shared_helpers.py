@@ -80,6 +80,13 @@ def test_a_bag_holds_what_a_counter_of_its_cards_holds(cards: list[str],
     assert Bag(cards).counts() == counter_bag(Counter(cards))
     assert Bag(counts).counts() == counter_bag(Counter(counts))
     assert list(Bag(cards)) == sorted(cards)
+    assert list(Bag(cards).counts()) == sorted(set(cards))
+    for card in ("a", "b", "c", "d"):
+        assert Bag(cards).count(card) == cards.count(card)
+        assert (card in Bag(cards)) == (card in cards)
+    assert len(Bag(cards)) == len(cards)
+    same = Bag(Counter(reversed(cards)))
+    assert same == Bag(cards) and hash(same) == hash(Bag(cards))
 
 
 @given(st.lists(CARDS), st.lists(CARDS), st.dictionaries(CARDS, st.integers(1, 3)))
