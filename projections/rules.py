@@ -152,7 +152,8 @@ class Action:
     @classmethod
     def of(cls, type_: str, actor: Actor, data: Mapping[str, Any] | None = None,
            seq: int | None = None) -> Action:
-        return cls(type_, actor, freeze(dict(data or {})), seq)
+        # freeze copies a dict itself; any other mapping is read into one first
+        return cls(type_, actor, freeze(data if type(data) is dict else dict(data or {})), seq)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "actor": self.actor, "data": thaw(self.data)}
