@@ -538,44 +538,62 @@ class Piles:
 
     def __init__(self, state: State) -> None:
         self._state = state
-        self.deck = counter_of(state.deck)
-        self.discard = counter_of(state.discard)
-        self.display = counter_of(state.display)
-        self.intrigue_deck = counter_of(state.intrigue_deck)
-        self.intrigue_discard = counter_of(state.intrigue_discard)
+        #: the piles this event has read so far, as scratch Counters (a draw from the deck
+        #: never touches the intrigue piles: they stay the state's Bags, uncopied)
+        self._open: dict[str, Counter[str]] = {}
         self.period_ended = state.period_ended
+
+    def pile(self, name: str) -> Counter[str]:
+        """One pile (a `State` field name) as a scratch Counter, read when first needed."""
+        pile = self._open.get(name)
+        if pile is None:
+            pile = self._open[name] = counter_of(getattr(self._state, name))
+        return pile
+
+    @property
+    def display(self) -> Counter[str]:
+        return self.pile("display")
+
+    def _reshuffle(self, pile: str, discards: str) -> Counter[str]:
+        """The discards become the pile, and the discard pile is empty."""
+        self._open[pile], self._open[discards] = self.pile(discards), Counter()
+        return self._open[pile]
 
     def draw_country(self, pick: Pick) -> str | None:
         """Take one card from the country pile, or None when no card exists at all."""
-        if not self.deck:
+        deck = self.pile("deck")
+        if not deck:
             # review ruling 2, ruling R2: a card is needed and the pile is empty: reshuffle
             # the discards in lazily; this ends no period
-            self.deck, self.discard = self.discard, Counter()
-        if not self.deck:
+            deck = self._reshuffle("deck", "discard")
+        if not deck:
             return None
-        card = pick(self.deck)
-        take_one(self.deck, card)
-        if not self.deck and not self.period_ended:
+        card = pick(deck)
+        take_one(deck, card)
+        if not deck and not self.period_ended:
             # spec §6.4: the last card left the pile: the period ends, the discards are the
             # new pile at once (ruling 7); at most one period ends per turn (review ruling 2)
             self.period_ended = True
-            self.deck, self.discard = self.discard, Counter()
+            self._reshuffle("deck", "discard")
         return card
 
     def draw_intrigue(self, pick: Pick) -> str | None:
         """Take one intrigue card; spec §6.3 reshuffles the discards when the pile is empty."""
-        if not self.intrigue_deck:
-            self.intrigue_deck, self.intrigue_discard = self.intrigue_discard, Counter()
-        if not self.intrigue_deck:
+        deck = self.pile("intrigue_deck")
+        if not deck:
+            deck = self._reshuffle("intrigue_deck", "intrigue_discard")
+        if not deck:
             return None
-        card = pick(self.intrigue_deck)
-        take_one(self.intrigue_deck, card)
+        card = pick(deck)
+        take_one(deck, card)
         return card
 
     def bag(self, name: str) -> Bag:
         """One pile as a Bag, reusing the state's Bag when the pile did not change."""
         old: Bag = getattr(self._state, name)
-        pile: Counter[str] = getattr(self, name)
+        pile = self._open.get(name)
+        if pile is None:
+            return old  # never read, so unchanged
         new = {card: n for card, n in pile.items() if n > 0}
         return old if new == old.counts() else Bag(new)
 
