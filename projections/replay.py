@@ -11,10 +11,10 @@ back past it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from .rules import Action, GameRules, IllegalAction, State
+from .rules import Action, GameRules, IllegalAction, State, replace
 
 #: log-level event types handled here; game modules never see them
 META_TYPES = frozenset({"game_created", "undo", "redo", "seed_revealed", "note", "claim_result",

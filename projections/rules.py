@@ -14,7 +14,8 @@ import hashlib
 import hmac
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from dataclasses import replace as dataclass_replace
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from marshmallow import INCLUDE, Schema, ValidationError
@@ -26,12 +27,13 @@ Actor = int | Literal["table", "server"]
 CardId = str
 #: a game's state: each game's own frozen dataclass (GameRules[S] is checked against it)
 S = TypeVar("S")
+T = TypeVar("T")
 State = Any  # where any game's state will do (the fold, the service)
 Viewer = int | None | Literal["all"]
 ALL: Literal["all"] = "all"
 
 __all__ = ["ALL", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
-           "IllegalAction", "freeze", "ordinal", "plural", "possessive", "require",
+           "IllegalAction", "freeze", "ordinal", "plural", "possessive", "replace", "require",
            "require_seat", "seat_name", "thaw", "with_item", "words_list"]
 
 
@@ -58,22 +60,84 @@ class FrozenDict(dict[str, Any]):
         return (FrozenDict, (dict(self),))
 
 
+#: the leaves of JSON data, returned as they are by `freeze` and `thaw` (checked first: every
+#: event's data is frozen on its way into a reducer, and most of it is strings and numbers)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """Deep-freeze JSON data: lists become tuples, dicts become FrozenDicts."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, dict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return tuple([freeze(v) for v in value])
     return value
 
 
 def thaw(value: Any) -> Any:
     """The inverse of `freeze`: plain JSON-ready dicts and lists."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, dict):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, list | tuple | frozenset):
         return [thaw(v) for v in value]
     return value
+
+
+Copier = Callable[[Any], Any]
+#: dataclass -> (a copier of its fields, their names), or None when `replace` must run its
+#: __init__
+_COPIERS: dict[type, tuple[Copier, frozenset[str]] | None] = {}
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """`dataclasses.replace` for the frozen dataclasses of the games, without re-running
+    __init__: a state is rebuilt several times per event, and the stock replace (which
+    re-reads the fields' specs and calls __init__ each time) was the fold's hot spot.
+
+    Only for a class whose generated __init__ does nothing but store its fields (no
+    __post_init__, no init=False field); any other class goes through
+    `dataclasses.replace`.
+    """
+    cls = type(obj)
+    shape = _COPIERS[cls] if cls in _COPIERS else _copier_of(cls)
+    if shape is None:
+        return dataclass_replace(obj, **changes)  # type: ignore[type-var]
+    copy, known = shape
+    if not known.issuperset(changes):
+        unknown = sorted(set(changes) - known)
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    new: T = copy(obj)
+    setter = object.__setattr__
+    for name, value in changes.items():
+        setter(new, name, value)
+    return new
+
+
+def _copier_of(cls: type) -> tuple[Copier, frozenset[str]] | None:
+    specs = fields(cls)
+    generated_init = cls.__dataclass_params__.init  # type: ignore[attr-defined]
+    plain = generated_init and not hasattr(cls, "__post_init__") and all(f.init for f in specs)
+    names = tuple(f.name for f in specs)
+    shape = (_field_copier(cls, names), frozenset(names)) if plain else None
+    _COPIERS[cls] = shape
+    return shape
+
+
+def _field_copier(cls: type, names: tuple[str, ...]) -> Copier:
+    """A function copying the fields of a `cls` into a new one, one line per field (as
+    dataclasses writes its __init__): a third faster than a loop over the names. The names
+    are the class's own field names, never data."""
+    body = "".join(f"    store(new, {name!r}, obj.{name})\n" for name in names)
+    source = f"def copy(obj):\n    new = make(cls)\n{body}    return new\n"
+    namespace: dict[str, Any] = {"make": object.__new__, "store": object.__setattr__,
+                                 "cls": cls}
+    exec(compile(source, f"<copier of {cls.__module__}.{cls.__qualname__}>", "exec"), namespace)
+    copier: Copier = namespace["copy"]
+    return copier
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,67 +152,91 @@ class Action:
     @classmethod
     def of(cls, type_: str, actor: Actor, data: Mapping[str, Any] | None = None,
            seq: int | None = None) -> Action:
-        return cls(type_, actor, freeze(dict(data or {})), seq)
+        # freeze copies a dict itself; any other mapping is read into one first
+        return cls(type_, actor, freeze(data if type(data) is dict else dict(data or {})), seq)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "actor": self.actor, "data": thaw(self.data)}
 
 
 class Bag:
-    """An immutable multiset of card ids; `take` refuses what is not there."""
+    """An immutable multiset of card ids; `take` refuses what is not there.
 
-    __slots__ = ("_items",)
-    _items: tuple[tuple[str, int], ...]
+    Held as a dict of the non-zero counts in card-id order, so a count is one look-up and
+    `counts()` one copy (a fold reads the piles of every state it passes).
+    """
+
+    __slots__ = ("_counts",)
+    _counts: dict[str, int]
 
     def __init__(self, items: Iterable[str] | Mapping[str, int] = ()) -> None:
-        counter = Counter(items)
-        object.__setattr__(self, "_items", tuple(sorted((k, v) for k, v in counter.items() if v)))
+        counts = items if isinstance(items, Mapping) else Counter(items)
+        object.__setattr__(self, "_counts", _sorted_counts(counts))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError("Bag is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Bag, (dict(self._items),))
+        return (Bag, (self.counts(),))
 
     def counts(self) -> dict[str, int]:
-        return dict(self._items)
+        return self._counts.copy()
 
     def __len__(self) -> int:
-        return sum(v for _, v in self._items)
+        return sum(self._counts.values())
 
     def __contains__(self, item: object) -> bool:
-        return any(k == item for k, _ in self._items)
+        return item in self._counts
 
     def __iter__(self) -> Iterator[str]:
-        for k, v in self._items:
+        for k, v in self._counts.items():
             yield from [k] * v
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Bag) and self._items == other._items
+        return isinstance(other, Bag) and self._counts == other._counts
 
     def __hash__(self) -> int:
-        return hash(self._items)
+        return hash(tuple(self._counts.items()))
 
     def __repr__(self) -> str:
-        return f"Bag({dict(self._items)!r})"
+        return f"Bag({self._counts!r})"
 
     def count(self, item: str) -> int:
-        return dict(self._items).get(item, 0)
+        return self._counts.get(item, 0)
 
     def add(self, items: Iterable[str]) -> Bag:
-        counter = Counter(dict(self._items))
-        counter.update(items)
-        return Bag(counter)
+        counts = self.counts()
+        if isinstance(items, Mapping):  # a Counter adds its counts, as Counter.update does
+            for item, n in items.items():
+                counts[item] = counts.get(item, 0) + n
+        else:
+            for item in items:
+                counts[item] = counts.get(item, 0) + 1
+        return _bag_of(counts)
 
     def take(self, items: Iterable[str], *, code: str = "not_available",
              where: str = "the pile") -> Bag:
         """Remove `items`; raise IllegalAction(code) naming the first one that is missing."""
-        counter = Counter(dict(self._items))
+        counts = self.counts()
         for item in items:
-            if counter[item] <= 0:
+            held = counts.get(item, 0)
+            if held <= 0:
                 raise IllegalAction(code, f"{item!r} is not in {where}", card=item)
-            counter[item] -= 1
-        return Bag(counter)
+            counts[item] = held - 1
+        return _bag_of(counts)
+
+
+def _sorted_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """A Bag's counts: the non-zero ones, in card-id order."""
+    return dict(sorted((k, v) for k, v in counts.items() if v))
+
+
+def _bag_of(counts: Mapping[str, int]) -> Bag:
+    """A Bag of counts already tallied: a plain dict needs no Counter around it (a Bag is
+    built for every pile an event changes)."""
+    bag = object.__new__(Bag)
+    object.__setattr__(bag, "_counts", _sorted_counts(counts))
+    return bag
 
 
 def with_item(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -8,13 +8,12 @@ Actions: `setup` (actor "table", chance: `drawn`), `control` (seat 0, chance: `d
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import cached_property
 from typing import Any, ClassVar
 
 from marshmallow import Schema
 
-from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer
+from ..rules import Action, Actor, Applier, Dealer, GameRules, Viewer, replace
 from . import chance, legal, scoring, views, words
 from .actions import ACTION_SCHEMAS, CHANCE_FIELDS
 from .apply import APPLY

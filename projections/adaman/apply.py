@@ -9,7 +9,6 @@ after their rule. The engine refuses unknown types and moves after the end first
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 
 from ..rules import (
     Action,
@@ -18,6 +17,7 @@ from ..rules import (
     IllegalAction,
     plural,
     possessive,
+    replace,
     require,
     seat_name,
 )

@@ -14,11 +14,10 @@ court, placing knights, tiles on the board) are the helpers below the phases.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from ..errors import IllegalAction
-from ..rules import Action, Applier, ordinal, plural, require, seat_name, with_item
+from ..rules import Action, Applier, ordinal, plural, replace, require, seat_name, with_item
 from .edition import Components
 from .legal import (
     ACCEPTS,

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, cast
 
-from ..rules import Action, Bag, IllegalAction, Seat, plural, possessive, require, with_item
+from ..rules import (
+    Action,
+    Bag,
+    IllegalAction,
+    Seat,
+    plural,
+    possessive,
+    replace,
+    require,
+    with_item,
+)
 from .edition import (
     BACK_DOOR,
     CARDINAL,
@@ -283,10 +292,12 @@ def apply_move_servants(state: State, action: Action, components: Components) ->
     _require_step(state, 2, "moving servants")
     steps = list(action.data.get("steps") or ())
     allowance = move_allowance(state, seat, components)  # fixed before the first step (§5.5)
-    require(len(steps) <= allowance, "too_many_moves",
-            f"{whose(state, seat)} move allowance is {plural(allowance, 'move')} "
-            f"(Stairway servants, advantage, nobles and cards); {who(state, seat)} "
-            f"made {len(steps)}", allowance=allowance, moves=len(steps))
+    if len(steps) > allowance:
+        raise IllegalAction("too_many_moves",
+                            f"{whose(state, seat)} move allowance is "
+                            f"{plural(allowance, 'move')} (Stairway servants, advantage, "
+                            f"nobles and cards); {who(state, seat)} made {len(steps)}",
+                            allowance=allowance, moves=len(steps))
     court = list(state.players[seat].court)
     diagonal = owns(state.players[seat], "diagonal_move", components)
     positions = _positions(state, components)
@@ -305,16 +316,20 @@ def _check_step(state: State, court: list[int], step: Mapping[str, Any],
     src = _tile(step.get("from"), components)
     dst = _tile(step.get("to"), components)
     # spec §5.5: "from ≠ to" - a servant "moved" to the tile it stands on is no move
-    # (the no-op class of issue #19.4)
-    require(src != dst, "move_to_same_tile",
-            f"move {number} goes from {the(src, components)} to {the(src, components)}; a "
-            "move takes a servant to another court tile", number=number, tile=src)
-    require(court[components.tile_index[src]] > 0, "no_servant_on_tile",
-            f"move {number}: {who(state, state.active)} has no servant on "
-            f"{the(src, components)} to move", tile=src)
-    adjacent = is_adjacent(positions[src], positions[dst], diagonal)
-    diagonal_name = label("diagonal_move", components)
-    require(adjacent, "not_adjacent",
+    # (the no-op class of issue #19.4); each sentence is built only for a refusal
+    if src == dst:
+        raise IllegalAction("move_to_same_tile",
+                            f"move {number} goes from {the(src, components)} to "
+                            f"{the(src, components)}; a move takes a servant to another "
+                            "court tile", number=number, tile=src)
+    if court[components.tile_index[src]] <= 0:
+        raise IllegalAction("no_servant_on_tile",
+                            f"move {number}: {who(state, state.active)} has no servant on "
+                            f"{the(src, components)} to move", tile=src)
+    if not is_adjacent(positions[src], positions[dst], diagonal):
+        diagonal_name = label("diagonal_move", components)
+        raise IllegalAction(
+            "not_adjacent",
             f"move {number}: {the(dst, components)} is not "
             f"{'' if diagonal else 'orthogonally '}next to {the(src, components)} in the "
             "court" + ("" if diagonal else f" (a diagonal step needs a {diagonal_name} noble)"),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..rules import (
@@ -21,6 +20,7 @@ from ..rules import (
     ordinal,
     plural,
     possessive,
+    replace,
     require,
     seat_name,
     thaw,
@@ -126,10 +126,12 @@ def parse_draws(data: Mapping[str, Any]) -> list[Entry]:
         if kind == "intrigue":
             entries.append(("intrigue", "pile", card))
             continue
-        require(kind == "country", "bad_draw", "A card is drawn as a country card or an "
-                f"intrigue card, not as {words.shown(kind)}")
-        require(source in ("display", "deck"), "bad_draw", "A country card comes from the "
-                f"display or the deck, not from {words.shown(source)}")
+        if kind != "country":
+            raise IllegalAction("bad_draw", "A card is drawn as a country card or an "
+                                f"intrigue card, not as {words.shown(kind)}")
+        if source not in ("display", "deck"):
+            raise IllegalAction("bad_draw", "A country card comes from the display or the "
+                                f"deck, not from {words.shown(source)}")
         entries.append(("country", source, card))
     return entries
 
@@ -171,6 +173,22 @@ def _check_draw_counts(state: State, entries: Sequence[Entry], components: Compo
 def run_draws(state: State, entries: Sequence[Entry], pick: Pick | None,
               components: Components) -> tuple[State, list[Entry]]:
     """Process the draws in order (spec §5.1); `pick` None means "the named card"."""
+    piles, hand, intrigues, filled = _draw_all(state, entries, pick, components)
+    seat = state.current
+    return piles.into(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
+                      intrigues=with_item(state.intrigues, seat, Bag(intrigues))), filled
+
+
+def drawn_cards(state: State, entries: Sequence[Entry], pick: Pick,
+                components: Components) -> list[Entry]:
+    """The draws as `run_draws` makes them, without building the next state: a deal and
+    its check need only the cards (the state follows when the event is applied)."""
+    return _draw_all(state, entries, pick, components)[3]
+
+
+def _draw_all(state: State, entries: Sequence[Entry], pick: Pick | None,
+              components: Components
+              ) -> tuple[Piles, Counter[str], Counter[str], list[Entry]]:
     piles = Piles(state)
     seat = state.current
     hand, intrigues = counter_of(state.hands[seat]), counter_of(state.intrigues[seat])
@@ -192,8 +210,7 @@ def run_draws(state: State, entries: Sequence[Entry], pick: Pick | None,
                                     "empty: no card can be drawn from the deck")
             hand[got] += 1
         filled.append((kind, source, got))
-    return piles.into(state, phase=PLAY, hands=with_item(state.hands, seat, Bag(hand)),
-                      intrigues=with_item(state.intrigues, seat, Bag(intrigues))), filled
+    return piles, hand, intrigues, filled
 
 
 def _take_from_display(state: State, piles: Piles, card: Any, components: Components) -> str:
@@ -311,14 +328,13 @@ def _check_intrigue_payment(state: State, seat: Seat, portrait: Portrait,
 
 def _check_holds(who: str, hand: Bag, cards: Sequence[str], name: Callable[[str], str],
                  what: str) -> None:
-    wanted = Counter(cards)
-    for card, count in sorted(wanted.items()):
+    for card, count in sorted(Counter(cards).items()):
         held = hand.count(card)
-        holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
-            f"no {name(card)} {what}"
-        require(held >= count, "card_not_in_hand",
-                f"{who} holds {holds} and offered {count}", card=card, held=held,
-                offered=count)
+        if held < count:
+            holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
+                f"no {name(card)} {what}"
+            raise IllegalAction("card_not_in_hand", f"{who} holds {holds} and offered {count}",
+                                card=card, held=held, offered=count)
 
 
 def _place(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
@@ -394,6 +410,12 @@ def run_end_turn(state: State, action: Action, pick: Pick | None,
     return _finish_turn(state, components), refill
 
 
+def refill_cards(state: State, action: Action, pick: Pick, components: Components) -> list[str]:
+    """The cards an end_turn's refill turns up, as `run_end_turn` turns them, without the
+    next state or the scoring that follows: a deal and its check need only the cards."""
+    return _refill(after_discards(state, action, components), pick, [], components)[1]
+
+
 def after_discards(state: State, action: Action, components: Components) -> State:
     """An end_turn's hand-limit discards made, before the refill (spec §5.4)."""
     seat = _require_play(state, action, "end the turn")
@@ -401,6 +423,8 @@ def after_discards(state: State, action: Action, components: Components) -> Stat
     country = _country_list(data.get("discard_country") or (), components)
     intrigues = [_intrigue(c, components) for c in data.get("discard_intrigue") or ()]
     _check_discards(state, seat, country, intrigues, components)
+    if not country and not intrigues:
+        return state  # within the limits: the usual end of turn changes no pile here
     return replace(
         state, hands=with_item(state.hands, seat, state.hands[seat].take(country)),
         intrigues=with_item(state.intrigues, seat, state.intrigues[seat].take(intrigues)),
@@ -411,24 +435,34 @@ def after_discards(state: State, action: Action, components: Components) -> Stat
 def _check_discards(state: State, seat: Seat, country: Sequence[str], intrigues: Sequence[str],
                     components: Components) -> None:
     """Spec §5.4, ruling 8: discard exactly down to the hand limits, never more."""
-    who = _who(state, seat)
     limits = ((state.hands[seat], country, components.hand_limit_country, "country card",
                lambda c: _cname(c, components), "card"),
               (state.intrigues[seat], intrigues, components.hand_limit_intrigue,
                "intrigue card", components.intrigue_name, "intrigue card"))
     for hand, cards, limit, what, name, unit in limits:
-        excess = max(0, len(hand) - limit)
-        exactly = f"exactly {excess}" if excess else "nothing"
-        require(len(cards) == excess, "wrong_discard_count",
-                f"{who} holds {plural(len(hand), what)} (the limit is {limit}): discard "
-                f"{exactly}, not {len(cards)} (§5.4)", held=len(hand), limit=limit,
+        held = len(hand)
+        excess = max(0, held - limit)
+        if not cards and not excess:
+            continue  # the usual end of turn: nothing to discard, nothing to say
+        if len(cards) != excess:
+            exactly = f"exactly {excess}" if excess else "nothing"
+            raise IllegalAction(
+                "wrong_discard_count",
+                f"{_who(state, seat)} holds {plural(held, what)} (the limit is {limit}): "
+                f"discard {exactly}, not {len(cards)} (§5.4)", held=held, limit=limit,
                 discarded=len(cards))
-        _check_holds(who, hand, cards, name, unit)
+        _check_holds(_who(state, seat), hand, cards, name, unit)
 
 
 def refill_display(state: State, pick: Pick | None, named: list[Any],
                    components: Components) -> tuple[State, list[str]]:
     """Turn cards up to the display size (spec §5.4, §6.4, review rulings 2-4)."""
+    piles, turned = _refill(state, pick, named, components)
+    return piles.into(state), turned
+
+
+def _refill(state: State, pick: Pick | None, named: list[Any],
+            components: Components) -> tuple[Piles, list[str]]:
     piles, turned = Piles(state), []
     from_list = _refill_from(named, components)
     while sum(piles.display.values()) < components.display_size:
@@ -443,7 +477,7 @@ def refill_display(state: State, pick: Pick | None, named: list[Any],
     require(pick is not None or not extra, "refill_too_long",
             f"The refill turns up {plural(len(turned), 'card') if turned else 'no card'}; "
             f"the refill names {len(named)} (§5.4)", turned=len(turned), listed=len(named))
-    return piles.into(state), turned
+    return piles, turned
 
 
 def _refill_from(named: list[Any], components: Components) -> Pick:
@@ -504,44 +538,63 @@ class Piles:
 
     def __init__(self, state: State) -> None:
         self._state = state
-        self.deck = Counter(state.deck.counts())
-        self.discard = Counter(state.discard.counts())
-        self.display = Counter(state.display.counts())
-        self.intrigue_deck = Counter(state.intrigue_deck.counts())
-        self.intrigue_discard = Counter(state.intrigue_discard.counts())
+        #: the piles this event has read so far, as scratch Counters (a draw from the deck
+        #: never touches the intrigue piles: they stay the state's Bags, uncopied)
+        self._open: dict[str, Counter[str]] = {}
         self.period_ended = state.period_ended
+
+    def pile(self, name: str) -> Counter[str]:
+        """One pile (a `State` field name) as a scratch Counter, read when first needed."""
+        pile = self._open.get(name)
+        if pile is None:
+            pile = self._open[name] = counter_of(getattr(self._state, name))
+        return pile
+
+    @property
+    def display(self) -> Counter[str]:
+        return self.pile("display")
+
+    def _reshuffle(self, pile: str, discards: str) -> Counter[str]:
+        """The discards become the pile, and the discard pile is empty."""
+        self._open[pile], self._open[discards] = self.pile(discards), Counter()
+        return self._open[pile]
 
     def draw_country(self, pick: Pick) -> str | None:
         """Take one card from the country pile, or None when no card exists at all."""
-        if not self.deck:
+        deck = self.pile("deck")
+        if not deck:
             # review ruling 2, ruling R2: a card is needed and the pile is empty: reshuffle
             # the discards in lazily; this ends no period
-            self.deck, self.discard = self.discard, Counter()
-        if not self.deck:
+            deck = self._reshuffle("deck", "discard")
+        if not deck:
             return None
-        card = pick(self.deck)
-        take_one(self.deck, card)
-        if not self.deck and not self.period_ended:
+        card = pick(deck)
+        take_one(deck, card)
+        if not deck and not self.period_ended:
             # spec §6.4: the last card left the pile: the period ends, the discards are the
             # new pile at once (ruling 7); at most one period ends per turn (review ruling 2)
             self.period_ended = True
-            self.deck, self.discard = self.discard, Counter()
+            self._reshuffle("deck", "discard")
         return card
 
     def draw_intrigue(self, pick: Pick) -> str | None:
         """Take one intrigue card; spec §6.3 reshuffles the discards when the pile is empty."""
-        if not self.intrigue_deck:
-            self.intrigue_deck, self.intrigue_discard = self.intrigue_discard, Counter()
-        if not self.intrigue_deck:
+        deck = self.pile("intrigue_deck")
+        if not deck:
+            deck = self._reshuffle("intrigue_deck", "intrigue_discard")
+        if not deck:
             return None
-        card = pick(self.intrigue_deck)
-        take_one(self.intrigue_deck, card)
+        card = pick(deck)
+        take_one(deck, card)
         return card
 
     def bag(self, name: str) -> Bag:
         """One pile as a Bag, reusing the state's Bag when the pile did not change."""
         old: Bag = getattr(self._state, name)
-        new = +getattr(self, name)
+        pile = self._open.get(name)
+        if pile is None:
+            return old  # never read, so unchanged
+        new = {card: n for card, n in pile.items() if n > 0}
         return old if new == old.counts() else Bag(new)
 
     def into(self, state: State, **changes: Any) -> State:
@@ -560,7 +613,11 @@ def take_one(counter: Counter[str], card: str) -> None:
 
 
 def counter_of(items: Mapping[str, int] | Bag) -> Counter[str]:
-    return Counter(items.counts() if isinstance(items, Bag) else dict(items))
+    """A Counter of these counts, filled as a dict (Counter(mapping) checks its argument
+    against the Mapping ABC first, and every event makes five of them)."""
+    counter: Counter[str] = Counter()
+    dict.update(counter, items.counts() if isinstance(items, Bag) else items)
+    return counter
 
 
 # ---------------------------------------------------------------------------
@@ -598,9 +655,10 @@ def _cname(country: str, components: Components) -> str:
 
 
 def _country(card: Any, components: Components) -> str:
-    require(isinstance(card, str) and card in components.country_names, "unknown_country",
-            f"{words.shown(card)} is not a country card; the countries are "
-            f"{words_list(components.country_names.values())}", card=thaw(card))
+    if not (isinstance(card, str) and card in components.country_names):
+        raise IllegalAction("unknown_country", f"{words.shown(card)} is not a country card; "
+                            f"the countries are {words_list(components.country_names.values())}",
+                            card=thaw(card))
     return str(card)
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..rules import Action, Dealer, IllegalAction, ordinal, plural, possessive, seat_name, thaw
 from .actions import CHANCE_FIELDS
-from .apply import Entry, after_discards, parse_draws, refill_display, run_draws, run_end_turn
+from .apply import Entry, drawn_cards, parse_draws, refill_cards
 from .edition import Components, intrigue_pair
 from .state import AWAITING_SETUP, OVER, State
 
@@ -44,19 +44,27 @@ def fill_chance(state: State, action: Action, dealer: Dealer,
     data: dict[str, Any] = dict(thaw(action.data))
 
     def pick(pile: Counter[str]) -> str:
-        return str(dealer.choice(sorted(pile.elements())))
+        return nth_card(pile, dealer.below(sum(n for n in pile.values() if n > 0)))
 
     if action.type == "setup":
         data["start_player"] = dealer.below(state.players)
         data["display"] = dealer.shuffled(state.deck)[: components.display_size]
     elif action.type == "draw_cards":
         entries = parse_draws(action.data)
-        _, filled = run_draws(state, entries, pick, components)
-        data["draws"] = [_entry_json(e) for e in filled]
+        data["draws"] = [_entry_json(e) for e in drawn_cards(state, entries, pick, components)]
     elif action.type == "end_turn":
-        _, refill = run_end_turn(state, action, pick, components)
-        data["refill"] = refill
+        data["refill"] = refill_cards(state, action, pick, components)
     return data
+
+
+def nth_card(pile: Counter[str], index: int) -> str:
+    """The card at `index` of the pile's cards in sorted order (`sorted(pile.elements())`
+    without listing them): a pick is uniform over the cards as a multiset (ruling R13)."""
+    for card in sorted(pile):
+        index -= max(pile[card], 0)
+        if index < 0:
+            return card
+    raise IndexError("a pick beyond the pile")
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:
@@ -142,7 +150,7 @@ def _draw_slots(state: State, action: Action, components: Components) -> list[Sl
     hidden = [(index, kind) for index, (kind, source, _) in enumerate(entries)
               if source != "display"]
     trace = _Trace(kind for _, kind in hidden)
-    run_draws(state, entries, trace, components)
+    drawn_cards(state, entries, trace, components)
     several = Counter(kind for _, kind in hidden)
     who = seat_name(state.names, state.current)
     slots, seen = [], Counter[str]()
@@ -162,7 +170,7 @@ def _draw_slots(state: State, action: Action, components: Components) -> list[Sl
 
 def _refill_slots(state: State, action: Action, components: Components) -> list[Slot]:
     trace = _Trace(repeat("country"))
-    refill_display(after_discards(state, action, components), trace, [], components)
+    refill_cards(state, action, trace, components)
     after = f"at the end of {possessive(seat_name(state.names, state.current))} turn"
     if not any(trace.reshuffled):
         return [{"field": "refill", "path": [], "options": trace.offered[0] if trace.offered

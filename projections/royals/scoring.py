@@ -7,10 +7,9 @@ of a turn's end (`apply.py` calls them), never events of their own.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
-from ..rules import with_item
+from ..rules import replace, with_item
 from .edition import Components, Marker, Portrait
 from .state import OVER, Seat, State
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from dataclasses import fields as dc_fields
-from typing import Any, TypeVar
+from typing import Any
 
-from ..rules import Bag, with_item
+from ..rules import Bag, replace, with_item
 from .edition import CardId, Components, Seat
 
 #: an option's value as game_created carries it (JSON)
@@ -27,28 +26,6 @@ DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
     "draw_cap": None,
     "allow_mulligan": False,
 }
-
-T = TypeVar("T")
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def replace(obj: T, **changes: object) -> T:
-    """`dataclasses.replace` for our frozen slotted dataclasses, without re-running __init__.
-
-    The states are rebuilt on every event; the stock replace was the reducer's hot spot.
-    """
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dc_fields(cls))  # type: ignore[arg-type]
-    for key in changes:
-        if key not in names:
-            raise TypeError(f"{cls.__name__} has no field {key!r}")
-    new = object.__new__(cls)
-    setter = object.__setattr__
-    for name in names:
-        setter(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
 
 
 @dataclass(frozen=True, slots=True)

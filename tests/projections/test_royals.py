@@ -18,6 +18,7 @@ from projections import get_rules
 from projections.playout import created_for, play
 from projections.replay import Folder
 from projections.royals import scoring
+from projections.royals.chance import nth_card
 from projections.royals.edition import Marker
 from projections.royals.state import DRAW, OVER, PLAY, State
 from projections.rules import Action, Bag, Dealer, IllegalAction, thaw, with_item
@@ -864,6 +865,15 @@ def test_digital_mode_deals_from_the_seeded_dealer_and_replays_the_same():
     assert all("card" in d for d in filled["draws"])
     after = act(state, "draw_cards", state.current, **filled)
     assert len(after.hands[state.current]) == 1
+
+
+@given(st.dictionaries(st.sampled_from(["spain", "france", "england", "austria"]),
+                       st.integers(-2, 4)))
+def test_a_dealt_pick_is_the_card_at_its_index_of_the_sorted_pile(counts):
+    # ruling R13: uniform over the pile's cards as a multiset, listed in sorted order
+    pile = Counter(counts)
+    cards = sorted(pile.elements())
+    assert [nth_card(pile, i) for i in range(len(cards))] == cards
 
 
 def test_legal_draws_leave_the_chance_fields_out():

@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 
 from projections import get_rules
 from projections.playout import created_for, play
-from projections.rules import Action, IllegalAction
+from projections.rules import Action, IllegalAction, replace
 from projections.thrones.apply import values as card_values
 from projections.thrones.apply.challenges import totals
 from projections.thrones.apply.rounds import dominance_total, draw_counts
 from projections.thrones.apply.zones import in_play
+from projections.thrones.state import Modifier
 from tests.projections.thrones_helpers import EDITION, Table, zones
 
 RULES = get_rules("thrones")
@@ -1423,3 +1424,21 @@ def test_a_participant_cannot_join_its_challenge_again_and_a_claim_names_a_card_
     err = t2.refused("effect", 0, ops=[{"op": "join_challenge", "card": "p0-005",
                                         "side": "attacker"}])
     assert err.code == "already_participating"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_seats_power_at_once_is_each_seats_power_in_turn(players, seed):
+    # the victory check sums the power of all seats in one pass; concessions and
+    # power-excluding effects included
+    from tests.projections.thrones_games import effectful_game
+    game = effectful_game(players, seed, rate=0.3, concede_rate=0.004)
+    for state in game.states:
+        planted = [state]
+        if state.cards:  # a card in play excluding seat 0's power (§9 exclude_power)
+            exclude = Modifier("exclude_power", state.cards[0].id, "source", players=(0,))
+            planted.append(replace(state, modifiers=(*state.modifiers, exclude)))
+        for s in planted:
+            assert card_values.total_powers(s) == [card_values.total_power(s, seat)
+                                                   for seat in range(len(s.players))]

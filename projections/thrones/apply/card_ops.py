@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...rules import plural, require
+from ...rules import plural, replace, require
 from ..edition import CardId, Components, owner_of
-from ..state import InPlay, State, replace
+from ..state import InPlay, State
 from ..words import a_an, words
 from .fields import Op, amount, ids, op_seat, text
 from .guards import take, thing, who, whose

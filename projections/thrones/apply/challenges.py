@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, plural, require
+from ...rules import Action, plural, replace, require
 from ..edition import CardId, Components, Seat
-from ..state import TYPES, Challenge, State, next_after, replace
+from ..state import TYPES, Challenge, State, next_after
 from ..words import a_an
 from .claims import advance_pending, claim_value, close_challenge
 from .guards import require_turn, seat_of, who, whose

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, plural, require, words_list
+from ...rules import Action, plural, replace, require, words_list
 from ..edition import CardId, Components, Seat
-from ..state import Challenge, State, replace
+from ..state import Challenge, State
 from .card_ops import discard_from_hand
 from .effects import remove_cards
 from .guards import require_turn, who

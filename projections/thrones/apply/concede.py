@@ -3,9 +3,9 @@ them, or ends when one player is left."""
 
 from __future__ import annotations
 
-from ...rules import Action, require
+from ...rules import Action, replace, require
 from ..edition import Components, Seat, owner_of
-from ..state import State, next_after, order, replace
+from ..state import State, next_after, order
 from .claims import advance_pending, close_challenge
 from .guards import seat_of
 from .rounds import (

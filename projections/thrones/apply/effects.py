@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...rules import Action, IllegalAction, require
+from ...rules import Action, IllegalAction, replace, require
 from ..edition import CardId, Components
-from ..state import State, replace
+from ..state import State
 from . import card_ops, lasting_ops
 from .fields import Op, ids
 from .guards import thing, who

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...rules import require
+from ...rules import replace, require
 from ..edition import Components, owner_of
-from ..state import TYPES, Modifier, Reduction, State, replace
+from ..state import TYPES, Modifier, Reduction, State
 from .fields import (
     Op,
     actor_seat,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, Bag, plural, require, words_list
+from ...rules import Action, Bag, plural, replace, require, words_list
 from ..edition import CardId, Components, PlotValues, Seat, owner_of
-from ..state import InPlay, State, next_after, order, replace
+from ..state import InPlay, State, next_after, order
 from ..words import a_an
 from .guards import per_seat, require_turn, seat_of, str_list, take, thing, who, whose
 from .values import (

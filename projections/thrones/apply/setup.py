@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...rules import Action, Bag, IllegalAction, plural, require, words_list
+from ...rules import Action, Bag, IllegalAction, plural, replace, require, words_list
 from ..edition import Card, CardId, Components, Seat, instance_ids
-from ..state import InPlay, OptionValue, Player, State, next_after, replace
+from ..state import InPlay, OptionValue, Player, State, next_after
 from ..words import OPTIONS, a_an, words
 from .guards import per_seat, require_turn, seat_of, str_list, take, thing, who, whose
 from .rounds import begin_plot_phase, take_draws

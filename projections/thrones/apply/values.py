@@ -202,6 +202,18 @@ def total_power(state: State, seat: Seat) -> int:
     return player.house_power + on_cards
 
 
+def total_powers(state: State) -> list[int]:
+    """`total_power` of every seat in one pass over the cards in play (victory is checked
+    after every event, and a seat-by-seat sum reads every card once per seat)."""
+    on_cards: dict[Seat, int] = {}
+    for card in state.cards:
+        on_cards[card.controller] = on_cards.get(card.controller, 0) + card.power
+    excluded = _excluded_seats(state)
+    return [player.final_power if player.conceded else
+            player.house_power + (0 if seat in excluded else on_cards.get(seat, 0))
+            for seat, player in enumerate(state.players)]
+
+
 def _excluded_seats(state: State) -> set[Seat]:
     index = None
     out: set[Seat] = set()

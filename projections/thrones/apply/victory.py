@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from ...rules import Action, IllegalAction, require
+from ...rules import Action, IllegalAction, replace, require
 from ..edition import Components, Seat
-from ..state import State, order, replace
+from ..state import State, order
 from ..words import words
 from .guards import require_turn, seats_words, who
-from .values import total_power
+from .values import total_powers
 
 Handler = Callable[[State, Action, Components], State]
 
@@ -50,7 +50,8 @@ def check_victory(state: State, ed: Components) -> State:
     if state.winner is not None or state.pending_winner or not state.players:
         return state
     goal = ed.constants.victory_power
-    reached = [s for s in state.active if total_power(state, s) >= goal]
+    powers = total_powers(state)
+    reached = [s for s in state.active if powers[s] >= goal]
     if len(reached) == 1:
         return replace(state, winner=reached[0], end_reason="power", phase="over")
     if reached:

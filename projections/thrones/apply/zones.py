@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...rules import IllegalAction, require
+from ...rules import IllegalAction, replace, require
 from ..edition import CardId, Components, Seat, owner_of
-from ..state import InPlay, State, replace
+from ..state import InPlay, State
 from ..words import PILES
 from .guards import take, thing, whose
 
