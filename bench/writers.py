@@ -93,17 +93,7 @@ class Writers:
             finally:
                 stop.set()
 
-        pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
-        for th in pool:
-            th.start()
-        settle()
-        gate.wait()
-        start = time.perf_counter()
-        for th in pool:
-            th.join()
-        elapsed = time.perf_counter() - start
-        if errors:
-            raise errors[0]
+        elapsed = timed_threads(work, threads, gate, errors)
         for t in range(threads):
             self.at[t] += len(written[t])
         if self.pin is not None:
@@ -144,7 +134,14 @@ def raw_threads(raw: OneCommitEach, rows: Sequence[Sequence[Envelope]]) -> float
         except BaseException as err:  # a failed baseline fails the case: it would look fast
             errors.append(err)
 
-    pool = [threading.Thread(target=work, args=(t,)) for t in range(len(rows))]
+    return timed_threads(work, len(rows), gate, errors)
+
+
+def timed_threads(work: Any, threads: int, gate: threading.Barrier,
+                  errors: list[BaseException]) -> float:
+    """Seconds from the moment `threads` threads of `work` pass `gate` together (dirty pages
+    flushed first) until the last is done; the first error a thread kept fails the case."""
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
     for th in pool:
         th.start()
     settle()
