@@ -63,8 +63,7 @@ class GroupCommit:
         me = Pending(work)
         with self._cond:
             self._queue.append(me)
-            while not me.done and (self._busy or self._queue[0] is not me):
-                self._cond.wait()
+            self._wait_for_turn(me)
             if me.done:
                 return me.outcome()
             self._busy = True
@@ -84,6 +83,21 @@ class GroupCommit:
                     pending.done = True
                 self._cond.notify_all()
         return me.outcome()
+
+    def _wait_for_turn(self, me: Pending) -> None:
+        """Wait (holding the condition) until `me` is answered or leads. A caller whose
+        wait is interrupted (a worker's timeout, a signal) withdraws its append if no
+        leader has taken it yet, and wakes the others: left at the head of the queue it
+        would block every later append to the file. One a leader already took is stored
+        and unanswered, as when a client's connection drops after the commit."""
+        try:
+            while not me.done and (self._busy or self._queue[0] is not me):
+                self._cond.wait()
+        except BaseException:
+            if not me.done and me in self._queue:
+                self._queue.remove(me)
+                self._cond.notify_all()
+            raise
 
 
 _GROUPS: dict[tuple[int, str], GroupCommit] = {}

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from events import Conflict
 from events.errors import StorageError
+from events.group import GroupCommit
 from events.model import GENESIS, seal
 from events.sqlite import SQLiteStore
 
@@ -119,7 +120,7 @@ def test_appends_waiting_together_commit_together_and_each_gets_its_own_outcome(
         ("race a", seal("g2", 3, "note", "table", {"r": "a"}, plans[2][1]["hash"])),
         ("race b", seal("g2", 3, "note", "table", {"r": "b"}, plans[2][1]["hash"])),
     ]
-    commits = Commits()
+    commits = Commits(first=1.0)  # long enough for every other thread to queue, even loaded
     outcomes = dict(zip((label for label, _ in plans), _race(db, plans, commits), strict=True))
     envs = dict(plans)
 
@@ -160,7 +161,7 @@ def test_a_batch_the_database_fails_stores_none_and_tells_each_caller(tmp_path, 
         return real(store, run, env, follows)
 
     monkeypatch.setattr(SQLiteStore, "_insert_event", failing)
-    commits = Commits()
+    commits = Commits(first=1.0)
     outcomes = _race(db, plans, commits)
     batch_of_g5 = [o for (label, _), o in zip(plans, outcomes, strict=True)
                    if o[0] == "refused"]
@@ -184,3 +185,55 @@ def test_a_lone_append_commits_at_once_without_waiting_for_company(tmp_path):
     assert time.monotonic() - started < 5
     assert _stored(db, "g0", 2) is not None
     store.close()
+
+
+class _InterruptedWait(threading.Condition):
+    """A condition whose wait is interrupted in the thread named "interrupted" (as a
+    worker's timeout or a signal would interrupt it), once that thread waits."""
+
+    def wait(self, timeout=None):
+        if threading.current_thread().name == "interrupted":
+            raise KeyboardInterrupt
+        return super().wait(timeout)
+
+
+def test_a_caller_interrupted_while_it_waits_does_not_block_the_appends_after_it():
+    """The interrupted caller was at the head of the queue behind a commit under way: it
+    withdraws its append (never stored, never answered), and the next caller still gets
+    its turn. Before, it stayed at the head and every later append waited for ever."""
+    group = GroupCommit()
+    group._cond = _InterruptedWait(threading.Lock())
+    release = threading.Event()
+    ran: list[str] = []
+
+    def commit(batch):
+        release.wait(10)
+        for pending in batch:
+            pending.result = pending.work()
+            ran.append(pending.result)
+
+    outcomes: dict[str, object] = {}
+
+    def caller(name: str) -> None:
+        try:
+            outcomes[name] = group.submit(lambda: name, commit)
+        except BaseException as err:  # the interrupt is the point
+            outcomes[name] = err
+
+    threads = [threading.Thread(target=caller, args=(n,), name=n, daemon=True)
+               for n in ("leader", "interrupted", "after")]
+    threads[0].start()
+    while not group._busy:
+        time.sleep(0.001)
+    for t in threads[1:]:
+        t.start()
+        while not any(p.work() == t.name for p in list(group._queue)) and t.is_alive():
+            time.sleep(0.001)
+    release.set()
+    for t in threads:
+        t.join(timeout=10)
+    assert not any(t.is_alive() for t in threads), "an append after the interrupted one hung"
+    assert isinstance(outcomes["interrupted"], KeyboardInterrupt)
+    assert outcomes["leader"] == "leader" and outcomes["after"] == "after"
+    assert "interrupted" not in ran, "a withdrawn append is never stored"
+    assert not group._queue
