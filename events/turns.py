@@ -39,6 +39,10 @@ class Plan:
     prev_hash: str
     envelopes: list[Envelope] = field(default_factory=list)
     cursors: list[Cursor] = field(default_factory=list)
+    #: (status, result) of the game after the event the plan follows, as the rules fold it:
+    #: the seq check proves that event the true predecessor, while the game row read
+    #: beside it may be another process's write behind (None: a new game, no row yet)
+    before: tuple[str, Any] | None = None
 
     def add(self, env: Envelope, cursor: Cursor) -> None:
         self.envelopes.append(env)
@@ -124,7 +128,7 @@ class Turns:
     def plan(self, ctx: GameContext, cursor: Cursor) -> Plan:
         last = self._event(ctx, cursor.seq)
         assert last is not None
-        return Plan(ctx, last["hash"])
+        return Plan(ctx, last["hash"], before=_status_of(ctx.rules.result(cursor.state)))
 
     def apply(self, plan: Plan, cursor: Cursor, kind: str, actor: Any,
                data: Mapping[str, Any], key: str | None) -> None:
@@ -155,8 +159,11 @@ class Turns:
         built = built or {}
         last = plan.cursors[-1]
         result = built[last.seq][1] if last.seq in built else rules.result(last.state)
-        status = "finished" if result is not None else "in_progress"
-        changed = status != row.get("status") or _as_json(result) != row.get("result")
+        after = _status_of(result)
+        status = after[0]
+        # written when the row read may be wrong or the plan changes it: an UPDATE skipped
+        # on a stale row would leave a game listed as finished whose end was undone
+        changed = after != (row.get("status"), row.get("result")) or after != plan.before
         return Summary(status, result, digest_key(row["game"], rules.rules_version),
                        {c.seq: state_digest(rules, c, built.get(c.seq)) for c in plan.cursors},
                        changed=changed)
@@ -166,6 +173,11 @@ class Turns:
             return None
         found = self.store.secret(ctx.id)
         return None if found is None else Secret(*found)
+
+
+def _status_of(result: Any) -> tuple[str, Any]:
+    """(status, result as the store hands it back) of a game whose result is `result`."""
+    return ("finished" if result is not None else "in_progress"), _as_json(result)
 
 
 def _as_json(value: Any) -> Any:

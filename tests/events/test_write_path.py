@@ -135,3 +135,27 @@ def test_the_quick_action_check_accepts_and_refuses_exactly_what_the_schema_does
 def test_well_formed_actions_take_the_quick_path(payload, monkeypatch):
     monkeypatch.setattr(ActionSchema, "load", lambda *a, **k: pytest.fail("marshmallow ran"))
     assert load_action(payload) == {"data": {}, **payload}
+
+
+def test_an_undo_that_reopens_a_game_rewrites_the_row_even_when_the_row_read_was_stale(
+        rec, monkeypatch):
+    """Another process ends the game between this writer's read of the game row and of
+    the last event: the row it read still says "in progress", the log says finished, and
+    its undo reopens the game. Judged against the row alone the undo changed nothing and
+    the UPDATE was skipped, leaving a game listed as finished whose end was undone."""
+    gid = rec.create_game({"game": "adaman", "players": ["Ann"], "mode": "table"}).id
+    moves = EXAMPLE["events"]
+    for move in moves[:-1]:
+        rec.record(gid, move)
+    before_the_end = dict(rec.store.game(gid))
+    assert before_the_end["status"] == "in_progress"
+    rec.record(gid, moves[-1])  # "the other process" ends it
+    assert rec.store.game(gid)["status"] == "finished"
+    real = type(rec.store).game
+    monkeypatch.setattr(type(rec.store), "game",
+                        lambda store, game_id: dict(before_the_end) if game_id == gid
+                        else real(store, game_id))
+    rec.undo(gid)
+    monkeypatch.undo()
+    assert rec.store.game(gid)["status"] == "in_progress"
+    assert rec.store.game(gid)["result"] is None
