@@ -19,7 +19,7 @@ from events import schemas as es
 from events.errors import Unauthorized
 
 from . import schemas as s
-from .service import recorder
+from .service import bearer, recorder
 from .web import web
 
 blp = Blueprint("games", __name__, description="Games, their event logs, states and audits")
@@ -104,16 +104,6 @@ def _depth(value: Any, level: int = 0) -> int:
     if isinstance(value, list):
         return max((_depth(v, level + 1) for v in value), default=level + 1)
     return level
-
-
-def bearer() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("bad_token", "use `Authorization: Bearer <token>`")
-    return token.strip()
 
 
 def access(game_id: str) -> Access:

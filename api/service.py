@@ -4,9 +4,10 @@ and nothing imports the factory back."""
 
 from __future__ import annotations
 
-from flask import current_app, g
+from flask import current_app, g, request
 
 from events import Recorder, open_store
+from events.errors import Unauthorized
 
 
 def recorder() -> Recorder:
@@ -20,3 +21,15 @@ def recorder() -> Recorder:
         g.recorder = Recorder(store, current_app.extensions["chronicle_cache"])
     found: Recorder = g.recorder
     return found
+
+
+def bearer() -> str | None:
+    """The request's bearer token (None: none sent, a spectator); a malformed
+    Authorization header is refused, never read as no token."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("bad_token", "use `Authorization: Bearer <token>`")
+    return token.strip()

@@ -19,7 +19,7 @@ from events.errors import NotFound
 from projections import GAMES, default_edition, get_rules
 
 from .offline import bundle
-from .service import recorder
+from .service import bearer, recorder
 
 web = Blueprint("web", __name__, static_folder="static", static_url_path="/static/web",
                 template_folder="templates")
@@ -175,11 +175,6 @@ def offline_compare(game_id: str, other_id: str) -> Response:
     bearer for `game_id`, X-Other-Token for `other_id`): a tablet's moves kept apart as a
     fork are compared with the log as both recorders see them, hidden draws included."""
     rec = recorder()
-    mine = rec.access(game_id, _token(request.headers.get("Authorization", "")))
+    mine = rec.access(game_id, bearer())
     other = rec.access(other_id, request.headers.get("X-Other-Token") or None)
     return jsonify(rec.compare(game_id, other_id, (mine, other)))
-
-
-def _token(header: str) -> str | None:
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
