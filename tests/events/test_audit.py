@@ -252,3 +252,32 @@ def test_royals_a_correction_is_re_judged_and_reaudit_and_stats_cover_it(rec):
     assert rec.verify(game_id)["ok"]
     assert not reaudit(rec, "royals")[0]["changed"]
     assert statistics(rec, "royals")["games"]["royals"]["played"] == 1
+
+
+def test_a_correction_of_a_hidden_draw_shows_the_other_seats_no_more_than_the_draw_did(rec):
+    """Engine ruling 14: a correction carries a whole action, so the other seat sees of it
+    what it would see of that action: a Royals card drawn from the deck stays hidden (its
+    data withheld, no salt to test guesses with); its owner and the recorder see it all."""
+    lines = (FIXTURES / "royals" / "2_players.jsonl").read_text("utf-8").splitlines()
+    moves = [json.loads(line) for line in lines[1:10]]  # setup .. Bo's draw from the deck
+    made = rec.create_game({"game": "royals", "players": ["Ann", "Bo"], "mode": "table"})
+    for move in moves:
+        rec.record(made.id, {k: move[k] for k in ("type", "actor", "data")})
+    draw = moves[-1]
+    assert draw["seq"] == 9 and draw["data"]["draws"][0]["source"] == "deck"
+    fixed = {**draw["data"], "draws": [{"card": "spain", "kind": "country", "source": "deck"},
+                                       draw["data"]["draws"][1]]}
+    rec.record(made.id, {"type": "correction", "actor": "table", "data": {
+        "target_seq": 9, "action": {"type": "draw_cards", "actor": 1, "data": fixed}}})
+    stored = rec.store.event(made.id, 10)
+
+    def seen_by(token):
+        events, _ = rec.history(made.id, access=rec.access(made.id, token))
+        return next(e for e in events if e["seq"] == 10)
+
+    ann, bo = made.seat_tokens
+    for sees_all in (bo, made.recorder_token):
+        assert seen_by(sees_all)["data"] == stored["data"] and "salt" in seen_by(sees_all)
+    to_ann = seen_by(ann)
+    assert to_ann["type"] == "correction" and "salt" not in to_ann
+    assert "spain" not in json.dumps(to_ann["data"]), to_ann["data"]
