@@ -106,7 +106,10 @@ def rules_version() -> str:
     return hashlib.sha256(rules_archive()).hexdigest()[:16]
 
 
+@cache
 def _page_files_hash() -> str:
+    """The page files as this process serves them (read once: every game page names the
+    offline version, and the files do not change under a running server)."""
     digest = hashlib.sha256()
     for name in (*PAGE_FILES, "offline/sw.js"):
         digest.update(name.encode() + b"\0" + (STATIC / name).read_bytes())
