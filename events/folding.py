@@ -126,8 +126,9 @@ class Folding:
     def cursor(self, ctx: GameContext, at: int | None = None) -> Cursor:
         """The fold of events 0..at (default: the last), from the cache or a snapshot."""
         target = ctx.last if at is None else at
-        if not 0 <= target <= ctx.last:
-            raise NotFound("no_such_step", f"game {ctx.id} has steps 0..{ctx.last}, not {at}")
+        missing = no_such_step(ctx, target)
+        if missing:
+            raise NotFound("no_such_step", missing)
         cached = self.cache.at(ctx.id, target)
         if cached is not None:
             return cached
@@ -291,3 +292,8 @@ class _LogSource:
 
     def events_upto(self, upto: int) -> list[Envelope]:
         return list(self._folding.store.events(self._ctx.id, upto=upto))
+
+
+def no_such_step(ctx: GameContext, at: int) -> str | None:
+    """Why `at` is not a step of the game (None: it is one), in the words every door uses."""
+    return None if 0 <= at <= ctx.last else f"game {ctx.id} has steps 0..{ctx.last}, not {at}"

@@ -16,7 +16,7 @@ from projections.audit import effective_actions
 
 from .access import RECORDER, Access, mint_tokens
 from .errors import AccessDenied, IllegalAction
-from .folding import Folding, GameContext
+from .folding import Folding, GameContext, no_such_step
 from .model import GENESIS, new_game_id, seal
 from .reading import GameReader
 from .turns import Plan, Turns
@@ -38,10 +38,11 @@ class Forker:
             raise AccessDenied("fork_needs_full_view", "only what you may see can be forked: "
                                "a finished game, or a table game with its recorder's token; "
                                "this game still hides cards from you")
-        if not 0 <= at <= ctx.last:
+        missing = no_such_step(ctx, at)
+        if missing:
             # 422, not 404: the game in the URL exists, the step is in the request's content
             # (an API tool that finds a 404 right after creating the game reports it missing)
-            raise IllegalAction("no_such_step", f"game {ctx.id} has steps 0..{ctx.last}, not {at}")
+            raise IllegalAction("no_such_step", missing)
         envelopes = list(self.store.events(ctx.id, upto=at))
         skipped = {seq for seq, _, _ in self.folding.cursor(ctx, at).invalid}
         origin = {"game_id": ctx.id, "seq": at, "hash": envelopes[-1]["hash"]}
