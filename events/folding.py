@@ -123,8 +123,12 @@ class Folding:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
         return GameContext(row, self.editions.rules_for(row), last)
 
-    def cursor(self, ctx: GameContext, at: int | None = None) -> Cursor:
-        """The fold of events 0..at (default: the last), from the cache or a snapshot."""
+    def cursor(self, ctx: GameContext, at: int | None = None, keep: bool = False) -> Cursor:
+        """The fold of events 0..at (default: the last), from the cache or a snapshot.
+
+        `keep`: a writer's fold, which leaves a snapshot every K events behind and records
+        an altered log in the game row. A read folds with keep False and writes nothing
+        (DESIGN.md: reads never write); what it finds lives in this object (`audit_of`)."""
         target = ctx.last if at is None else at
         missing = no_such_step(ctx, target)
         if missing:
@@ -132,7 +136,7 @@ class Folding:
         cached = self.cache.at(ctx.id, target)
         if cached is not None:
             return cached
-        cursor = self._fold_to(ctx, target, CursorMemo())
+        cursor = self._fold_to(ctx, target, CursorMemo(), keep)
         self.cache.put(ctx.id, cursor)
         return cursor
 
@@ -143,9 +147,10 @@ class Folding:
             self._keep_snapshot(ctx, cursor, env["hash"])
 
     def folder(self, ctx: GameContext, memo: CursorMemo | None = None,
-               keep: int | None = SNAPSHOT_EVERY) -> Folder:
-        """A Folder over this game that can look earlier cursors and events up in the log."""
-        source = _LogSource(self, ctx, CursorMemo() if memo is None else memo)
+               keep: int | None = SNAPSHOT_EVERY, writing: bool = False) -> Folder:
+        """A Folder over this game that can look earlier cursors and events up in the log
+        (`writing`: its nested folds may leave snapshots, as a writer's fold does)."""
+        source = _LogSource(self, ctx, CursorMemo() if memo is None else memo, writing)
         return Folder(ctx.rules, ctx.mode, fallback=source.cursor_at, event_at=source.event_at,
                       events_upto=source.events_upto, keep=keep)
 
@@ -154,30 +159,30 @@ class Folding:
         return f"{ctx.row['game']}:{ctx.rules.rules_version}:{ctx.row['edition_sha256']}:" \
                f"json{snapshot.FORMAT}"
 
-    def _fold_to(self, ctx: GameContext, target: int, memo: CursorMemo) -> Cursor:
+    def _fold_to(self, ctx: GameContext, target: int, memo: CursorMemo, keep: bool) -> Cursor:
         # memo: the cursors the nested folds of this call computed lately, so an undo
         # reaching back before the snapshot folds that step once, not once per undo (a cold
         # fold of an undo-heavy log was exponential: minutes for 1400 events)
         found = memo.get(target)
         if found is not None:
             return found
-        folder = self.folder(ctx, memo)
+        folder = self.folder(ctx, memo, writing=keep)
         after = self._resume(ctx, folder, target)
         prev_hash: str | None = None
         for env in self.store.events(ctx.id, after=after, upto=target):
             if event_hash(env) != env["hash"] or prev_hash not in (None, env["prev_hash"]):
-                self.mark_failed(ctx, env["seq"], "its hash does not match its content")
+                self.mark_failed(ctx, env["seq"], "its hash does not match its content", keep)
             prev_hash = env["hash"]
             try:
                 cursor = folder.feed(env)
             except Exception as err:  # a stored event that no longer folds: the log was altered
-                self.mark_failed(ctx, env["seq"], "it no longer folds")
+                self.mark_failed(ctx, env["seq"], "it no longer folds", keep)
                 raise StorageError("log_corrupt", f"game {ctx.id}'s stored event "
                                    f"{env['seq']} cannot be replayed, so the log fails its "
                                    "audit (run verify for the report)",
                                    first_bad_seq=env["seq"]) from err
             memo.put(cursor)
-            if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
+            if keep and cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
                 self._keep_snapshot(ctx, cursor, env["hash"])
         assert folder.last is not None
         memo.put(folder.last)
@@ -207,10 +212,21 @@ class Folding:
         self.store.put_snapshot(ctx.id, cursor.seq, self.snapshot_key(ctx),
                                 doc.encode("utf-8"))
 
-    def mark_failed(self, ctx: GameContext, seq: int, why: str) -> None:
+    def mark_failed(self, ctx: GameContext, seq: int, why: str, persist: bool) -> None:
+        """An altered log found by a fold: known to this object at once; written to the
+        game row only by a writer's fold (`persist`), never by a read."""
         log.warning("game %s fails its audit at seq %s: %s", ctx.id, seq, why)
         self.failed.add(ctx.id)
-        self.set_summary(ctx.id, ctx.row["status"], ctx.row["result"], audit="failed")
+        if persist:
+            self.set_summary(ctx.id, ctx.row["status"], ctx.row["result"], audit="failed")
+
+    def noticed(self, game_id: str, audit: str) -> None:
+        """What a verify just found, for the rest of this object's answers; nothing stored."""
+        if audit == "ok":
+            self.failed.discard(game_id)
+        else:
+            self.failed.add(game_id)
+        self.audits[game_id] = audit
 
     def audit_of(self, ctx: GameContext) -> str | None:
         """The game's audit flag as of now: "failed" if a fold just found it altered."""
@@ -276,16 +292,18 @@ class CursorMemo:
 class _LogSource:
     """What a fold looks up that it did not fold itself: earlier cursors and events."""
 
-    def __init__(self, folding: Folding, ctx: GameContext, memo: CursorMemo) -> None:
+    def __init__(self, folding: Folding, ctx: GameContext, memo: CursorMemo,
+                 writing: bool = False) -> None:
         self._folding = folding
         self._ctx = ctx
         self._memo = memo
+        self._writing = writing
 
     def cursor_at(self, seq: int) -> Cursor:
         cached = self._folding.cache.at(self._ctx.id, seq)
         if cached is not None:
             return cached
-        return self._folding._fold_to(self._ctx, seq, self._memo)
+        return self._folding._fold_to(self._ctx, seq, self._memo, self._writing)
 
     def event_at(self, seq: int) -> Envelope | None:
         return self._folding.store.event(self._ctx.id, seq)

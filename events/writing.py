@@ -151,7 +151,7 @@ class Writer:
         schemas.check_json_text(raw, "the action")
         action = schemas.load_action(raw)
         check_actor(ctx, access, action)
-        cursor = self.folding.cursor(ctx)
+        cursor = self.folding.cursor(ctx, keep=True)
         if self.turns.owed(ctx, cursor):  # a server killed mid-write by an older version
             ctx, cursor = self.turns.catch_up(ctx, cursor)
         if expected_seq is not None and expected_seq != cursor.seq:
