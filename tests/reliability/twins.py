@@ -49,8 +49,10 @@ class Secret:
     upto: int  # the twins' last seq: the value is still hidden there
     owner: int  # the seat that sees the value
     vary: Vary  # the other twin's data, by seq
-    #: moves the fixture lacks, recorded from seq `at` on instead of the fixture's
+    #: moves the fixture lacks, recorded from seq `extra_from` (default `at`) on instead of
+    #: the fixture's
     extra: Callable[[GameRules, State], list[dict[str, Any]]] | None = None
+    extra_from: int | None = None
 
     @property
     def id(self) -> str:
@@ -99,6 +101,23 @@ def _thrones_setup_hand(rules: GameRules, before: State, data: dict[str, Any]
     into = _other(set(after.players[1].deck) - drawn_later, out)
     hand[hand.index(out)] = into
     return data
+
+
+def _thrones_conceded_hand(rules: GameRules, before: State, data: dict[str, Any]
+                           ) -> dict[str, Any]:
+    """Seat 2 is dealt one other card: one its setup (seq 3) does not use, swapped with one
+    of its deck that its setup draw (seq 5) does not draw; it concedes at seq 6."""
+    hand = data["setup_hands"]["2"]
+    out = next(c for c in sorted(hand) if c not in {"p2-108", "p2-110"})
+    after = rules.apply(before, Action.of("start_game", "table", data))
+    into = _other(set(after.players[2].deck) - {"p2-152", "p2-117"}, out)
+    hand[hand.index(out)] = into
+    return data
+
+
+def _thrones_concede(rules: GameRules, before: State) -> list[dict[str, Any]]:
+    """Seat 2 concedes (§6.17): its hand and decks leave the game unseen."""
+    return [{"type": "concede", "actor": 2, "data": {}}]
 
 
 def _thrones_setup_cards(rules: GameRules, before: State, data: dict[str, Any]
@@ -190,6 +209,9 @@ REGISTRY: tuple[Secret, ...] = (
     Secret("thrones", "effect-draw", "the card seat 1 drew by a card ability",
            "2_players", at=12, upto=12, owner=1, vary=_one(12, _thrones_effect_draw),
            extra=_thrones_ability_draw),
+    Secret("thrones", "conceded-hand", "a card of seat 2's hand, which it conceded with",
+           "3_players_effects", at=1, upto=6, owner=2, vary=_one(1, _thrones_conceded_hand),
+           extra=_thrones_concede, extra_from=6),
     Secret("thrones", "plot", "the plot seat 1 chose face down",
            "2_players", at=5, upto=5, owner=1, vary=_one(5, _thrones_plot)),
     Secret("thrones", "draw", "a card seat 1 drew in the draw phase",
@@ -209,13 +231,14 @@ def fixture_script(secret: Secret) -> tuple[dict[str, Any], Script]:
     """game_created's data and the fixture's actions 1..upto, by seq."""
     path = ROOT / "fixtures" / secret.game / f"{secret.fixture}.jsonl"
     envelopes = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
-    last = secret.upto if secret.extra is None else secret.at - 1
+    start = secret.at if secret.extra_from is None else secret.extra_from
+    last = secret.upto if secret.extra is None else start - 1
     script = {e["seq"]: {k: e[k] for k in ("seq", "type", "actor", "data")}
               for e in envelopes[1: last + 1]}
     if secret.extra is not None:
         rules = get_rules(secret.game)
         before = fold(rules, {**envelopes[0]["data"], "mode": "table"}, script)[-1]
-        for seq, act in enumerate(secret.extra(rules, before), start=secret.at):
+        for seq, act in enumerate(secret.extra(rules, before), start=start):
             script[seq] = {"seq": seq, **act}
         assert max(script) == secret.upto, "the extra moves must end at upto"
     return envelopes[0]["data"], script
