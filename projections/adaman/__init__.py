@@ -91,6 +91,12 @@ class Adaman(GameRules[State]):
     def strip_chance(self, action: Action) -> dict[str, Any]:
         return chance.strip_chance(action, self._components)
 
+    def names_unseen(self, action: Action) -> bool:
+        """A patience: its one player's view is the whole table, so the deck holds exactly
+        what that player has not seen, and a typed draw is checked against nothing hidden
+        from them (engine ruling 15)."""
+        return False
+
     def chance_slots(self, state: State, action: Action) -> list[dict[str, Any]]:
         return chance.chance_slots(state, action, self._components)
 

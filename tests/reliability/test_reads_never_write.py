@@ -44,7 +44,9 @@ def no_writes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     private in-memory store, which is nowhere: `verify FILE` holds editions in one)."""
     tried: list[str] = []
     for name in WRITES:
-        def refuse(self: Any, *args: Any, _name: str = name, _own: Any = getattr(SQLStore, name),
+        own = getattr(SQLStore, name)
+
+        def refuse(self: Any, *args: Any, _name: str = name, _own: Any = own,
                    **kwargs: Any) -> Any:
             if getattr(self, "url", None) == ":memory:":
                 return _own(self, *args, **kwargs)
