@@ -124,11 +124,8 @@ class Folding:
         return GameContext(row, self.editions.rules_for(row), last)
 
     def cursor(self, ctx: GameContext, at: int | None = None, keep: bool = False) -> Cursor:
-        """The fold of events 0..at (default: the last), from the cache or a snapshot.
-
-        `keep`: a writer's fold, which leaves a snapshot every K events behind and records
-        an altered log in the game row. A read folds with keep False and writes nothing
-        (DESIGN.md: reads never write); what it finds lives in this object (`audit_of`)."""
+        """The fold of events 0..at (default: the last), from the cache or a snapshot;
+        `keep`: a writer's fold, which leaves snapshots behind (a read writes nothing)."""
         target = ctx.last if at is None else at
         missing = no_such_step(ctx, target)
         if missing:
@@ -147,10 +144,9 @@ class Folding:
             self._keep_snapshot(ctx, cursor, env["hash"])
 
     def folder(self, ctx: GameContext, memo: CursorMemo | None = None,
-               keep: int | None = SNAPSHOT_EVERY, writing: bool = False) -> Folder:
-        """A Folder over this game that can look earlier cursors and events up in the log
-        (`writing`: its nested folds may leave snapshots, as a writer's fold does)."""
-        source = _LogSource(self, ctx, CursorMemo() if memo is None else memo, writing)
+               keep: int | None = SNAPSHOT_EVERY) -> Folder:
+        """A Folder over this game that can look earlier cursors and events up in the log."""
+        source = _LogSource(self, ctx, CursorMemo() if memo is None else memo)
         return Folder(ctx.rules, ctx.mode, fallback=source.cursor_at, event_at=source.event_at,
                       events_upto=source.events_upto, keep=keep)
 
@@ -166,17 +162,17 @@ class Folding:
         found = memo.get(target)
         if found is not None:
             return found
-        folder = self.folder(ctx, memo, writing=keep)
+        folder = self.folder(ctx, memo)
         after = self._resume(ctx, folder, target)
         prev_hash: str | None = None
         for env in self.store.events(ctx.id, after=after, upto=target):
             if event_hash(env) != env["hash"] or prev_hash not in (None, env["prev_hash"]):
-                self.mark_failed(ctx, env["seq"], "its hash does not match its content", keep)
+                self.mark_failed(ctx, env["seq"], "its hash does not match its content")
             prev_hash = env["hash"]
             try:
                 cursor = folder.feed(env)
             except Exception as err:  # a stored event that no longer folds: the log was altered
-                self.mark_failed(ctx, env["seq"], "it no longer folds", keep)
+                self.mark_failed(ctx, env["seq"], "it no longer folds")
                 raise StorageError("log_corrupt", f"game {ctx.id}'s stored event "
                                    f"{env['seq']} cannot be replayed, so the log fails its "
                                    "audit (run verify for the report)",
@@ -212,20 +208,13 @@ class Folding:
         self.store.put_snapshot(ctx.id, cursor.seq, self.snapshot_key(ctx),
                                 doc.encode("utf-8"))
 
-    def mark_failed(self, ctx: GameContext, seq: int, why: str, persist: bool) -> None:
-        """An altered log found by a fold: known to this object at once; written to the
-        game row only by a writer's fold (`persist`), never by a read."""
+    def mark_failed(self, ctx: GameContext, seq: int, why: str) -> None:
         log.warning("game %s fails its audit at seq %s: %s", ctx.id, seq, why)
-        self.failed.add(ctx.id)
-        if persist:
-            self.set_summary(ctx.id, ctx.row["status"], ctx.row["result"], audit="failed")
+        self.failed.add(ctx.id)  # stored in the row by `chronicle repair`, never by a read
 
     def noticed(self, game_id: str, audit: str) -> None:
         """What a verify just found, for the rest of this object's answers; nothing stored."""
-        if audit == "ok":
-            self.failed.discard(game_id)
-        else:
-            self.failed.add(game_id)
+        (self.failed.discard if audit == "ok" else self.failed.add)(game_id)
         self.audits[game_id] = audit
 
     def audit_of(self, ctx: GameContext) -> str | None:
@@ -235,20 +224,16 @@ class Folding:
 
     def audit_flag(self, game_id: str) -> str | None:
         """The audit flag of a game this object read or wrote, else from its row."""
-        if game_id in self.failed:
-            return "failed"
-        if game_id in self.audits:
-            return self.audits[game_id]
+        if game_id in self.failed or game_id in self.audits:
+            return "failed" if game_id in self.failed else self.audits[game_id]
         row = self.store.game(game_id)
         return None if row is None else row.get("audit")
 
     def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
                     audit: str | None = None) -> None:
         """Cache derived facts on the game row; a failure here loses nothing of the log."""
-        if audit == "ok":
-            self.failed.discard(game_id)
         if audit is not None:
-            self.audits[game_id] = audit
+            self.noticed(game_id, audit)
         try:
             self.store.set_summary(game_id, status, result, audit=audit)
         except ChronicleError as err:  # the log is intact; the next verify refreshes this
@@ -292,18 +277,16 @@ class CursorMemo:
 class _LogSource:
     """What a fold looks up that it did not fold itself: earlier cursors and events."""
 
-    def __init__(self, folding: Folding, ctx: GameContext, memo: CursorMemo,
-                 writing: bool = False) -> None:
+    def __init__(self, folding: Folding, ctx: GameContext, memo: CursorMemo) -> None:
         self._folding = folding
         self._ctx = ctx
         self._memo = memo
-        self._writing = writing
 
     def cursor_at(self, seq: int) -> Cursor:
         cached = self._folding.cache.at(self._ctx.id, seq)
         if cached is not None:
             return cached
-        return self._folding._fold_to(self._ctx, seq, self._memo, self._writing)
+        return self._folding._fold_to(self._ctx, seq, self._memo, False)
 
     def event_at(self, seq: int) -> Envelope | None:
         return self._folding.store.event(self._ctx.id, seq)
