@@ -92,7 +92,7 @@ class Thrones(GameRules[State]):
 
     def names_unseen(self, action: Action) -> bool:
         """Besides the chance fields: an effect that takes named cards from another seat's
-        hand or deck (engine ruling 15); one's own hand and deck are in one's own view."""
+        hand or deck (engine ruling 16); one's own hand and deck are in one's own view."""
         return super().names_unseen(action) or chance.names_others_hidden(action)
 
     def is_undoable_in_digital(self, action: Action) -> bool:

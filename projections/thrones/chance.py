@@ -80,7 +80,7 @@ _HIDDEN_ZONE_OPS = {"draw": "seat", "discard_from_hand": "seat", "discard_from_d
 def names_others_hidden(action: Action) -> bool:
     """Whether an effect names cards of a hand or deck not the actor's (another seat's,
     hidden from the actor by §11): typed by a seat at a table, its check would tell that
-    seat what the other holds (engine ruling 15). A card put into play from a hand or deck
+    seat what the other holds (engine ruling 16). A card put into play from a hand or deck
     is that of its id's owner (§3)."""
     if action.type != "effect":
         return False

@@ -1,4 +1,4 @@
-"""Who types a chance outcome at a table (engine ruling 15, issue #32).
+"""Who types a chance outcome at a table (engine ruling 16, issue #32).
 
 A seat's own token records that seat's choices; a card turned up unseen is the recorder's to
 type. A seat's token sending one is refused before the rules look at the cards, in the same
@@ -75,7 +75,7 @@ def test_a_thrones_effect_naming_another_seats_hand_is_the_recorders(rec):
     """Thrones §11: a hand is its owner's. An effect typed by seat 1 that discards from
     seat 0's hand is refused alike whether seat 0 holds the card or not; one that draws from
     seat 1's own deck (in seat 1's own view) stays seat 1's to type."""
-    gid, envs = _table_game(rec, "thrones", "2_players", 11)
+    gid, _ = _table_game(rec, "thrones", "2_players", 11)
     state = rec.cursor(gid)[1].state
     held = sorted(state.players[0].hand)[0]
     absent = sorted(state.players[0].deck)[0]

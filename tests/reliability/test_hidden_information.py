@@ -236,7 +236,7 @@ def test_the_probe_finds_a_leak_planted_in_the_rules(lab, secret, mode):
 
 def test_a_seats_typed_draw_finds_a_leak_planted_in_who_may_type_it(lab, monkeypatch):
     """Issue #32: with a seat's token let to type its own privilege-card draw at the table
-    (as before engine ruling 15), the seat that draws next names every copy of a card the
+    (as before engine ruling 16), the seat that draws next names every copy of a card the
     other kept in one twin: recorded in one twin, refused "not in the draw pile" in the
     other. The probe must find that, in new twins of their own (the write changes them)."""
     secret = next(s for s in REGISTRY if s.id == "palais_royal-kept-before-a-draw")

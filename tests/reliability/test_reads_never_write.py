@@ -211,4 +211,6 @@ def test_verify_file_writes_nothing_anywhere(archive: dict[str, Any], tmp_path: 
     result = runner.invoke(main, ["--db", str(missing), "verify", str(archive["export"]),
                                   "--json"])
     assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["verify", str(archive["export"]), str(archive["export"])])
+    assert result.exit_code == 0, result.output  # several files: a line each, still no store
     assert sorted(os.listdir(empty)) == [] and sorted(os.listdir(tmp_path / "nowhere")) == []

@@ -390,7 +390,7 @@ def record_script(client: Any, rec: Any, game: Game, script: Script, upto: int,
             continue  # the server made it (digital play)
         data = act["data"]
         typed_by_table = game.mode == "table" and rules.names_unseen(
-            Action.of(act["type"], act["actor"], data))  # engine ruling 15
+            Action.of(act["type"], act["actor"], data))  # engine ruling 16
         token = game.recorder if act["actor"] == "table" or typed_by_table \
             else game.seats[act["actor"]]
         if game.mode == "digital" and rules.chance_fields.get(act["type"]):
