@@ -90,6 +90,11 @@ class Thrones(GameRules[State]):
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         return words.describe(action, names, self._components)
 
+    def names_unseen(self, action: Action) -> bool:
+        """Besides the chance fields: an effect that takes named cards from another seat's
+        hand or deck (engine ruling 16); one's own hand and deck are in one's own view."""
+        return super().names_unseen(action) or chance.names_others_hidden(action)
+
     def is_undoable_in_digital(self, action: Action) -> bool:
         return not chance.reveals_cards(action) and super().is_undoable_in_digital(action)
 

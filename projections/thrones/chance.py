@@ -15,7 +15,7 @@ from .apply.claims import pending_need
 from .apply.guards import per_seat, seat_of
 from .apply.rounds import draw_counts
 from .apply.setup import deck_for, setup_draw_counts, start_houses
-from .edition import Components, Seat, instance_ids
+from .edition import Components, Seat, instance_ids, parse_id
 from .state import State
 
 Slot = dict[str, Any]
@@ -70,6 +70,31 @@ def reveals_cards(action: Action) -> bool:
     ops = [*(action.data.get("costs") or ()), *(action.data.get("ops") or ())]
     return any(hasattr(op, "get") and op.get("op") in ("draw", "discard_from_deck",
                                                         "search_deck") for op in ops)
+
+
+#: effect ops that name cards of a seat's hand or draw deck, by the key naming that seat
+_HIDDEN_ZONE_OPS = {"draw": "seat", "discard_from_hand": "seat", "discard_from_deck": "seat",
+                    "search_deck": "seat"}
+
+
+def names_others_hidden(action: Action) -> bool:
+    """Whether an effect names cards of a hand or deck not the actor's (another seat's,
+    hidden from the actor by §11): typed by a seat at a table, its check would tell that
+    seat what the other holds (engine ruling 16). A card put into play from a hand or deck
+    is that of its id's owner (§3)."""
+    if action.type != "effect":
+        return False
+    for op in [*(action.data.get("costs") or ()), *(action.data.get("ops") or ())]:
+        if not hasattr(op, "get"):
+            continue
+        kind = op.get("op")
+        if kind in _HIDDEN_ZONE_OPS and op.get(_HIDDEN_ZONE_OPS[kind]) != action.actor:
+            return True
+        owner = parse_id(op.get("card"))
+        if kind == "put_into_play" and op.get("from") in ("hand", "deck") and \
+                owner is not None and owner[0] != action.actor:
+            return True
+    return False
 
 
 def strip_chance(action: Action, ed: Components) -> dict[str, Any]:

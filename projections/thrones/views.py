@@ -2,7 +2,8 @@
 redaction of an event's data.
 
 A player sees their own hand, deck, plot deck, chosen plot and face-down setup cards; the
-others see counts. A finished game is fully public.
+others see counts, also of the cards a conceded player's hand and decks took out of the game
+(ruling 25). A finished game is fully public.
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def _player_view(state: State, seat: Seat, p: Player, own: bool) -> dict[str, An
                                     strict=True)),
         "limited_played": p.limited_played,
     }
+    if p.removed_unseen and not own:  # §6.17, ruling 25: removed unseen, a count to others
+        unseen = set(p.removed_unseen)
+        out.update(removed=[c for c in p.removed if c not in unseen],
+                   removed_unseen_count=len(p.removed_unseen))
     if own:
         out.update(hand=sorted(p.hand), deck=sorted(p.deck), plot_deck=sorted(p.plot_deck),
                    chosen_plot=p.chosen_plot,
