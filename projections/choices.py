@@ -191,8 +191,18 @@ def _get(data: Any, path: Path) -> Any:
 
 
 def _set(data: Any, path: Path, value: Any) -> None:
+    """Put `value` at `path`, making the containers on the way that are not there yet (a
+    chance slot inside a field, as `GameRules.chance_slots` allows: `["1"]`, `[0]`)."""
     *head, last = path
-    for key in head:
+    for number, key in enumerate(head):
+        container: list[Any] | dict[str, Any] = [] if isinstance(path[number + 1], int) else {}
+        if isinstance(data, list) and isinstance(key, int):
+            while len(data) <= key:
+                data.append(None)
+            if data[key] is None:
+                data[key] = container
+        elif key not in data:
+            data[key] = container
         data = data[key]
     if isinstance(data, list) and isinstance(last, int):
         while len(data) <= last:
