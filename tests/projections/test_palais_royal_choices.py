@@ -373,3 +373,19 @@ def test_a_card_and_its_seal_split_are_reached_exactly_as_the_reducer_accepts(se
         legal = sorted(key(d) for d in candidates
                        if accepted(state, "play_privilege_card", seat, d))
         assert sorted(reached(state, "play_privilege_card", seat)) == legal
+
+
+# -- rulings #24: the table's setup ----------------------------------------------------------
+def test_a_setup_tapped_at_the_table_carries_the_six_nobles_left_and_is_accepted():
+    """46 taps (9 court positions, 36 garden spaces, the start player), no tap for the
+    set-aside nobles: the move names the six not placed, and the reducer accepts it."""
+    walker = Walker(RULES, table=True)
+    state = RULES.initial_state(created_for(RULES, 3, mode="table"))
+    picks, move = walker.random_move(state, "setup", "table", random.Random(3).randrange)
+    assert len(picks) == 9 + 36 + 1
+    data = move["data"]
+    placed = set(data["garden"].values())
+    assert len(placed) == 36 and data["set_aside"] == sorted(set(RULES.nobles) - placed)
+    assert sorted(data["court_layout"]) == sorted(TILES)
+    assert accepted(state, "setup", "table", data)
+    assert "set_aside" not in WALKER.walk(state, "setup", "table", []).move["data"]
