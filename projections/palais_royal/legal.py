@@ -79,7 +79,9 @@ def auto_action(state: State, components: Components) -> dict[str, Any] | None:
 
 def legal_actions(state: State, seat: Actor | None,
                   components: Components) -> list[dict[str, Any]]:
-    """A finite, representative subset of the legal actions; every one applies.
+    """A finite, representative subset of the legal actions, for random playouts only;
+    every one applies. Interfaces build every legal move from the choices instead (the
+    `<type>_steps` below, rulings #23-#25).
 
     The true action space is huge (any sequence of moves, any split of 5 servants), so
     this lists: setup; initial placements of all 5 on one tile or spread over 5 useful

@@ -389,3 +389,28 @@ def test_a_setup_tapped_at_the_table_carries_the_six_nobles_left_and_is_accepted
     assert sorted(data["court_layout"]) == sorted(TILES)
     assert accepted(state, "setup", "table", data)
     assert "set_aside" not in WALKER.walk(state, "setup", "table", []).move["data"]
+
+
+# -- §5.8 a draw tapped across the reshuffle -------------------------------------------------
+def test_a_draw_across_the_reshuffle_is_tapped_pile_first_and_every_order_is_accepted():
+    """Spec §5.8 / E5: the pile holds a Mint card and a Cardinal, the discard pile 3
+    Cardinals, 4 Seals +2 and 3 Noble cards: a 5-card draw names the two pile cards first
+    (2 orders), then any 3 of the discards in order (3³ sequences, each type has 3)."""
+    base = next(s for g in games([(2, 5)], max_steps=60) for s in g.states
+                if s.phase == "play" and s.turn.open_step <= 4 and not s.turn.pending)
+    seat = base.active
+    court = list(base.players[seat].court)
+    court[TILES.index("back_door")] = 5
+    state = with_player(base, seat, court=tuple(court), nobles=())
+    state = replace(state, deck=Bag({"mint_4_gold": 1, "cardinal": 1}),
+                    discard=Bag({"cardinal": 3, "seals_plus_2": 4, "noble_2_points": 3}))
+    table = Walker(RULES, table=True)
+    fives = [m["data"]["cards"] for m in table.moves(state, "draw_privilege_cards", seat)
+             if m["data"]["count"] == 5]
+    discards = ("cardinal", "seals_plus_2", "noble_2_points")
+    expected = {(*first, *rest) for first in (("mint_4_gold", "cardinal"),
+                                              ("cardinal", "mint_4_gold"))
+                for rest in product(discards, repeat=3)}
+    assert len(fives) == len(expected) == 54 and set(map(tuple, fives)) == expected
+    for cards in fives:
+        assert accepted(state, "draw_privilege_cards", seat, {"count": 5, "cards": cards})
