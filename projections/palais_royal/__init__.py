@@ -54,66 +54,62 @@ class PalaisRoyal(GameRules[State]):
     actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ACTIONS
     parts: ClassVar[Parts[Any, Any] | None] = PARTS
 
-    @property
-    def _components(self) -> Components:
+    def components(self) -> Components:
         bound: Components = self._bound
         return bound
-
-    def components(self) -> Components:
-        return self._components
 
     # -- the edition's pieces and the rules' numbers, as tests and tools ask them ----
     @property
     def tile_ids(self) -> tuple[TileId, ...]:
-        return self._components.tile_ids
+        return self.components().tile_ids
 
     @property
     def tile_index(self) -> Mapping[TileId, int]:
-        return self._components.tile_index
+        return self.components().tile_index
 
     @property
     def space_ids(self) -> tuple[SpaceId, ...]:
-        return self._components.space_ids
+        return self.components().space_ids
 
     @property
     def space_index(self) -> Mapping[SpaceId, int]:
-        return self._components.space_index
+        return self.components().space_index
 
     @property
     def nobles(self) -> Mapping[NobleId, Noble]:
-        return self._components.nobles
+        return self.components().nobles
 
     @property
     def cards(self) -> Mapping[CardId, CardType]:
-        return self._components.cards
+        return self.components().cards
 
     @property
     def per_colour(self) -> int:
-        return self._components.per_colour
+        return self.components().per_colour
 
     def has_advantage(self, state: State, seat: Seat, tile: TileId) -> bool:
-        return apply.has_advantage(state, seat, tile, self._components)
+        return apply.has_advantage(state, seat, tile, self.components())
 
     def gate_allowance(self, state: State, seat: Seat) -> int:
-        return apply.gate_allowance(state, seat, self._components)
+        return apply.gate_allowance(state, seat, self.components())
 
     def move_allowance(self, state: State, seat: Seat) -> int:
-        return apply.move_allowance(state, seat, self._components)
+        return apply.move_allowance(state, seat, self.components())
 
     def mint_income(self, state: State, seat: Seat) -> int:
-        return apply.mint_income(state, seat, self._components)
+        return apply.mint_income(state, seat, self.components())
 
     def draw_allowance(self, state: State, seat: Seat) -> int:
-        return apply.draw_allowance(state, seat, self._components)
+        return apply.draw_allowance(state, seat, self.components())
 
     def recruit_price(self, state: State, space: SpaceId, noble: Noble) -> int:
-        return apply.recruit_price(state, space, noble, self._components)
+        return apply.recruit_price(state, space, noble, self.components())
 
     def nobles_left(self, state: State) -> int:
         return nobles_left(state)
 
     def garden_edge_points(self, state: State) -> list[dict[str, int]]:
-        return scoring.garden_edge_points(state, self._components)
+        return scoring.garden_edge_points(state, self.components())
 
     def score_breakdown(self, state: State) -> list[dict[str, int]]:
-        return scoring.score_breakdown(state, self._components)
+        return scoring.score_breakdown(state, self.components())

@@ -315,9 +315,10 @@ def _check_step(state: State, court: list[int], step: Mapping[str, Any],
                 components: Components) -> None:
     # a step the data schema would refuse (an API caller is checked by it first; the
     # rules are still called directly) is refused, never a crash
-    require(isinstance(step, Mapping), "bad_move",
-            f"move {number} is not a step from one court tile to another (it names the "
-            f"tile it leaves and the tile it reaches); got {quoted(step)}", number=number)
+    if not isinstance(step, Mapping):  # the words only for a refusal (a hot path)
+        raise IllegalAction("bad_move", f"move {number} is not a step from one court tile "
+                            "to another (it names the tile it leaves and the tile it "
+                            f"reaches); got {quoted(step)}", number=number)
     src = _tile(step.get("from"), components)
     dst = _tile(step.get("to"), components)
     # spec §5.5: "from ≠ to" - a servant "moved" to the tile it stands on is no move
@@ -385,9 +386,9 @@ def _court_plan(state: State, seat: Seat, d: Mapping[str, Any],
             f"{who(state, seat)} may place {plural(owned, 'bonus servant')} (one per "
             f"{seal} noble owned); {who(state, seat)} placed {len(bonus)}", allowed=owned)
     for entry in bonus:
-        require(isinstance(entry, Mapping), "bad_seal_bonus",
-                f"each {seal} servant names the tile it goes on and where it comes from; "
-                f"got {quoted(entry)}")
+        if not isinstance(entry, Mapping):
+            raise IllegalAction("bad_seal_bonus", f"each {seal} servant names the tile it "
+                                f"goes on and where it comes from; got {quoted(entry)}")
         tile = entry.get("tile")
         require(tile in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
                 f"a {seal} servant goes on {the(KINGS, components)} or on "
