@@ -389,11 +389,11 @@ def _court_plan(state: State, seat: Seat, d: Mapping[str, Any],
         if not isinstance(entry, Mapping):
             raise IllegalAction("bad_seal_bonus", f"each {seal} servant names the tile it "
                                 f"goes on and where it comes from; got {quoted(entry)}")
-        tile = entry.get("tile")
-        require(tile in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
+        onto = entry.get("tile")
+        require(onto in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
                 f"a {seal} servant goes on {the(KINGS, components)} or on "
-                f"{the(POMPADOUR, components)}, not on {the(tile, components)}")
-        plan.append((tile, entry.get("source")))
+                f"{the(POMPADOUR, components)}, not on {the(onto, components)}")
+        plan.append((onto, entry.get("source")))
     return plan
 
 
