@@ -1,4 +1,5 @@
-"""The walk puts a chance outcome inside a field not made yet (engine fix, issue #29):
+"""The walk puts a chance outcome inside a field not made yet (engine fix d7147e1, issue #29;
+found here too, by Palais Royal's table setup):
 `GameRules.chance_slots` allows a slot's `path` inside its field (`["1"]`: seat 1's entry
 of a per-seat mapping; `[0]`: the first card), and the first outcome tapped there must make
 the mapping or list instead of failing with a KeyError (it did: Palais Royal's table setup,
