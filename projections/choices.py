@@ -191,8 +191,17 @@ def _get(data: Any, path: Path) -> Any:
 
 
 def _set(data: Any, path: Path, value: Any) -> None:
+    """Put `value` at `path`, making the containers on the way that are not there yet (a
+    dict for a key, a list for an index): a chance outcome at ("draws", "0") of an action
+    whose steps never chose `draws`."""
     *head, last = path
-    for key in head:
+    for key, below in zip(head, path[1:], strict=True):
+        if isinstance(data, list) and isinstance(key, int):
+            while len(data) <= key:
+                data.append(None)
+        if isinstance(data, list) and isinstance(key, int) and data[key] is None or \
+                isinstance(data, dict) and data.get(key) is None:
+            data[key] = [] if isinstance(below, int) else {}
         data = data[key]
     if isinstance(data, list) and isinstance(last, int):
         while len(data) <= last:
