@@ -1,5 +1,6 @@
 """What a person reads in A Game of Thrones: the words of the game's vocabulary, the card
-names of instance ids, and every action as the sentence a player would say (`describe`).
+names of instance ids, and every action as the sentence a player would say (one
+`<type>_sentence` per action type, and one clause per effect op, `<op>_clause`).
 
 Machine fields keep ids ("p1-063-2", "master_of_coin", "attackers_declared"); every board,
 sentence and refusal shows these words instead. Card names come only from the edition
@@ -285,6 +286,8 @@ def _draw_counts(d: Any, names: Names) -> str:
 
 
 def _say_setup_draw(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    if d.get("draws") is None and d.get("drawn_counts") is None:  # a preview, before dealing
+        return "dealt the setup draw"
     return f"dealt the setup draw: {_draw_counts(d, names)}"
 
 
@@ -321,6 +324,8 @@ def _say_choose_title(d: Any, names: Names, actor: Any, ed: Components) -> str:
 
 
 def _say_draw_phase(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    if d.get("draws") is None and d.get("drawn_counts") is None:  # a preview, before dealing
+        return "dealt the draw phase"
     return f"dealt the draw phase: {_draw_counts(d, names)}"
 
 
@@ -405,6 +410,8 @@ def _saves_words(d: Any, names: Names, ed: Components) -> str:
 def _say_apply_claim(d: Any, names: Names, actor: Any, ed: Components) -> str:
     if d.get("discards") is not None:
         return f"discarded {_card_words(d['discards'], ed)} for the intrigue claim"
+    if d.get("kills") is None:  # an intrigue claim before the discards are dealt
+        return "discarded cards at random for the intrigue claim"
     return _kills_words(d, names, "the military claim", ed)
 
 
