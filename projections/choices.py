@@ -199,8 +199,9 @@ def _set(data: Any, path: Path, value: Any) -> None:
         if isinstance(data, list) and isinstance(key, int):
             while len(data) <= key:
                 data.append(None)
-        if isinstance(data, list) and isinstance(key, int) and data[key] is None or \
-                isinstance(data, dict) and data.get(key) is None:
+            if data[key] is None:
+                data[key] = [] if isinstance(below, int) else {}
+        elif isinstance(data, dict) and data.get(key) is None:
             data[key] = [] if isinstance(below, int) else {}
         data = data[key]
     if isinstance(data, list) and isinstance(last, int):

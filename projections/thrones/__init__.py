@@ -25,14 +25,22 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..choices import ActionType
-from ..rules import Action, GameRules, Parts
+from ..rules import Action, GameRules, Parts, replace
 from . import chance, legal, scoring, views, words
 from .actions import ACTIONS
+from .apply.effects import OP_TYPES
 from .edition import Components, components_of, edition_problems
 from .state import DEFAULT_OPTIONS, State, initial_state
 
+
+def load_components(edition: Mapping[str, Any]) -> Components:
+    """The typed edition with the effect ops' records bound to it (their clauses are the
+    words of an effect's sentence, edition.Components)."""
+    return replace(components_of(edition), ops=OP_TYPES)
+
+
 PARTS: Parts[State, Components] = Parts(
-    load=components_of, initial_state=initial_state, to_act=legal.to_act,
+    load=load_components, initial_state=initial_state, to_act=legal.to_act,
     legal_actions=legal.legal_actions, result=scoring.result, view=views.view,
     edition_problems=edition_problems, auto_action=legal.auto_action,
     fill_chance=chance.fill_chance, chance_slots=chance.chance_slots,

@@ -51,8 +51,8 @@ from .apply.values import (
 from .apply.victory import chooser
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
-from .words import CHALLENGE_TYPES
 from .state import TYPES, Challenge, State
+from .words import CHALLENGE_TYPES
 
 CONCEDE_ROUND = 25
 HOUSE_ORDER = ("Stark", "Lannister", "Baratheon", "Targaryen")

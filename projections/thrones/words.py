@@ -479,12 +479,8 @@ def _say_effect(d: Any, names: Names, actor: Any, ed: Components) -> str:
 
 def op_words(op: Any, names: Names, ed: Components) -> str:
     """One change of an effect as a clause: "Eddard Stark kneels"."""
-    # the op records live with their rules (apply/effects.py), which read these words, so
-    # they are looked up when a sentence is made rather than imported with this module
-    from .apply.effects import OP_TYPES
-
     kind = str(op.get("op")) if hasattr(op, "get") else ""
-    record = OP_TYPES.get(kind)
+    record = ed.ops.get(kind)  # the op's record (apply/effects.py), bound to the edition
     if record is not None:
         try:
             return str(record.sentence(op, names, ed))

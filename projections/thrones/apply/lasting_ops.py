@@ -3,8 +3,6 @@ change this round's plots and challenges (§9)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...rules import replace, require
 from ..edition import Components, owner_of
 from ..state import TYPES, Modifier, Reduction, State
