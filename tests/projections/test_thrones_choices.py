@@ -252,3 +252,60 @@ def test_an_effect_offers_no_choices_until_abilities_are_declared():
     state = Table(2).setup().state
     assert rules.action_type("effect").steps(state, 0, Made(), rules.components()) is None
     assert "effect" not in [r.name for r in walker.opening(state, 0)]
+
+
+def _before(fixture: str, seq: int):
+    """The state of a sample game just before its event `seq`."""
+    from projections.replay import Folder, mode_of
+    from tests.conftest import FIXTURES, load_fixture
+
+    envelopes, _ = load_fixture(FIXTURES / "thrones" / fixture)
+    folder = Folder(get_rules("thrones"), mode_of(envelopes))
+    cursor = None
+    for env in envelopes:
+        if env["seq"] == seq:
+            return cursor.state, env
+        cursor = folder.feed(env)
+    raise AssertionError(seq)
+
+
+def test_a_chambers_location_asks_where_it_goes_and_both_places_are_legal():
+    """Ruling 25 (§6.10): Lord Eddard's Chambers may go onto the House card; the choices
+    ask, and the sample game's plain marshal is one of the two answers."""
+    rules = get_rules("thrones")
+    state, env = _before("2_players_worked_example.jsonl", 77)
+    assert env["data"] == {"card": "p0-028"}
+    walker = Walker(rules, table=True)
+    walk = walker.walk(state, "marshal_card", env["actor"], [Pick("card", "p0-028")])
+    assert walk.choice.id == "attach_to"
+    assert [o.label for o in walk.choice.options] == ["In front of you", "Your House card"]
+    moves = list(walker.moves(state, "marshal_card", env["actor"]))
+    chambers = [m["data"] for m in moves if m["data"]["card"] == "p0-028"]
+    assert chambers == [{"card": "p0-028", "attach_to": None},
+                        {"card": "p0-028", "attach_to": "house"}]
+    for number, move in enumerate(moves):
+        _accepted(rules, state, move, number)
+
+
+def test_stealth_is_offered_only_with_a_stealth_attacker_and_whole():
+    """Ruling 25 (§8.3): the bypass is one choice of the whole assignment, the empty one
+    first; without a stealth attacker nothing is offered."""
+    rules = get_rules("thrones")
+    walker = Walker(rules, table=False)
+    offered = silent = 0
+    for state in _challenge_states():
+        ch = state.challenge
+        if ch is None or ch.step != "attackers_declared" or state.pending_winner or \
+                any(c.host in ch.attackers for c in state.cards):  # a granted keyword
+            continue
+        sneaks = [a for a in ch.attackers if "stealth" in printed(a)["keywords"]]
+        names = [r.name for r in walker.opening(state, ch.attacker)]
+        assert ("assign_stealth" in names) == bool(sneaks)
+        if sneaks:
+            moves = [m["data"]["bypass"] for m in walker.moves(state, "assign_stealth",
+                                                                ch.attacker)]
+            assert moves[0] == {} and len(moves) == len({json.dumps(m) for m in moves})
+            offered += 1
+        else:
+            silent += 1
+    assert offered and silent
