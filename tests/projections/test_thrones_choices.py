@@ -309,3 +309,29 @@ def test_stealth_is_offered_only_with_a_stealth_attacker_and_whole():
         else:
             silent += 1
     assert offered and silent
+
+
+def test_the_sentence_of_a_move_before_its_chance_is_dealt_reads_right():
+    """A digital preview has no chance fields yet: its sentence still says what happens
+    (no "recorded the action", no "nobody drew", no military wording for an intrigue
+    claim)."""
+    rules = get_rules("thrones")
+    walker = Walker(rules, table=False)
+    said: dict[str, str] = {}
+    for seed in range(3):
+        game = play(rules, created_for(rules, 3), random.Random(seed).randrange,
+                    f"preview-{seed}", max_steps=250)
+        for state in game.states:
+            for actor in rules.to_act(state):
+                for record in walker.opening(state, actor):
+                    _, move = walker.random_move(state, record.name, actor,
+                                                 random.Random(seed).randrange)
+                    text = rules.describe(Action.of(move["type"], actor, move["data"]),
+                                          list(state.names))
+                    assert "recorded the action" not in text and "nobody drew" not in text
+                    assert "_" not in text and "None" not in text, text
+                    if record.name == "apply_claim" and state.challenge.type == "intrigue":
+                        assert text.endswith("discarded cards at random for the intrigue "
+                                             "claim"), text
+                    said.setdefault(record.name, text)
+    assert {"start_game", "setup_draw", "draw_phase", "apply_claim"} <= set(said)
