@@ -7,7 +7,7 @@ the court layout by position and the garden by space, could not be completed).""
 
 from __future__ import annotations
 
-from projections.choices import _set
+from projections.choices import Choice, Made, _set
 
 
 def test_a_value_inside_a_missing_mapping_or_list_makes_it():
@@ -26,3 +26,16 @@ def test_what_is_there_already_is_kept():
     _set(data, ("court_layout", 1), "gate")
     assert data == {"garden": {"r0c0": "n01", "r0c1": "n02"},
                     "court_layout": ["mint", "gate"]}
+
+
+def test_a_value_at_a_string_keyed_nested_path_makes_its_dicts_and_lists():
+    data: dict = {}
+    _set(data, ("draws", "0"), ["p0-001"])
+    _set(data, ("draws", "1"), [])
+    _set(data, ("hands", 1, "card"), "p1-002")
+    assert data == {"draws": {"0": ["p0-001"], "1": []}, "hands": [None, {"card": "p1-002"}]}
+
+
+def test_a_pick_inside_a_field_not_yet_chosen_is_kept():
+    made = Made().picking(Choice(("bypass", "p0-001"), "Bypass", ()), "p1-002")
+    assert made.data == {"bypass": {"p0-001": "p1-002"}}

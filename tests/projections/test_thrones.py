@@ -1235,12 +1235,16 @@ def test_slots_of_a_mulligan_are_a_new_hand_from_the_deck_and_the_old_hand():
          "label": "new hand of Player 1"}]
 
 
-def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
+def test_slots_of_the_setup_draw_refill_hands_and_give_a_seat_that_draws_none_no_card():
+    """Ruling 21: a seat drawing none has a slot of 0 cards, so the tapped draw lists it
+    with no cards, as the digital dealer and the recorded games do."""
     t = Table().do("setup_cards", 0, cards=[{"card": "p0-006"}]).do("setup_cards", 1, cards=[])
     assert t.state.phase == "setup_draw"
     assert RULES.chance_slots(t.state, Action.of("setup_draw", "table")) == [
         {"field": "draws", "path": ["0"], "options": sorted(t.p[0].deck), "many": True,
-         "count": 1, "label": "cards Player 1 drew"}]
+         "count": 1, "label": "cards Player 1 drew"},
+        {"field": "draws", "path": ["1"], "options": sorted(t.p[1].deck), "many": True,
+         "count": 0, "label": "cards Player 2 drew"}]
 
 
 def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
