@@ -193,6 +193,8 @@ def _get(data: Any, path: Path) -> Any:
 def _set(data: Any, path: Path, value: Any) -> None:
     *head, last = path
     for key in head:
+        if isinstance(data, dict) and isinstance(key, str) and data.get(key) is None:
+            data[key] = {}  # the first pick inside a mapping field ("votes.1") makes it
         data = data[key]
     if isinstance(data, list) and isinstance(last, int):
         while len(data) <= last:
