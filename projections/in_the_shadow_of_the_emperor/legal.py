@@ -3,9 +3,12 @@
 Spec: shared/games/in_the_shadow_of_the_emperor.md §6 (actions), §7 (decisions). The game
 always waits for one decision (`Pending`); `options` lists every distinct way to take it
 (ruling 15: tiles differ by place, side and age, pushes by owner), and a decision with
-exactly one option is forced (`forced_option`, spec §7). The board queries here (where a
-tile or a knight may go, which tiles may take the throne, what a card costs) are asked both
-by the options and by the rules that check an action (apply.py), so each lives once.
+exactly one option is forced (`forced_option`, spec §7). The choices of each action type
+(`<type>_steps`, projections/choices.py) narrow that same list one field at a time, so what
+a person is offered, what a playout draws and what is forced cannot disagree. The board
+queries here (where a tile or a knight may go, which tiles may take the throne, what a card
+costs) are asked both by the options and by the rules that check an action (apply.py), so
+each lives once.
 """
 
 from __future__ import annotations
@@ -77,7 +80,9 @@ def to_act(state: State, components: Components) -> tuple[Actor, ...]:
 
 def legal_actions(state: State, seat: Actor | None, components: Components
                   ) -> list[dict[str, Any]]:
-    """Every legal action now (`setup` listed without its chance field `emperor`).
+    """Every legal action now (`setup` listed without its chance field `emperor`): the
+    list random playouts draw from. Interfaces build moves from the choices instead (the
+    `<type>_steps` below, narrowed from the same options).
 
     Complete: every distinct option of §7 is listed (tiles differ by place, side and age,
     pushes by owner); `reveal_votes` is listed in table mode only.
@@ -601,7 +606,9 @@ def _card_option(state: State, actor: Actor, card: Any, c: Components) -> Choice
     if info.color in ("blue", "red"):
         parts.append(info.color)
     parts.append(f"{left} left" if left else "stack empty")
-    return ChoiceOption(card, c.card_name(card), " · ".join(parts))
+    # grouped by the colour that decides a descendant (spec §3.6, §5.3)
+    group = f"{info.color.capitalize()} cards" if info.color in ("blue", "red") else ""
+    return ChoiceOption(card, c.card_name(card), " · ".join(parts), group)
 
 
 PRIVILEGE_WORDS: Mapping[str, str] = {  # what each phase-IV privilege does (spec §3.4)
@@ -629,6 +636,14 @@ def _knight_to_option(state: State, actor: Actor, loc: Any, c: Components) -> Ch
     text = _w(state, c).slot(loc)
     return ChoiceOption(loc, text[:1].upper() + text[1:], "",
                         c.labels.get(loc["electorate"], loc["electorate"]))
+
+
+def _knight_place_option(state: State, actor: Actor, eid: Any, c: Components
+                         ) -> ChoiceOption:
+    """An electorate a knight may stand in, with the kinds of empty space it has."""
+    kinds = [text for slot, text in (("court", "aristocrat"), ("castle", "castle"))
+             if {"electorate": eid, "slot": slot} in knight_spaces(state, c)]
+    return _electorate_option(eid, c, " or ".join(kinds) + " space")
 
 
 def _slot_option(state: State, actor: Actor, slot: Any, c: Components) -> ChoiceOption:
@@ -756,7 +771,7 @@ def place_start_aristocrat_steps(state: State, actor: Actor, made: Made, c: Comp
 
 def place_start_knight_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "place_start_knight", (
-        Ask("electorate", "Where the knight goes", _target_option("Nowhere")),
+        Ask("electorate", "Where the knight goes", _knight_place_option),
         Ask("slot", "Which kind of space", _slot_option, always=False)))
 
 
