@@ -6,7 +6,11 @@ small spaces are exactly the moves the spec allows, each once, and the reducer a
 The brute force reads only the state's pieces and the edition JSON itself: §6.1 (entering a
 court, the knight push), §6.3 (every card's effect fields, the privileges, the knight
 action), §4 (setup placements), §5.3 (the son), §5.6 and §8 (who votes, every ballot and
-every reveal), §5.6 step 7 (the former Emperor), §3.5 and §6.4 (the empire city).
+every reveal), §5.6 step 7 (the former Emperor), §3.5 and §6.4 (the empire city), and the
+other decisions: §5.2 step 3 (the throne), §5.3 (the daughter, the answer), §5.5 (a tie
+with the influence counted from the pieces, the new elector, the former elector) and §5.6
+step 1 (the targets). Every one of the 23 player action types is compared (setup has no
+choice but its chance field).
 """
 
 from __future__ import annotations
@@ -209,6 +213,9 @@ def brute_votes(state) -> tuple[list[int], list[tuple[Any, dict[str, Any]]]]:
 def brute_placements(state) -> list[tuple[str, dict[str, Any]]]:
     """The placements of the other decisions (§4, §5.3, §5.6 step 7, §6.4)."""
     kind, round_ = state.pending.kind, state.round
+    if kind == "start_empire_city":
+        return [("place_start_empire_city", {"electorate": e}) for e in ORDER
+                if _city_free(state, e)]
     if kind == "start_aristocrat":
         return [("place_start_aristocrat", {"electorate": e}) for e in ORDER
                 if _court_free(state, e)]
@@ -232,6 +239,59 @@ def brute_placements(state) -> list[tuple[str, dict[str, Any]]]:
             out += [("emperor_city_action", {"mode": "move", "from": f, "to": t})
                     for f in ORDER if -1 in _e(state, f).cities for t in free]
         return out
+    return []
+
+
+def _influence(state, eid) -> list[int]:
+    """§5.5 step 1: +1 per own city and knight, +1 per single and +2 per couple on the
+    aristocrat spaces and on the elector space (§12.1), +1 per empire city to the Emperor."""
+    e, out = _e(state, eid), [0] * state.n
+    for city in e.cities:
+        out[state.emperor if city == -1 else city] += 1
+    for knight in (*e.knights, *e.castles):
+        out[knight] += 1
+    for tile in (*e.tiles, *([e.elector] if e.elector else [])):
+        out[tile[0]] += 2 if tile[1] == "couple" else 1
+    return out
+
+
+def _own_court_tiles(state, seat) -> list[dict[str, Any]]:
+    return [_ref(at, t) for at, t in _board_tiles(state) if at in BOARD and t[0] == seat]
+
+
+def brute_decisions(state) -> list[tuple[str, dict[str, Any]]]:
+    """The other decisions (§5.2 step 3, §5.3, §5.5, §5.6 steps 1 and 7)."""
+    pending, seat = state.pending, state.pending.actor
+    if pending.kind in ("fill_throne", "seat_emperor"):
+        refs: list[Any] = _own_court_tiles(state, seat)
+        refs = refs or ([None] if state.players[seat].tiles else [])
+        return [(pending.kind, {"aristocrat": r}) for r in refs]
+    if pending.kind == "daughter":
+        return [("propose_marriage", {"target": _ref(at, t)}) for at, t in _board_tiles(state)
+                if t[0] != seat and t[1] == "single"
+                and not (at.startswith("elector:") and at[8:] in SPIRITUAL)] + \
+            [("send_to_convent", {})]
+    if pending.kind == "answer_proposal":
+        return [("answer_proposal", {"accept": a}) for a in (True, False)]
+    if pending.kind == "break_tie":
+        power = _influence(state, pending.electorate)
+        return [("break_tie", {"electorate": pending.electorate, "winner": s})
+                for s in range(state.n) if power[s] == max(power)]
+    if pending.kind == "appoint_elector":
+        eid = pending.electorate
+        return [("appoint_elector", {"electorate": eid, "aristocrat": r})
+                for r in _own_court_tiles(state, seat)
+                if r["at"] == eid and (eid not in SPIRITUAL or r["side"] == "single")]
+    if pending.kind == "place_former_elector":
+        eid = pending.electorate
+        return [("place_former_elector", {"electorate": eid, "to": "supply"})] + [
+            ("place_former_elector", {"electorate": eid, "to": "court", "push_knight_owner": k})
+            for k in set(_e(state, eid).knights)]
+    if pending.kind in ("ci_target", "ex_target"):
+        named = SPIRITUAL if pending.kind == "ci_target" else set(ORDER) - SPIRITUAL
+        type_ = "choose_church_influence_target" if pending.kind == "ci_target" \
+            else "choose_excommunication_target"
+        return [(type_, {"electorate": e}) for e in [*named, None]]
     return []
 
 
@@ -293,8 +353,25 @@ def test_every_placement_is_exactly_what_the_spec_allows():
         for type_, expected in by_type.items():
             counted[type_] = counted.get(type_, 0) + _compare(
                 state, type_, state.pending.actor, expected)
-    assert set(counted) >= {"place_start_aristocrat", "place_start_knight", "place_son",
-                            "emperor_city_action", "place_start_elector"}, counted
+    assert set(counted) == {"place_start_empire_city", "place_start_elector",
+                            "place_start_aristocrat", "place_start_knight", "place_son",
+                            "place_former_emperor", "emperor_city_action"}, counted
+
+
+def test_every_other_decision_is_exactly_what_the_spec_allows():
+    counted: dict[str, int] = {}
+    for state in STATES:
+        by_type: dict[str, list[dict[str, Any]]] = {}
+        for type_, data in brute_decisions(state):
+            by_type.setdefault(type_, []).append(data)
+        for type_, expected in by_type.items():
+            counted[type_] = counted.get(type_, 0) + _compare(
+                state, type_, state.pending.actor, expected)
+    assert set(counted) == {"fill_throne", "seat_emperor", "propose_marriage",
+                            "send_to_convent", "answer_proposal", "break_tie",
+                            "appoint_elector", "place_former_elector",
+                            "choose_church_influence_target",
+                            "choose_excommunication_target"}, counted
 
 
 def test_every_ballot_and_every_reveal_is_exactly_what_the_spec_allows():
