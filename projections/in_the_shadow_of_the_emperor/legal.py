@@ -503,7 +503,11 @@ def _narrowed(state: State, actor: Actor, made: Made, c: Components, type_: str,
                                                                             made, c)
         return Choice((ask.field,), prompt, tuple(ask.option(state, actor, v, c)
                                                   for v in values))
-    return Done(dict(candidates[0])) if candidates else None
+    if not candidates:
+        return None
+    if any(d != candidates[0] for d in candidates[1:]):  # a field missing from `asks`
+        raise AssertionError(f"{type_}: the choices leave {len(candidates)} moves apart")
+    return Done(dict(candidates[0]))
 
 
 # -- the words of options ----------------------------------------------------------------
