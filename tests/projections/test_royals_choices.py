@@ -56,7 +56,7 @@ def sub_multisets(counts: dict[str, int]) -> list[tuple[str, ...]]:
 
 
 def exact(need: int, wild: int, offered: int, matching: int) -> bool:
-    """Spec §5.2 (and §5.3 with 2): T = k + wild·(N − k) for some 0 ≤ k ≤ min(m, N)."""
+    """Spec §5.2 (and §5.3 with 2): T = k + wild·(N - k) for some 0 ≤ k ≤ min(m, N)."""
     return any(offered == k + wild * (need - k) for k in range(min(matching, need) + 1))
 
 
@@ -334,3 +334,17 @@ def test_a_refill_tapped_card_by_card_after_a_run_out_makes_its_list():
     assert walk.move["data"]["refill"] == ["spain", "france"]
     RULES.apply(state, Action.of("end_turn", state.current, walk.move["data"]))
     json.dumps(walk.move)
+
+
+def test_no_draw_option_is_the_start_of_another_with_these_components():
+    """Ruling R21: a draw ends once its cards make one of the allowed counts. That is exact
+    because a shorter count (ruling R4) never arises: more intrigue cards exist than all
+    hands may keep at a draw, and more country cards than the hands hold plus 3."""
+    most_players = max(EDITION["players"]["supported"])
+    intrigue = sum(c["count"] for c in EDITION["intrigue_cards"]["cards"])
+    assert intrigue > most_players * LIMITS["intrigue"]
+    per_country = EDITION["country_cards"]["per_country"]
+    for players in EDITION["players"]["supported"]:
+        removed = EDITION["country_cards"]["removed_by_player_count"][str(players)]
+        in_play = sum(per_country.values()) - sum(removed.values())
+        assert in_play - players * LIMITS["country"] >= 3
