@@ -220,6 +220,8 @@ def draw_cards_steps(state: State, actor: Actor, made: Made, components: Compone
     if (country, intrigue) in shapes:
         return DONE
     ahead = [(c, i) for c, i in shapes if c >= country and i >= intrigue]
+    if not ahead:
+        return None  # not a draw that can be completed (a pick never offered)
     kinds = []
     if any(c > country for c, _ in ahead):
         kinds.append(Option("country", "A country card", detail="from the display or the deck"))
@@ -291,11 +293,13 @@ def _noble_steps(state: State, actor: Actor, made: Made, components: Components,
                         if _open(state.board[i], seat, usurp) and wallet.can_pay(p, usurp))
         verb = "usurp" if usurp else "claim"
         return Choice(("portrait",), f"Which noble to {verb}", options) if options else None
+    if made.get("portrait") not in components.portrait_index:
+        return None  # not a portrait offered: nothing completes it
     portrait = components.portrait(str(made.get("portrait")))
     step = wallet.country_step(portrait, made)
-    if step is None and usurp:
-        step = wallet.intrigue_step(portrait, made)
-    return step or DONE
+    if isinstance(step, Done) and usurp:
+        return wallet.intrigue_step(portrait, made)
+    return step
 
 
 def _open(holder: Seat | None, seat: Seat, usurp: bool) -> bool:
@@ -356,10 +360,11 @@ class _Wallet:
                       self.components.intrigue_needed(portrait.title), self.intrigues, picked,
                       lambda c: portrait.country in intrigue_pair(c))
 
-    def country_step(self, portrait: Portrait, made: Made) -> Choice | None:
-        """The next country card to pay, or None once the payment is made."""
+    def country_step(self, portrait: Portrait, made: Made) -> Step:
+        """The next country card to pay, DONE once the payment is made (None: no payment
+        completes the cards picked)."""
         if not made.is_open("country_cards"):
-            return None
+            return DONE
         picked = [str(c) for c in made.picked("country_cards")]
         terms, left = self._country_terms(portrait, picked)
         country = country_name(self.components, portrait.country)
@@ -377,10 +382,11 @@ class _Wallet:
         return _pay_choice("country_cards", prompt, terms, cards, portrait.country.__eq__,
                            option)
 
-    def intrigue_step(self, portrait: Portrait, made: Made) -> Choice | None:
-        """The next intrigue card to pay, or None once the payment is made."""
+    def intrigue_step(self, portrait: Portrait, made: Made) -> Step:
+        """The next intrigue card to pay, DONE once the payment is made (None: no payment
+        completes the cards picked)."""
         if not made.is_open("intrigue_cards"):
-            return None
+            return DONE
         picked = [intrigue_id(c) or "" for c in made.picked("intrigue_cards")]
         terms, left = self._intrigue_terms(portrait, picked)
         country = country_name(self.components, portrait.country)
@@ -414,10 +420,12 @@ def _terms(wild: int, need: int, held: Counter[str], picked: list[str],
 
 def _pay_choice(field: str, prompt: str, terms: tuple[int, int, int, int, int, int],
                 cards: list[str], matches: Callable[[str], bool],
-                option: Callable[[str], Option]) -> Choice | None:
-    """The cards that keep the payment completable; None when it is exact and nothing can
-    be added (the list ends by itself)."""
+                option: Callable[[str], Option]) -> Step:
+    """The cards that keep the payment completable; DONE when it is exact and nothing can
+    be added (the list ends by itself); None when the cards picked complete no payment."""
     need, wild, matched, total, left_matching, left_other = terms
+    if not completable(*terms):
+        return None
     offered = []
     for card in cards:
         m = 1 if matches(card) else 0
@@ -426,7 +434,7 @@ def _pay_choice(field: str, prompt: str, terms: tuple[int, int, int, int, int, i
             offered.append(option(card))
     exact = completable(need, wild, matched, total, 0, 0)
     if not offered and exact:
-        return None
+        return DONE
     return Choice((field,), prompt, tuple(offered), kind="subset", can_end=exact,
                   fewest=need, most=wild * need)
 
