@@ -219,7 +219,8 @@ class ChoiceSchema(Schema):
     id = fields.String(required=True, metadata={"description": "the place in the data it "
                                                  "fills, e.g. `spend` or `draws.0.card`"})
     prompt = fields.String(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["one", "subset", "sequence"]))
+    kind = fields.String(required=True, validate=validate.OneOf(["one", "subset", "sequence",
+                                                                 "tally"]))
     options = fields.List(fields.Nested(OptionSchema), required=True, metadata={
         "description": "exactly the options that can still complete a legal move"})
     can_end = fields.Boolean(metadata={"description": "a list: what is picked may end it now"})
