@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Action, Dealer, thaw
+from ..rules import Action, Dealer, seat_name, thaw
 from .edition import Components, Noble, NobleId
 from .state import State
 from .words import label
@@ -63,7 +63,10 @@ def _setup_slots(state: State, components: Components) -> list[Slot]:
     slots += [{**_slot("garden", [s], nobles, f"noble on garden {label(s, components)}"),
                "groups": groups}
               for s in components.space_ids]
-    slots.append(_slot("start_player", [], list(range(state.player_count)), "start player"))
+    seats = [{"label": seat_name(state.names, seat), "values": [seat]}
+             for seat in range(state.player_count)]
+    slots.append({**_slot("start_player", [], list(range(state.player_count)),
+                          "start player"), "groups": [{"label": "", "items": seats}]})
     return slots
 
 

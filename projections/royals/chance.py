@@ -142,7 +142,8 @@ def _setup_slots(state: State, components: Components) -> list[Slot]:
         return []
     return [
         {"field": "start_player", "path": [], "options": list(range(state.players)),
-         "many": False, "count": None, "label": "the start player"},
+         "many": False, "count": None, "label": "the start player",
+         "groups": seat_groups(state.names, state.players)},
         {"field": "display", "path": [], "options": list(state.deck), "many": True,
          "count": components.display_size,
          "label": f"the {plural(components.display_size, 'card')} turned face up for the "
@@ -191,3 +192,9 @@ def _refill_slots(state: State, action: Action, components: Components) -> list[
 
 def _after_run_out(late: bool) -> str:
     return " (after the pile ran out and the discards were reshuffled)" if late else ""
+
+
+def seat_groups(names: tuple[str, ...], players: int) -> list[dict[str, Any]]:
+    """The seats of a chance slot by their players' names (one item each, no heading)."""
+    return [{"label": "", "items": [{"label": seat_name(names, seat), "values": [seat]}
+                                    for seat in range(players)]}]

@@ -1257,7 +1257,10 @@ def test_setup_slots_one_per_court_position_one_per_garden_space_then_the_start_
     assert slots[44]["path"] == ["r5c5"] and slots[44]["label"].endswith("row 6, column 6")
     assert [s["path"] for s in slots[9:45]] == [[s] for s in SPACES]
     assert slots[45] == {"field": "start_player", "path": [], "options": [0, 1, 2],
-                         "many": False, "count": None, "label": "start player"}
+                         "many": False, "count": None, "label": "start player",
+                         "groups": [{"label": "", "items": [  # buttons read players' names
+                             {"label": name, "values": [seat]}
+                             for seat, name in enumerate(state.names)]}]}
     # tapping the layout, the garden and seat 0 records the same setup as typing it
     picks = iter(LAYOUT + list(garden_with().values()) + [0])
     data = fill_slots({"player_count": 3}, slots, lambda slot, number, offered: next(picks))
