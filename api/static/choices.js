@@ -105,7 +105,7 @@
           h("button", {type: "button", class: "primary record-action", disabled: !ready,
             "data-ready": move ? "yes" : null, onclick: () => record(move)},
           move ? "Record" : "Record (not complete yet)"))));
-      box.replaceChildren(h("div", {class: "move-builder", "data-type": sel.type, "data-actor": JSON.stringify(sel.actor),
+      box.replaceChildren(h("div", {class: "move-builder action-group", "data-type": sel.type, "data-actor": JSON.stringify(sel.actor),
         "data-picks": JSON.stringify(picks), "data-move": move ? JSON.stringify(move) : ""}, parts));
       opts.preview(move || null, picks, sel);
     }
@@ -122,7 +122,7 @@
       // by actor, in the order the rules list them (the table recorder acts for every seat)
       const actors = [];
       for (const item of menu) if (!actors.some((a) => JSON.stringify(a) === JSON.stringify(item.actor))) actors.push(item.actor);
-      box.replaceChildren(h("div", {class: "move-menu"}, actors.map((actor) => h("section", {class: "menu-actor"},
+      box.replaceChildren(h("div", {class: "move-menu action-group"}, actors.map((actor) => h("section", {class: "menu-actor"},
         actors.length > 1 || actor !== "table" ? h("h3", {}, CH.capitalise(who(actor))) : null,
         h("div", {class: "choices"}, menu.filter((m) => JSON.stringify(m.actor) === JSON.stringify(actor)).map((item) =>
           h("button", {type: "button", class: "option", "data-action": item.type, "data-actor": JSON.stringify(item.actor),

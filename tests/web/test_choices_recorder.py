@@ -1,0 +1,194 @@
+"""Every sample game re-entered through the recorder by its choices only (issue #29): each
+move of a fixture is tapped on the labelled buttons the rules offer (the action type, then
+each choice's option, "done", Record), never posted; the log the server stores must then
+hold exactly the fixture's moves, and verify. The oracle is the fixture (a log written
+before the choices existed), never the choices code. Also: a digital game played from two
+seat pages, each building its own moves; and the taps each game's setup and turns take at
+768 px, reported after the run (artifacts/choice_taps.json, README "Taps per move")."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from projections import GAMES
+
+from .boardcheck import check_board
+from .choosing import declared, enter, patient_tap, settle
+from .conftest import ARTIFACTS, new_context, snap
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True}
+DECLARED = sorted(slug for slug in GAMES if declared(slug))
+
+
+def _pick_fixture(slug: str) -> Path:
+    """The fixture re-entered: a table game's first, then the shortest of at least ten
+    moves (a whole game, quick to tap)."""
+    def key(path: Path) -> tuple[bool, int, str]:
+        lines = path.read_text().splitlines()
+        return ('"mode": "table"' not in lines[0], len(lines) if len(lines) > 10 else 10**6,
+                path.name)
+    return min((ROOT / "fixtures" / slug).glob("*.jsonl"), key=key)
+
+
+FIXTURE = {slug: _pick_fixture(slug) for slug in DECLARED}
+#: moves of the fixture re-entered in the default run (all of them under -m slow)
+QUICK = 14
+
+#: taps per game and move type, measured at 768 px: {slug: {type: [taps per move]}}
+MEASURED: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def _moves(path: Path) -> list[dict]:
+    """The fixture's events after its creation, as a table records them (a digital deal's
+    server becomes the table), the seed's reveal aside (a digital log's own)."""
+    return [{"type": e["type"], "actor": "table" if e["actor"] == "server" else e["actor"],
+             "data": e["data"]} for e in _lines(path)[1:] if e["type"] != "seed_revealed"]
+
+
+def _re_enter(browser, server, slug: str, upto: int | None) -> None:
+    path = FIXTURE[slug]
+    gid, token = server.import_prefix(path, 0, f"re-enter-{slug}-{upto}")
+    wanted = _moves(path)[:upto]
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/games/{gid}/record?token={token}")
+        seq = 0
+        for n, move in enumerate(wanted):
+            page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached")
+            if move["type"] in ("undo", "redo"):
+                page.locator(f"#{move['type']}").click()
+            else:
+                taps = enter(page, move, seq)
+                MEASURED[slug][move["type"]].append(sum(taps.values()))
+                if n == 1:
+                    snap(page, f"choices-{slug}-after-first-move")
+            seq += 1
+        page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached")
+        log = server.get(f"/games/{gid}/events?limit=5000", token)["events"]
+        stored = [{"type": e["type"], "actor": e["actor"], "data": e["data"]} for e in log[1:]]
+        assert stored == wanted, "the log holds exactly the fixture's moves"
+        assert server.get(f"/games/{gid}/verify")["ok"]
+        settle(page)
+        check_board(page, server.get(f"/games/{gid}/state", token))
+        assert errors == []
+    finally:
+        ctx.close()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "choice_taps.json").write_text(json.dumps(MEASURED, indent=1))
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_a_sample_game_opens_through_the_recorder_by_its_choices(browser, server,
+                                                                  slug: str) -> None:
+    _re_enter(browser, server, slug, QUICK)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", DECLARED)
+def test_a_whole_sample_game_is_re_entered_by_its_choices(browser, server, slug: str) -> None:
+    _re_enter(browser, server, slug, None)
+
+
+def test_the_taps_per_move_are_reported(capsys) -> None:
+    """Not a check: the taps measured above, by game and move type (min, median, max)."""
+    if not MEASURED:
+        pytest.skip("no game was re-entered in this run")
+    with capsys.disabled():
+        print("\ntaps per move at 768 px (menu + choices + done + Record):")
+        for slug, kinds in sorted(MEASURED.items()):
+            for kind, taps in sorted(kinds.items()):
+                ordered = sorted(taps)
+                print(f"  {slug} {kind}: min {ordered[0]}, median "
+                      f"{ordered[len(ordered) // 2]}, max {ordered[-1]} over {len(taps)}")
+
+
+MULTI = [slug for slug in DECLARED if min(GAMES[slug].player_counts) <= 2 <=
+         max(GAMES[slug].player_counts)]
+
+
+@pytest.mark.parametrize("slug", MULTI or [pytest.param("none", marks=pytest.mark.skip(
+    reason="no declared game for two players yet"))])
+def test_two_seat_pages_each_build_their_own_moves(browser, server, slug: str) -> None:
+    """A digital game on two phones: each seat's page offers only its own moves, from its
+    own choices, and builds them by tapping; the other page sees them arrive."""
+    created = server.post("/games", {"game": slug, "players": ["Ann", "Bo"],
+                                     "mode": "digital", "seed": "seats"}).json()
+    gid, tokens = created["id"], created["seat_tokens"]
+    contexts = [new_context(browser, **TABLET) for _ in tokens]
+    try:
+        pages = [ctx.new_page() for ctx in contexts]
+        for seat, page in enumerate(pages):
+            page.goto(f"{server.url}/games/{gid}/record?token={tokens[seat]}&seat={seat}")
+        table = created["recorder_token"]
+        moves = [0, 0]
+        for _ in range(300):
+            state = server.get(f"/games/{gid}/state", table)
+            if state["status"] == "finished" or min(moves) >= 3:
+                break
+            seq, to_act = state["last_seq"], state["to_act"]
+            if not any(isinstance(a, int) for a in to_act):
+                # the table's own move (houses, a deal): the host's link makes it
+                menu = server.get(f"/games/{gid}/choices", table)["actions"]
+                assert menu, state
+                _post_by_choices(server, gid, table, menu[0])
+                continue
+            for seat, page in enumerate(pages):
+                page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached",
+                                                                    timeout=20_000)
+                settle(page)
+                offered = page.locator("#actions button[data-action]")
+                actors = {json.loads(offered.nth(i).get_attribute("data-actor"))
+                          for i in range(offered.count())}
+                assert actors <= {seat}, f"seat {seat} is offered {actors}"
+                if seat not in to_act:
+                    assert page.locator("#actions .move-builder").count() == 0
+            actor = next(a for a in to_act if isinstance(a, int))
+            for _ in range(200):
+                if patient_tap(pages[actor]) == "record":
+                    break
+            pages[actor].wait_for_function(
+                f"document.getElementById('record').dataset.seq !== '{seq}' "
+                "|| !document.getElementById('error').hidden")
+            assert pages[actor].locator("#error").is_hidden(), \
+                pages[actor].locator("#error").inner_text()
+            moves[actor] += 1
+        assert min(moves) >= 3 or state["status"] == "finished", moves
+        now = server.get(f"/games/{gid}")["last_seq"]
+        for seat, page in enumerate(pages):
+            page.locator(f'#record[data-seq="{now}"]').wait_for(state="attached",
+                                                                timeout=20_000)
+            check_board(page, server.get(f"/games/{gid}/state", tokens[seat]))
+            snap(page, f"choices-{slug}-seat{seat}")
+        assert server.get(f"/games/{gid}/verify")["ok"]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def _post_by_choices(server, gid: str, token: str, item: dict) -> None:
+    """The first complete move of `item`'s type over the choices route, posted."""
+    picks: list[dict] = []
+    for _ in range(200):
+        answer = server.get(f"/games/{gid}/choices?type={item['type']}&actor={item['actor']}"
+                            f"&picks={json.dumps(picks)}", token)
+        if answer["move"] is not None:
+            break
+        choice = answer["choice"]
+        picks.append({"choice": choice["id"], "value": choice["options"][0]["value"]}
+                     if choice["options"] else {"choice": choice["id"], "end": True})
+    r = server.post(f"/games/{gid}/events", answer["move"], token)
+    assert r.status_code == 201, r.text
