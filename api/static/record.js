@@ -66,12 +66,26 @@
         chance: game.mode === "table" ? (cat && cat.chance_fields) || {} : {},
         submit: (move) => submit("move", move),
         changed: inputChanged,
-        failed: (err) => showError(`Refused: ${err.message}`, err.code),
+        failed: choicesFailed,
         idle: () => (doc.status === "finished" ? "No more moves." : "Nothing for you to do now."),
         preview: previewMove,
       });
     }
     return moves;
+  }
+
+  // The rules refused a pick, or could not be asked. A pick refused on a device that is
+  // behind (another recorded meanwhile, the live updates off) is no mistake of the person:
+  // the page reads the game again and says so, as for a move refused with a conflict.
+  async function choicesFailed(err) {
+    if (!(err instanceof CH.ApiError) && !err.refused) { showError(`The moves could not be read: ${err.message}`); return; }
+    const before = doc.last_seq;
+    await refresh().catch(() => {});
+    if (doc.last_seq !== before) {
+      showError("Not recorded: someone else recorded a move first. The board now shows the game as it stands; check it and enter your move again if it still applies.", "conflict");
+    } else {
+      showError(`Refused: ${err.message}`, err.code);
+    }
   }
 
   // the board shows the move as made so far, where its renderer can (boards/<slug>.js

@@ -134,6 +134,18 @@ def enter(page, want: dict[str, Any], seq: int) -> dict[str, int]:
     raise AssertionError(f"{want} not entered in 400 taps")
 
 
+def build(page, want: dict[str, Any]) -> int:
+    """Tap the move `want`'s choices up to Record, not Record itself; the taps."""
+    for n in range(400):
+        settle(page)
+        move = page.evaluate("() => { const b = document.querySelector('#actions .move-builder');"
+                             " return b && b.dataset.move ? JSON.parse(b.dataset.move) : null; }")
+        if move is not None and as_json(move["data"]) == as_json(want["data"]):
+            return n
+        assert tap_towards(page, want) != "record"
+    raise AssertionError(f"{want} not built in 400 taps")
+
+
 def patient_tap(page, r: float | None = None) -> str:
     """One tap of PATIENT_JS (`r` in [0, 1): a whim among the buttons instead of the first)."""
     settle(page)
