@@ -83,28 +83,30 @@
       const outcome = choice ? isOutcome(sel.type, choice) : false;
       const parts = [h("div", {class: "builder-head"},
         h("h3", {}, actorHead(sel), sel.label),
-        menu && menu.length > 1 ? h("button", {type: "button", class: "small", "data-back": "yes", onclick: back}, "other move") : null)];
-      // what is chosen so far, a list's picks on one line
+        menu && menu.length > 1 ? h("button", {type: "button", class: "back", "data-back": "yes", onclick: back}, "Other move") : null)];
+      // what is chosen so far, a list's picks on one line under the words it was last
+      // asked in (a prompt may count what is picked); the list being picked now shows
+      // its picks in its own panel
       const rows = [];
       for (const s of said) {
         const last = rows[rows.length - 1];
-        if (last && last.choice.id === s.choice.id) last.labels.push(s.label);
+        if (last && last.choice.id === s.choice.id) { last.labels.push(s.label); last.choice = s.choice; }
         else rows.push({choice: s.choice, labels: [s.label]});
       }
+      const open = choice && rows.length && rows[rows.length - 1].choice.id === choice.id ? rows.pop() : null;
       parts.push(h("ul", {class: "made"}, rows.map((r) => h("li", {},
         h("span", {class: "what"}, `${r.choice.prompt}: `),
-        r.labels.filter((l) => l !== null).join(", ") || "none", r.labels.includes(null) ? h("i", {}, " (done)") : null))));
-      if (choice) parts.push(choicePanel(choice, outcome, move));
+        r.labels.filter((l) => l !== null).join(", ") || "none"))));
+      if (choice) parts.push(choicePanel(choice, outcome, move, open ? open.labels.filter((l) => l !== null) : []));
       // always in view at the foot of the pane: the sentence, undo, Record
       const ready = Boolean(move) && !busy;
       parts.push(h("div", {class: "builder-foot"},
         h("p", {class: "move-sentence", "data-sentence": move && answer.sentence ? "yes" : null},
           move && answer.sentence ? CH.capitalise(answer.sentence) : choice ? `Still to choose: ${choice.prompt}` : ""),
-        h("div", {class: "bar"},
+        h("div", {class: "foot-buttons"},
           h("button", {type: "button", class: "undo-pick", "data-undo-pick": "yes", disabled: !picks.length, onclick: unpick}, "↶ Undo last pick"),
           h("button", {type: "button", class: "primary record-action", disabled: !ready,
-            "data-ready": move ? "yes" : null, onclick: () => record(move)},
-          move ? "Record" : "Record (not complete yet)"))));
+            "data-ready": move ? "yes" : null, onclick: () => record(move)}, "Record"))));
       box.replaceChildren(h("div", {class: "move-builder action-group", "data-type": sel.type, "data-actor": JSON.stringify(sel.actor),
         "data-picks": JSON.stringify(picks), "data-move": move ? JSON.stringify(move) : ""}, parts));
       opts.preview(move || null, picks, sel);
@@ -131,8 +133,8 @@
 
     // One choice: its prompt, how many are picked and may be, the options under their
     // group headings (a jump row to the headings when the options are many), "done".
-    function choicePanel(choice, outcome, move) {
-      const mine = said.filter((s) => s.choice.id === choice.id && s.label !== null).length;
+    function choicePanel(choice, outcome, move, picked) {
+      const mine = picked.length;
       const list = choice.kind !== "one";
       const count = list ? countText(mine, choice) : "";
       const groups = [];
@@ -152,6 +154,7 @@
         "data-outcome": outcome ? "yes" : null},
       h("div", {class: "prompt"}, outcome ? h("span", {class: "tag"}, "tap what was seen") : null, choice.prompt,
         count ? h("span", {class: "count"}, ` ${count}`) : null),
+      picked.length ? h("div", {class: "picked"}, "Picked: ", h("b", {}, picked.join(", "))) : null,
       many ? h("nav", {class: "jump"}, named.map((g) => h("button", {type: "button", class: "small",
         onclick: (e) => { const el = e.target.closest(".choice").querySelector(`[data-group="${CSS.escape(g.name)}"]`); if (el) el.scrollIntoView({block: "start"}); }},
       g.name))) : null,
