@@ -73,11 +73,31 @@
       picks.pop(); said.pop(); opts.changed(); walk();
     }
 
+    // the data chosen so far, assembled from the picks as the rules' walk assembles it
+    // (projections/choices.Made): a "one" sets its place, a list appends; for the board's
+    // preview only, never posted (the rules' `move` is what is posted)
+    function made() {
+      const data = {};
+      for (const {choice, value} of said.map((s, i) => ({choice: s.choice, value: picks[i]}))) {
+        const path = String(choice.id).split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+        let o = data;
+        path.slice(0, -1).forEach((k, i) => {
+          if (o[k] === undefined || o[k] === null) o[k] = typeof path[i + 1] === "number" ? [] : {};
+          o = o[k];
+        });
+        const last = path[path.length - 1];
+        if (choice.kind === "one") o[last] = value.value;
+        else if (!value.end) o[last] = [...(Array.isArray(o[last]) ? o[last] : []), value.value];
+        else if (!Array.isArray(o[last])) o[last] = [];
+      }
+      return data;
+    }
+
     const isOutcome = (type, choice) => ((opts.chance || {})[type] || []).includes(String(choice.id).split(".")[0]);
 
     function draw() {
       delete box.dataset.loading;
-      if (!sel) { drawMenu(); opts.preview(null, []); return; }
+      if (!sel) { drawMenu(); opts.preview(null, null); return; }
       const choice = answer && answer.choice;
       const move = answer && answer.move;
       const outcome = choice ? isOutcome(sel.type, choice) : false;
@@ -109,7 +129,7 @@
             "data-ready": move ? "yes" : null, onclick: () => record(move)}, "Record"))));
       box.replaceChildren(h("div", {class: "move-builder action-group", "data-type": sel.type, "data-actor": JSON.stringify(sel.actor),
         "data-picks": JSON.stringify(picks), "data-move": move ? JSON.stringify(move) : ""}, parts));
-      opts.preview(move || null, picks, sel);
+      opts.preview(move ? move.data : picks.length ? made() : null, sel);
     }
 
     function actorHead(item) {
@@ -181,6 +201,12 @@
 
     return {show, reset: () => { seq = null; }, picks: () => picks};
   }
+
+  // A board may preview a move as made so far (Palais Royal's garden as laid out):
+  // CH.registerPreview(slug, (view, data, action) -> the view with the move in, or null)
+  const previews = {};
+  CH.registerPreview = (slug, fn) => { previews[slug] = fn; };
+  CH.preview = (slug, view, data, action) => (previews[slug] && data ? previews[slug](view, data, action) : null);
 
   CH.choices = {builder};
 })();

@@ -192,3 +192,39 @@ def _post_by_choices(server, gid: str, token: str, item: dict) -> None:
                      if choice["options"] else {"choice": choice["id"], "end": True})
     r = server.post(f"/games/{gid}/events", answer["move"], token)
     assert r.status_code == 201, r.text
+
+
+@pytest.mark.skipif(not declared("palais_royal"),
+                    reason="palais_royal's setup is not built from choices on this branch")
+def test_the_board_shows_palais_royals_garden_as_laid_out_so_far(browser, server) -> None:
+    """The setup tapped space by space: after each tile tapped the board's garden holds
+    exactly the tiles tapped so far (read from the picks, not from the board code), the
+    other spaces empty; once recorded, the board is the state's again."""
+    created = server.post("/games", {"game": "palais_royal", "players": ["Ann", "Bo"],
+                                     "mode": "table"}).json()
+    ctx = new_context(browser, **TABLET)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/games/{created['id']}/record?token={created['recorder_token']}")
+        page.locator('#record[data-seq="0"]').wait_for(state="attached")
+        seen = 0
+        for _ in range(120):
+            if patient_tap(page) == "record":
+                break
+            settle(page)
+            picks = json.loads(page.locator(".move-builder").get_attribute("data-picks"))
+            tiles = {p["value"] for p in picks if str(p["choice"]).startswith("garden")}
+            if not tiles:
+                continue
+            shown = page.locator("#board .pr-space:not(.empty)")
+            assert shown.count() == len(tiles), (shown.count(), tiles)
+            assert page.locator("#board").get_attribute("data-preview") == "yes"
+            seen += 1
+            if seen == 3:
+                snap(page, "choices-palais_royal-garden-preview")
+        assert seen >= 3, "the garden was tapped tile by tile"
+        page.locator('#record[data-seq="1"]').wait_for(state="attached")
+        settle(page)
+        check_board(page, server.get(f"/games/{created['id']}/state", created["recorder_token"]))
+    finally:
+        ctx.close()
