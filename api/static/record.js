@@ -102,6 +102,67 @@
     $("board").dataset.preview = view ? "yes" : "";
   }
 
+  async function refresh() {
+    const {data, tag, acts} = await read();
+    if (doc && data.seq !== doc.seq) prevDoc = doc;
+    doc = data; etag = tag || `"${data.last_seq}"`; legal = acts.actions || [];
+    const slots = acts.chance_slots || {};
+    legal.forEach((a, i) => { a.slots = slots[String(i)] || null; });
+    render();
+    if (source === "server" && offlineOK) {  // the tablet's copy follows the log
+      off.keep(gameId, {...game, last_seq: data.last_seq, status: data.status, shown_title: cat && cat.title})
+        .then(renderSync).catch((e) => console.warn("offline copy not updated", e));
+    }
+  }
+
+  // a page of one event, from wherever the game is read now
+  function eventPage(seq) {
+    return source === "tablet" ? off.local.events(gameId, seq - 1, 1)
+      : api(`/games/${gameId}/events?after=${seq - 1}&limit=1`);
+  }
+
+  // one event's sentence, from the log's own annotation (an undo names what it took back)
+  async function sentenceOf(seq) {
+    const page = await eventPage(seq);
+    const env = page.events[0];
+    if (!env) return "";
+    const note = page.annotations[String(seq)] || {};
+    let past = null;
+    if ((env.type === "undo" || env.type === "redo") && Number.isInteger((env.data || {}).target_seq)) {
+      const t = await eventPage(env.data.target_seq);
+      past = {notes: t.annotations};
+    }
+    return CH.describe(env, note, game.players, past);
+  }
+  async function moveSentence(seq) {  // the move itself, for "Undone: ..." and "Redone: ..."
+    const page = await eventPage(seq);
+    const env = page.events[0];
+    return env ? CH.describe(env, page.annotations[String(seq)] || {}, game.players) : `the move at step ${seq}`;
+  }
+
+  function render() {
+    const pane = $("board").parentElement;
+    const keep = pane.scrollTop;
+    CH.renderBoard($("board"), doc, prevDoc, cat);
+    CH.fitBoard($("board"), fit, 0.4);
+    pane.scrollTop = keep;
+    $("board").dataset.preview = "";
+    $("board").dataset.loaded = String(doc.seq);
+    root.dataset.seq = String(doc.last_seq);
+    const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
+    $("turn").textContent = doc.status === "finished" ? "The game is over."
+      : toAct.length ? `To act: ${CH.wordsList(toAct)}` : "";
+    $("undo").disabled = !CH.token || !doc.can_undo;
+    $("redo").disabled = !CH.token || !doc.can_redo;
+    renderActions();
+    const box = $("result-box");
+    box.hidden = !doc.result;
+    if (doc.result) {
+      $("result").replaceChildren(h("p", {class: "result-line"}, CH.resultSentence(doc.result, game.players)),
+        CH.breakdownTable(doc.result, game.players, game.game));
+    }
+  }
+
   // -- legal actions as buttons ------------------------------------------------------
   function label(v, ctx) {
     if (Array.isArray(v)) return v.length ? v.map((x) => label(x, ctx)).join(" + ") : "nothing";
