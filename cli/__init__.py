@@ -20,9 +20,17 @@ import click
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from events import Access, ChronicleError, GameFilter, Recorder, open_store
+from events import (
+    Access,
+    ChronicleError,
+    GameFilter,
+    Recorder,
+    open_store,
+    reaudit_games,
+    stored_ids,
+    verify_games,
+)
 from events.audit import compare as compare_records
-from events.audit import reaudit as reaudit_all
 from events.audit import statistics
 from events.migrate import copy_games, game_ids
 from events.recorder import parse_jsonl
@@ -612,15 +620,51 @@ def import_(ctx: click.Context, file: Any) -> None:
 
 
 @main.command()
-@click.argument("target")
+@click.argument("targets", nargs=-1, metavar="ID|FILE ...")
+@click.option("--all", "every", is_flag=True, help="every stored game (forks left out)")
+@click.option("--game", "slug", default=None, help="with --all: only games of this slug")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes auditing stored games at once (the cores: -j 0 is not allowed)")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @refusals
-def verify(ctx: click.Context, target: str, as_json: bool) -> None:
-    """Audit a stored game (ID) or an exported FILE: chain, every move, deals, result.
+def verify(ctx: click.Context, targets: tuple[str, ...], every: bool, slug: str | None,
+           jobs: int, as_json: bool) -> None:
+    """Audit stored games (IDs) or exported FILEs: chain, every move, deals, result.
+
+    One target prints its full report; several, or --all, a line per game, with -j N
+    processes auditing stored games at once.
 
     Example: chronicle verify game.jsonl
+    Example: chronicle verify --all -j 2
     """
+    if not targets and not every:
+        raise click.UsageError("name a game ID or FILE to verify, or --all")
+    if len(targets) == 1 and not every:
+        _verify_one(ctx, targets[0], as_json)
+        return
+    ids = list(targets)
+    if every:
+        ids += stored_ids(ctx.obj["db"], slug)
+    files = [t for t in ids if Path(t).is_file()]
+    reports = [{"game_id": f, **_verify_file(ctx, f)} for f in files]
+    reports += verify_games(ctx.obj["db"], [t for t in ids if t not in files], jobs)
+    if as_json:
+        _json_out({"games": reports, "failed": sum(not r["ok"] for r in reports)})
+    else:
+        _print(render.verify_summary(reports))
+    failed = [r for r in reports if not r["ok"]]
+    if failed:
+        raise Refused(f"{len(failed)} of {len(reports)} records do not verify; the first: "
+                      f"{failed[0]['game_id']}: {failed[0]['problems'][0]['message']}")
+
+
+def _verify_file(ctx: click.Context, path: str) -> dict[str, Any]:
+    with service(ctx) as rec, open(path, encoding="utf-8") as fh:
+        return rec.verify_envelopes(parse_jsonl(fh))
+
+
+def _verify_one(ctx: click.Context, target: str, as_json: bool) -> None:
     with service(ctx) as rec:
         if Path(target).is_file():
             with open(target, encoding="utf-8") as fh:
@@ -743,16 +787,17 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
 
 @main.command()
 @click.option("--game", "slug", default=None, help="only games of this slug")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes replaying games at once")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @refusals
-def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
+def reaudit(ctx: click.Context, slug: str | None, jobs: int, as_json: bool) -> None:
     """Replay every stored game under today's reducers; report games whose outcome changed.
 
-    Example: chronicle reaudit --game royals
+    Example: chronicle reaudit --game royals -j 2
     """
-    with service(ctx) as rec:
-        reports = reaudit_all(rec, slug)
+    reports = reaudit_games(ctx.obj["db"], slug, jobs)
     if as_json:
         _json_out({"games": reports, "changed": sum(r["changed"] for r in reports)})
     else:
