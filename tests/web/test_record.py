@@ -406,7 +406,14 @@ def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
 
 
 WAITING_JS = """() => {
-  // Record is offered only once every outcome is entered: a group still waiting for one
+  // Record is offered only once every outcome is entered: the move builder asking for one
+  // (a declared game), or a group still waiting for one (the old screen)
+  const builder = document.querySelector('#actions .move-builder');
+  if (builder) {
+    if (!builder.querySelector('.choice[data-outcome]')) return null;
+    const record = builder.querySelector('.record-action');
+    return {disabled: record.disabled, text: builder.querySelector('.move-sentence').innerText};
+  }
   const group = [...document.querySelectorAll('#actions .action-group')].find((g) =>
     g.querySelector('.choices[data-pick]:not([data-complete])'));
   if (!group) return null;
@@ -452,8 +459,8 @@ def test_record_a_complete_multi_player_table_game_by_tapping(
                 break
             waiting = None if waited else page.evaluate(WAITING_JS)
             if waiting:
-                assert waiting["disabled"] and waiting["text"].startswith("Still to tap:"), \
-                    waiting
+                assert waiting["disabled"] and waiting["text"].startswith(
+                    ("Still to tap:", "Still to choose:")), waiting
                 waited = True
             if recorded == 12 and not undone:  # a wrong entry: take it back, enter again
                 page.locator("#undo").click()
