@@ -410,8 +410,8 @@ WAITING_JS = """() => {
   // (a declared game), or a group still waiting for one (the old screen)
   const builder = document.querySelector('#actions .move-builder');
   if (builder) {
-    if (!builder.querySelector('.choice[data-outcome]')) return null;
     const record = builder.querySelector('.record-action');
+    if (!builder.querySelector('.choice[data-outcome]') || !record.disabled) return null;
     return {disabled: record.disabled, text: builder.querySelector('.move-sentence').innerText};
   }
   const group = [...document.querySelectorAll('#actions .action-group')].find((g) =>
