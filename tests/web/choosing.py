@@ -60,10 +60,15 @@ TOWARDS_JS = """async (want) => {
   const have = picks.filter((p) => !p.end).map((p) => p.value);
   const wanted = Array.isArray(target) ? target : [];
   let next;
-  if (choice.dataset.kind === 'sequence') next = have.length < wanted.length ? [wanted[have.length]] : [];
+  if (choice.dataset.kind === 'sequence') {
+    next = have.length < wanted.length ? [wanted[have.length]] : [];
+  }
   else {
     const left = [...wanted];
-    for (const v of have) { const i = left.findIndex((x) => same(x, v)); if (i >= 0) left.splice(i, 1); }
+    for (const v of have) {
+      const i = left.findIndex((x) => same(x, v));
+      if (i >= 0) left.splice(i, 1);
+    }
     // the first still wanted that is offered now (a subset's order is the tapper's)
     next = left.filter((v) => options.some((o) => same(JSON.parse(o.dataset.value), v)));
     if (left.length && !next.length) next = left;

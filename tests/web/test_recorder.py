@@ -16,6 +16,9 @@ from .readable import raw_words
 
 pytestmark = pytest.mark.browser
 
+#: these tests drive the old chance-slot screen, for a game not declared yet (its moves
+#: built from choices are tested in test_choices_recorder)
+OLD_SCREEN = "the game builds its moves from choices (test_choices_recorder)"
 TIMES = "\u00d7"  # the multiplication sign before the copies left, as in "Britain x15"
 TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True}
 
@@ -39,7 +42,7 @@ def _open(tablet, server, slug: str, players: list[str]):
     return page, made, slots
 
 
-@pytest.mark.skipif(declared("royals"), reason="the old chance-slot screen; royals builds its moves from choices (test_choices_recorder)")
+@pytest.mark.skipif(declared("royals"), reason=OLD_SCREEN)
 def test_outcomes_are_offered_by_label_once_each_with_the_copies_left(tablet, server) -> None:
     page, _, legal = _open(tablet, server, "royals", ["Ann", "Bo"])
     labels = get_rules("royals").labels()
@@ -62,7 +65,7 @@ def test_outcomes_are_offered_by_label_once_each_with_the_copies_left(tablet, se
     assert page.js_errors == []
 
 
-@pytest.mark.skipif(declared("royals"), reason="the old chance-slot screen; royals builds its moves from choices (test_choices_recorder)")
+@pytest.mark.skipif(declared("royals"), reason=OLD_SCREEN)
 def test_record_waits_for_a_complete_move_and_says_what_is_missing(tablet, server) -> None:
     page, _, legal = _open(tablet, server, "royals", ["Ann", "Bo"])
     slots = legal["chance_slots"]["0"]
@@ -89,7 +92,7 @@ def test_record_waits_for_a_complete_move_and_says_what_is_missing(tablet, serve
     assert page.js_errors == []
 
 
-@pytest.mark.skipif(declared("palais_royal"), reason="the old chance-slot screen; palais_royal builds its moves from choices (test_choices_recorder)")
+@pytest.mark.skipif(declared("palais_royal"), reason=OLD_SCREEN)
 def test_a_palais_royal_layout_is_one_tap_per_space_and_a_fix_is_two(tablet, server) -> None:
     page, _, legal = _open(tablet, server, "palais_royal", ["Ann", "Bo"])
     slots = legal["chance_slots"]["0"]
