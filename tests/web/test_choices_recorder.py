@@ -17,8 +17,9 @@ import pytest
 from projections import GAMES
 
 from .boardcheck import check_board
-from .choosing import declared, enter, patient_tap, settle
+from .choosing import declared, enter, patient_tap, settle, tap_towards
 from .conftest import ARTIFACTS, new_context, snap
+from .readable import raw_words
 
 pytestmark = pytest.mark.browser
 
@@ -228,3 +229,44 @@ def test_the_board_shows_palais_royals_garden_as_laid_out_so_far(browser, server
         check_board(page, server.get(f"/games/{created['id']}/state", created["recorder_token"]))
     finally:
         ctx.close()
+
+
+SIZES = {1280: 800, 768: 1024, 390: 844}
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_the_recorder_mid_move_reads_well_at_every_size(browser, server, slug: str) -> None:
+    """Mid-game, two taps into the fixture's next move, at 1280, 768 and 390 px: what the
+    move builder says holds no machine words (ids, snake_case, None), every button of it
+    is at least 44 px each way, and nothing of it runs off the page sideways. Screenshots
+    land in artifacts/."""
+    path = FIXTURE[slug]
+    moves = _moves(path)
+    mid = len(moves) // 2
+    while moves[mid]["type"] in ("undo", "redo"):
+        mid += 1
+    gid, token = server.import_prefix(path, mid, f"mid-move-{slug}")
+    for width, height in SIZES.items():
+        ctx = new_context(browser, viewport={"width": width, "height": height},
+                          has_touch=width < 1000)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/games/{gid}/record?token={token}")
+            page.locator(f'#record[data-seq="{mid}"]').wait_for(state="attached")
+            for _ in range(2):
+                if tap_towards(page, moves[mid]) == "record":
+                    break
+            settle(page)
+            snap(page, f"choices-{slug}-mid-move-{width}")
+            text = page.locator("#actions").inner_text()
+            assert raw_words(slug, text) == [], (width, raw_words(slug, text))
+            small = page.evaluate("""() => [...document.querySelectorAll('#actions button')]
+              .filter((b) => b.offsetParent).map((b) => {
+                const r = b.getBoundingClientRect();
+                return [b.innerText.slice(0, 30), Math.round(r.width), Math.round(r.height)]; })
+              .filter(([, w, h]) => w < 44 || h < 44)""")
+            assert small == [], (width, small)
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= width, (width, wide)
+        finally:
+            ctx.close()
