@@ -65,7 +65,7 @@ TAP_JS = """async () => {
   for (let i = 0; i < 800 && document.querySelector('#actions[data-loading]'); i++)
     await new Promise((r) => setTimeout(r, 15));
   if (document.querySelector('#actions .move-menu, #actions .move-builder'))
-    return await (PATIENT)();
+    return await (__PATIENT__)();
   const group = [...document.querySelectorAll('#actions .action-group')]
     .filter((g) => !['concede', 'abandon'].includes(g.dataset.type))[0];
   if (!group) return 'none';
@@ -79,7 +79,7 @@ TAP_JS = """async () => {
     if (card) { card.click(); return 'pick'; }
   }
   return 'stuck';
-}""".replace("PATIENT", PATIENT_JS)
+}""".replace("__PATIENT__", PATIENT_JS)
 
 
 
