@@ -270,3 +270,60 @@ def test_the_recorder_mid_move_reads_well_at_every_size(browser, server, slug: s
             assert wide <= width, (width, wide)
         finally:
             ctx.close()
+
+
+FAKE_JS = """async () => {
+  // a builder fed by a stand-in for the rules: one action, one choice of 40 options in 4
+  // groups (as Palais Royal's nobles by their printed attributes), a pick, then complete
+  const box = document.createElement('div');
+  box.id = 'fake-builder';
+  document.body.append(box);
+  const options = Array.from({length: 40}, (_, i) => ({value: `n${i}`, label: `Noble ${i}`,
+    detail: `${i % 5} points`, group: `Group ${'ABCD'[i % 4]}`}));
+  const asked = [];
+  const b = CH.choices.builder(box, {
+    ask: async (q) => {
+      asked.push(q);
+      if (!q.type) return {actions: [{type: 'claim', actor: 0, label: 'Claim a noble'}]};
+      if (!q.picks.length) return {choice: {id: 'noble', prompt: 'Which noble', kind: 'one',
+        options}, move: null, sentence: null};
+      return {choice: null, move: {type: 'claim', actor: 0, data: {noble: q.picks[0].value}},
+        sentence: 'Ann claimed Noble 7'};
+    },
+    submit: async () => {}, players: ['Ann'], chance: {}, changed: () => {},
+    failed: (e) => { throw e; }, idle: () => 'nothing', preview: () => {},
+  });
+  await b.show({last_seq: 1});
+  for (let i = 0; i < 100 && box.dataset.loading; i++) await new Promise((r) => setTimeout(r, 10));
+  const groups = [...box.querySelectorAll('.choice .group')].map((g) => ({
+    heading: (g.querySelector('h4') || {}).innerText || null,
+    options: [...g.querySelectorAll('button.option')].map((o) => o.innerText)}));
+  const jump = [...box.querySelectorAll('.choice .jump button')].map((x) => x.innerText);
+  [...box.querySelectorAll('button.option')]
+    .find((o) => o.innerText.startsWith('Noble 7\\n')).click();
+  for (let i = 0; i < 100 && box.dataset.loading; i++) await new Promise((r) => setTimeout(r, 10));
+  const sentence = box.querySelector('.move-sentence').innerText;
+  const ready = box.querySelector('.record-action[data-ready]') !== null;
+  box.remove();
+  return {groups, jump, sentence, ready, asked};
+}"""
+
+
+def test_many_options_come_under_their_group_headings_with_a_row_to_jump_to(page, server):
+    """The builder's layout, with a stand-in for the rules: every option under its group's
+    heading, in the order given, a row of the headings to jump to when the options are
+    many; the menu's only action taken without a tap; a pick asks the rules again with it;
+    the sentence before Record is the rules' own."""
+    made = server.post("/games", {"game": "adaman", "players": ["Ann"]}).json()
+    page.goto(f"{server.url}/games/{made['id']}/record")
+    page.locator('#record[data-seq="0"]').wait_for(state="attached")
+    got = page.evaluate(FAKE_JS)
+    assert [g["heading"] for g in got["groups"]] == ["Group A", "Group B", "Group C", "Group D"]
+    for n, group in enumerate(got["groups"]):
+        assert [o.split("\n")[0] for o in group["options"]] == \
+            [f"Noble {i}" for i in range(n, 40, 4)]
+        assert all("points" in o for o in group["options"]), "the detail beside the label"
+    assert got["jump"] == ["Group A", "Group B", "Group C", "Group D"]
+    assert got["sentence"] == "Ann claimed Noble 7" and got["ready"]
+    assert got["asked"][-1] == {"type": "claim", "actor": 0,
+                                "picks": [{"choice": "noble", "value": "n7"}]}
