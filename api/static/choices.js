@@ -18,7 +18,7 @@
   //   failed(err): a read of the choices failed
   //   preview(move or null, picks): the move as made so far, for the board to show
   function builder(box, opts) {
-    let menu = null, sel = null, picks = [], said = [], answer = null, seq = null;
+    let menu = null, firsts = [], sel = null, picks = [], said = [], answer = null, seq = null;
     let asking = 0, busy = false;
     const who = (actor) => CH.actorName(actor, opts.players);
 
@@ -35,6 +35,11 @@
         menu = got.actions || [];
         // one thing to do: no tap to choose it (a setup, a deal, a forced move)
         if (menu.length === 1 && !sel) sel = menu[0];
+        // several: each one's first choice, so its options can be tapped from the menu
+        // (a piece, then its squares: one tap fewer per move)
+        firsts = menu.length > 1 ? await Promise.all(menu.map((item) =>
+          opts.ask({type: item.type, actor: item.actor, picks: []}).catch(() => null))) : [];
+        if (n !== asking) return;
       }
       if (sel && !answer) { await walk(); return; }
       draw();
@@ -61,6 +66,11 @@
     }
 
     function choose(item) { sel = item; picks = []; said = []; answer = null; opts.changed(); walk(); }
+    // an option of an action's first choice, tapped in the menu: the action and the pick
+    function chooseWith(item, choice, option) {
+      sel = item; picks = [{choice: choice.id, value: option.value}]; said = [{choice, label: option.label}];
+      answer = null; opts.changed(); walk();
+    }
     function back() { sel = null; picks = []; said = []; answer = null; opts.changed(); draw(); }
     function pick(choice, option) {
       picks.push({choice: choice.id, value: option.value});
@@ -144,11 +154,41 @@
       // by actor, in the order the rules list them (the table recorder acts for every seat)
       const actors = [];
       for (const item of menu) if (!actors.some((a) => JSON.stringify(a) === JSON.stringify(item.actor))) actors.push(item.actor);
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
       box.replaceChildren(h("div", {class: "move-menu action-group"}, actors.map((actor) => h("section", {class: "menu-actor"},
         actors.length > 1 || actor !== "table" ? h("h3", {}, CH.capitalise(who(actor))) : null,
-        h("div", {class: "choices"}, menu.filter((m) => JSON.stringify(m.actor) === JSON.stringify(actor)).map((item) =>
-          h("button", {type: "button", class: "option", "data-action": item.type, "data-actor": JSON.stringify(item.actor),
-            onclick: () => choose(item)}, item.label)))))));
+        menu.map((item, i) => [item, i]).filter(([item]) => same(item.actor, actor)).map(([item, i]) => menuItem(item, firsts[i]))))));
+    }
+
+    // An action type of the menu: its button, and under it, when its first choice is of
+    // one option among a few, those options to tap at once, under their group headings
+    function menuItem(item, first) {
+      const choice = first && first.choice;
+      const inline = choice && choice.kind === "one" && choice.options.length <= 12 &&
+        !isOutcome(item.type, choice) ? choice : null;
+      const button = (o) => h("button", {type: "button", class: "option", "data-action-option": item.type,
+        "data-actor": JSON.stringify(item.actor), "data-choice": inline.id, "data-value": JSON.stringify(o.value),
+        onclick: () => chooseWith(item, inline, o)},
+      h("span", {class: "label"}, CH.capitalise(o.label)), o.detail ? h("span", {class: "detail"}, o.detail) : null);
+      return h("div", {class: "menu-item"},
+        h("div", {class: "menu-head"},
+          h("button", {type: "button", class: "option action", "data-action": item.type, "data-actor": JSON.stringify(item.actor),
+            onclick: () => choose(item)}, item.label),
+          inline ? h("span", {class: "note"}, `${inline.prompt}:`) : null),
+        inline ? h("div", {class: "inline", "data-first": inline.id}, grouped(inline.options).map((g) =>
+          h("div", {class: "group", "data-group": g.name || null}, g.name ? h("h4", {}, g.name) : null,
+            h("div", {class: "choices"}, g.options.map(button))))) : null);
+    }
+
+    function grouped(options) {
+      const groups = [];
+      for (const o of options) {
+        const g = o.group || "";
+        let found = groups.find((x) => x.name === g);
+        if (!found) { found = {name: g, options: []}; groups.push(found); }
+        found.options.push(o);
+      }
+      return groups;
     }
 
     // One choice: its prompt, how many are picked and may be, the options under their
@@ -157,13 +197,7 @@
       const mine = picked.length;
       const list = choice.kind !== "one";
       const count = list ? countText(mine, choice) : "";
-      const groups = [];
-      for (const o of choice.options) {
-        const g = o.group || "";
-        let found = groups.find((x) => x.name === g);
-        if (!found) { found = {name: g, options: []}; groups.push(found); }
-        found.options.push(o);
-      }
+      const groups = grouped(choice.options);
       const button = (o) => h("button", {type: "button", class: "option", "data-value": JSON.stringify(o.value),
         onclick: () => pick(choice, o)}, h("span", {class: "label"}, CH.capitalise(o.label)),
       o.detail ? h("span", {class: "detail"}, o.detail) : null);

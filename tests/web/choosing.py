@@ -25,8 +25,20 @@ TOWARDS_JS = """async (want) => {
     ? Object.fromEntries(Object.keys(x).sort().map((y) => [y, x[y]])) : x));
   const same = (a, b) => canon(a) === canon(b);
   const box = document.getElementById('actions');
+  const at = (path) => {
+    let v = want.data;
+    for (const p of path.split('.').map((x) => (/^\\d+$/.test(x) ? Number(x) : x))) {
+      v = v === undefined || v === null ? undefined : v[p];
+    }
+    return v;
+  };
   const menu = box.querySelector('.move-menu');
   if (menu) {
+    // the action's first choice offered in the menu: its option, in one tap
+    const inline = [...menu.querySelectorAll('button[data-action-option]')].find((x) =>
+      x.dataset.actionOption === want.type && same(JSON.parse(x.dataset.actor), want.actor) &&
+      same(JSON.parse(x.dataset.value), at(x.dataset.choice)));
+    if (inline) { inline.click(); return {tap: 'choose'}; }
     const b = [...menu.querySelectorAll('button[data-action]')].find((x) =>
       x.dataset.action === want.type && same(JSON.parse(x.dataset.actor), want.actor));
     if (!b) return {tap: 'stuck', why: 'not in the menu'};
