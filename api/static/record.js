@@ -67,7 +67,11 @@
         submit: (move) => submit("move", move),
         changed: inputChanged,
         failed: choicesFailed,
-        idle: () => (doc.status === "finished" ? "No more moves." : "Nothing for you to do now."),
+        idle: () => {
+          if (doc.status === "finished") return "No more moves.";
+          const waiting = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
+          return waiting.length ? `Nothing for you to do now: waiting for ${CH.wordsList(waiting)}.` : "Nothing for you to do now.";
+        },
         preview: previewMove,
       });
     }
