@@ -31,8 +31,10 @@ from .checks import (
     check_new_game,
     check_seat_meta,
     check_table_choice,
+    check_typist,
     meta_target,
     schema_of,
+    sealed_by_typist,
 )
 from .dealer import Entropy, Secret, committed, draw_secret
 from .editions import Editions
@@ -151,7 +153,9 @@ class Writer:
         schemas.check_json_text(raw, "the action")
         action = schemas.load_action(raw)
         check_actor(ctx, access, action)
-        cursor = self.folding.cursor(ctx)
+        check_typist(ctx, access, action)
+        action = sealed_by_typist(ctx, access, action)
+        cursor = self.folding.cursor(ctx, keep=True)
         if self.turns.owed(ctx, cursor):  # a server killed mid-write by an older version
             ctx, cursor = self.turns.catch_up(ctx, cursor)
         if expected_seq is not None and expected_seq != cursor.seq:

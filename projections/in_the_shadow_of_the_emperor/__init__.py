@@ -44,6 +44,9 @@ class InTheShadowOfTheEmperor(GameRules[State]):
     # spec §8: a ballot is sealed and then revealed; neither can be taken back in digital play
     never_undoable: ClassVar[frozenset[str]] = frozenset({"cast_vote", "reveal_votes"})
     appliers: ClassVar[Mapping[str, Applier]] = apply.APPLY
+    # spec §8: a ballot is sealed "in every per-player view"; at a table where a seat casts
+    # it from its own phone, the recorder (a player too, as a rule) is one of them (ruling 21)
+    sealed_types: ClassVar[frozenset[str]] = frozenset({"cast_vote"})
 
     def __init__(self, edition: Mapping[str, Any]) -> None:
         super().__init__(edition)

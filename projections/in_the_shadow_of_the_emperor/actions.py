@@ -108,6 +108,9 @@ class TargetData(Schema):
 
 class CastVoteData(Schema):
     choice = fields.String(required=True)
+    #: written by chronicle: the seat cast it with its own token at a table, so the table's
+    #: recorder does not see it either until the reveal (ruling 21)
+    sealed = fields.Boolean()
 
 
 class RevealVotesData(Schema):

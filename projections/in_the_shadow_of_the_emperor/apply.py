@@ -371,7 +371,7 @@ def _tally(state: State, c: Components) -> State:
     for seat, choice in sorted(chosen.items()):
         if choice == winning:
             state = _gain_vp(state, seat, c.victory_points.voted_for_winner, "election_votes")
-    state = replace(state, ballots=(), last_election=tuple(sorted(chosen.items())),
+    state = replace(state, ballots=(), sealed=(), last_election=tuple(sorted(chosen.items())),
                     last_totals=(totals[0], totals[1]), pending=None)
     if not rival_wins:
         return replace(state, step="done")
@@ -992,7 +992,9 @@ def apply_cast_vote(state: State, action: Action, components: Components) -> Sta
             f"{w.who(seat)} has already cast a ballot")
     require(choice in VOTE_CHOICES, "unknown_choice",
             f"a ballot is for the Emperor or the Rival, not {quoted(choice)}")
-    state = replace(state, ballots=(*state.ballots, (who(action), str(choice))))
+    state = replace(state, ballots=(*state.ballots, (who(action), str(choice))),
+                    sealed=(*state.sealed, seat) if action.data.get("sealed") is True
+                    else state.sealed)
     if len(state.ballots) < len(pending.seats):
         return settle(state, components)
     return settle(_tally(state, components), components)
