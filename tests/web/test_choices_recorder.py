@@ -29,11 +29,13 @@ DECLARED = sorted(slug for slug in GAMES if declared(slug))
 
 
 def _pick_fixture(slug: str) -> Path:
-    """The fixture re-entered: a table game's first, then the shortest of at least ten
-    moves (a whole game, quick to tap)."""
-    def key(path: Path) -> tuple[bool, int, str]:
+    """The fixture re-entered: one with no Thrones card effect (their abilities are not
+    declared yet, issue #30: an effect offers no choices), a table game's first, then the
+    shortest of at least ten moves (a whole game, quick to tap)."""
+    def key(path: Path) -> tuple[bool, bool, int, str]:
         lines = path.read_text().splitlines()
-        return ('"mode": "table"' not in lines[0], len(lines) if len(lines) > 10 else 10**6,
+        return (any('"type": "effect"' in line for line in lines),
+                '"mode": "table"' not in lines[0], len(lines) if len(lines) > 10 else 10**6,
                 path.name)
     return min((ROOT / "fixtures" / slug).glob("*.jsonl"), key=key)
 
