@@ -124,9 +124,18 @@
         else rows.push({choice: s.choice, labels: [s.label]});
       }
       const open = choice && rows.length && rows[rows.length - 1].choice.id === choice.id ? rows.pop() : null;
-      parts.push(h("ul", {class: "made"}, rows.map((r) => h("li", {},
+      const list = h("ul", {class: "made"}, rows.map((r) => h("li", {},
         h("span", {class: "what"}, `${r.choice.prompt}: `),
-        r.labels.filter((l) => l !== null).join(", ") || "none"))));
+        r.labels.filter((l) => l !== null).join(", ") || "none")));
+      // a long move (a whole layout): what is chosen folds away, the last choice shown,
+      // so the options stay in view (the board shows the layout so far)
+      if (rows.length > 4) {
+        const last = rows[rows.length - 1];
+        parts.push(h("details", {class: "made-all"}, h("summary", {},
+          `${rows.length} choices made; the last: ${last.choice.prompt}: ${last.labels.filter((l) => l !== null).join(", ") || "none"}`), list));
+      } else {
+        parts.push(list);
+      }
       if (choice) parts.push(choicePanel(choice, outcome, move, open ? open.labels.filter((l) => l !== null) : []));
       // always in view at the foot of the pane: the sentence, undo, Record
       const ready = Boolean(move) && !busy;
