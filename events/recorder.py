@@ -137,11 +137,13 @@ class Recorder:
         return self.writer.create(request, game_id)
 
     def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,
-               idempotency_key: str | None = None, access: Access | None = None) -> Recorded:
-        """Validate and append one action; in digital mode, fill its chance and deal on."""
+               idempotency_key: str | None = None, access: Access | None = None,
+               minimal: bool = False) -> Recorded:
+        """Validate and append one action; in digital mode, fill its chance and deal on.
+        `minimal`: answer the stored envelope alone, without the state document."""
         return self.writer.record(game_id, raw, expected_seq=expected_seq,
                                   idempotency_key=idempotency_key,
-                                  access=access or Access.local())
+                                  access=access or Access.local(), minimal=minimal)
 
     def undo(self, game_id: str, actor: Any = "table", access: Access | None = None,
              expected_seq: int | None = None) -> Recorded:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from typing import Any, cast
 
 from ..choices import DONE, Choice, Done, Made, Option, Step
@@ -348,47 +348,29 @@ def setup_steps(state: State, actor: Actor, made: Made, components: Components) 
 
 def initial_placement_steps(state: State, actor: Actor, made: Made,
                             components: Components) -> Step:
-    """Spec §5.2: the placing seat puts exactly its free servants on any court tiles. The
-    data is one mapping tile -> count, and a choice fills one place of the data, so the
-    whole placement is one pick: every split of the servants over the tiles, grouped by
-    how they are spread (all on one tile, 4 and 1, ...), in the court's reading order."""
+    """Spec §5.2: the placing seat puts exactly its free servants on any court tiles, every
+    tile allowed. The data is one mapping tile -> count, built as a tally: one tap of a tile
+    per servant (docs/rulings/palais_royal.md 23), the court in its reading order."""
     if state.phase != "initial_placement" or actor != placing_seat(state) or \
             isinstance(actor, bool):
         return None
     need = components.free_initial_servants
     if state.players[actor].supply < need:
         return None
-    if made.has("placements"):
+    placed = made.tally("placements")
+    done = sum(placed.values())
+    if done >= need:
         return DONE
     return Choice(("placements",), f"Where {who(state, actor)} places "
-                  f"{plural(need, 'servant')}",
-                  _placement_options(state.court_layout, need, components))
+                  f"{plural(need, 'servant')} ({done} of {need} placed)",
+                  tuple(_tile_option(tile, placed.get(tile, 0), components)
+                        for tile in state.court_layout),
+                  kind="tally", fewest=need, most=need)
 
 
-@lru_cache(maxsize=64)
-def _placement_options(layout: tuple[TileId, ...], need: int, components: Components
-                       ) -> tuple[Option, ...]:
-    """Every multiset of `need` tiles as a placement, grouped by its spread (most on one
-    tile first), each in the court's reading order (spec §2.1: row-major)."""
-    found: list[tuple[tuple[int, ...], Option]] = []
-    for combo in combinations_with_replacement(layout, need):
-        counts: dict[TileId, int] = {}
-        for tile in combo:
-            counts[tile] = counts.get(tile, 0) + 1
-        spread = tuple(sorted(counts.values(), reverse=True))
-        text = words_list(f"{k} on {the(t, components)}" for t, k in counts.items())
-        found.append((spread, Option(counts, text[:1].upper() + text[1:],
-                                     group=_spread_words(spread))))
-    found.sort(key=lambda pair: tuple(-k for k in pair[0]))  # stable within a spread
-    return tuple(option for _, option in found)
-
-
-def _spread_words(spread: tuple[int, ...]) -> str:
-    if len(spread) == 1:
-        return f"All {spread[0]} on one tile"
-    if set(spread) == {1}:
-        return f"1 each on {len(spread)} tiles"
-    return f"On {len(spread)} tiles: " + words_list(str(k) for k in spread)
+def _tile_option(tile: TileId, placed: int, components: Components) -> Option:
+    return Option(tile, the(tile, components)[:1].upper() + the(tile, components)[1:],
+                  detail=f"{plural(placed, 'servant')} placed" if placed else "")
 
 
 def play_privilege_card_steps(state: State, actor: Actor, made: Made,

@@ -93,6 +93,9 @@ def reach(walker: Walker, state: Any, action: dict[str, Any]) -> str | None:
         if choice.kind == "one":
             picks.append(Pick(choice.id, want))
             continue
+        if choice.kind == "tally":
+            picks.append(_tally_pick(choice, want, taken))
+            continue
         count = taken.get(choice.id, 0)
         if not isinstance(want, list):
             return f"{choice.id!r} is a list choice; the action holds {want!r}"
@@ -102,6 +105,20 @@ def reach(walker: Walker, state: Any, action: dict[str, Any]) -> str | None:
             picks.append(Pick(choice.id, want[count]))
             taken[choice.id] = count + 1
     return "no end after 500 picks"
+
+
+def _tally_pick(choice: Choice, want: Any, taken: dict[str, int]) -> Pick:
+    """The next pick towards a recorded mapping of counts: the first value offered whose
+    count is not reached yet, else the end (a value not offered stays unreached, and the
+    walk then ends at a move that differs from the record)."""
+    if not isinstance(want, dict):
+        return Pick(choice.id, end=True)
+    for option in choice.options:
+        key = f"{choice.id}={option.value}"
+        if isinstance(option.value, str) and taken.get(key, 0) < want.get(option.value, 0):
+            taken[key] = taken.get(key, 0) + 1
+            return Pick(choice.id, option.value)
+    return Pick(choice.id, end=True)
 
 
 def fixture_actions(slug: str) -> Iterator[tuple[str, str, Any, dict[str, Any]]]:
