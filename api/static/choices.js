@@ -97,6 +97,10 @@
         });
         const last = path[path.length - 1];
         if (choice.kind === "one") o[last] = value.value;
+        else if (choice.kind === "tally") {  // a mapping of counts: one more of the value
+          o[last] = {...(o[last] && typeof o[last] === "object" ? o[last] : {})};
+          if (!value.end) o[last][value.value] = (o[last][value.value] || 0) + 1;
+        }
         else if (!value.end) o[last] = [...(Array.isArray(o[last]) ? o[last] : []), value.value];
         else if (!Array.isArray(o[last])) o[last] = [];
       }
@@ -217,7 +221,7 @@
         "data-outcome": outcome ? "yes" : null},
       h("div", {class: "prompt"}, outcome ? h("span", {class: "tag"}, "tap what was seen") : null, choice.prompt,
         count ? h("span", {class: "count"}, ` ${count}`) : null),
-      picked.length ? h("div", {class: "picked"}, "Picked: ", h("b", {}, picked.join(", "))) : null,
+      picked.length ? h("div", {class: "picked"}, "Picked: ", h("b", {}, counted(picked).join(", "))) : null,
       many ? h("nav", {class: "jump"}, named.map((g) => h("button", {type: "button", class: "small",
         onclick: (e) => { const el = e.target.closest(".choice").querySelector(`[data-group="${CSS.escape(g.name)}"]`); if (el) el.scrollIntoView({block: "start"}); }},
       g.name))) : null,
@@ -226,6 +230,13 @@
         h("div", {class: "choices"}, g.options.map(button)))),
       choice.options.length ? null : h("p", {class: "note"}, "nothing more to pick"),
       ends ? h("button", {type: "button", class: "end", "data-end": "yes", onclick: () => end(choice)}, "Done: no more") : null);
+    }
+
+    // "Gate ×2, Office" for a tally's picks (the same label tapped more than once)
+    function counted(labels) {
+      const n = new Map();
+      for (const l of labels) n.set(l, (n.get(l) || 0) + 1);
+      return [...n.entries()].map(([l, k]) => (k > 1 ? `${l} ×${k}` : l));
     }
 
     function countText(n, choice) {

@@ -72,7 +72,12 @@ TOWARDS_JS = """async (want) => {
   const have = picks.filter((p) => !p.end).map((p) => p.value);
   const wanted = Array.isArray(target) ? target : [];
   let next;
-  if (choice.dataset.kind === 'sequence') {
+  if (choice.dataset.kind === 'tally') {  // counts: a value still short of its count
+    const counts = target && typeof target === 'object' ? target : {};
+    const tallied = {};
+    for (const v of have) tallied[v] = (tallied[v] || 0) + 1;
+    next = Object.keys(counts).filter((k) => counts[k] > (tallied[k] || 0));
+  } else if (choice.dataset.kind === 'sequence') {
     next = have.length < wanted.length ? [wanted[have.length]] : [];
   }
   else {
