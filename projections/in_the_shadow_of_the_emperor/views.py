@@ -2,8 +2,9 @@
 
 Spec: shared/games/in_the_shadow_of_the_emperor.md §10. Everything is open except the sealed
 ballots of an election before the reveal (§8): another seat's ballot shows as "hidden", in
-the view and in the event that cast it; to the table's recorder (viewer TABLE) too when the
-seat sealed it with its own token (ruling 21).
+the view and in the event that cast it (`redact_cast_vote`, the redaction `cast_vote`
+declares in actions.py); to the table's recorder (viewer TABLE) too when the seat sealed it
+with its own token (ruling 21).
 """
 
 from __future__ import annotations
@@ -41,9 +42,10 @@ def view(state: State, seat: Viewer, components: Components) -> dict[str, Any]:
     }
 
 
-def redact(action: Action, seat: Viewer, state_before: State, components: Components
-           ) -> dict[str, Any] | None:
-    """Spec §8: another seat's sealed ballot shows as "hidden" until the reveal."""
+def redact_cast_vote(action: Action, seat: Viewer, state_before: State, components: Components
+                     ) -> dict[str, Any] | None:
+    """Spec §8: another seat's sealed ballot shows as "hidden" until the reveal (the
+    redaction of `cast_vote`; every other action type is public, `choices.public`)."""
     if action.type != "cast_vote" or seat == "all" or seat == action.actor:
         return None
     if seat == TABLE and action.data.get("sealed") is not True:
