@@ -85,6 +85,8 @@ def _entry(slug: str) -> dict[str, Any]:
         "default_options": dict(cls.default_options),
         "actions": sorted(cls.action_schemas),
         "chance_fields": {k: list(v) for k, v in cls.chance_fields.items()},
+        # its moves are built from their declared choices (GET /games/<id>/choices)
+        "choices": bool(cls.actions),
         "cards": _cards(default_edition(slug)),
         "labels": get_rules(slug).labels(),
     }

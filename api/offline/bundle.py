@@ -33,8 +33,9 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 #: the pages' own files the recorder needs offline (the service worker keeps them)
-PAGE_FILES = ("app.js", "record.js", "style.css", "offline/offline.js", "offline/offline.css",
-              "offline/worker.js", "offline/icon.svg", "offline/home.html", "offline/home.js")
+PAGE_FILES = ("app.js", "choices.js", "record.js", "style.css", "offline/offline.js",
+              "offline/offline.css", "offline/worker.js", "offline/icon.svg", "offline/home.html",
+              "offline/home.js")
 #: top-level packages of the rules archive: the rules and what they import beyond the stdlib
 PACKAGES = ("projections", "marshmallow")
 SUFFIXES = (".py", ".json", ".typed")

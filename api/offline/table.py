@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from projections import canonical_edition, get_rules
+from projections.choices import Pick, Walker, menu
 from projections.errors import ChronicleError
 from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
 from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
@@ -81,6 +82,39 @@ class Table:
                 if found is not None:
                     slots[str(i)] = [thaw(slot) for slot in found]
         return {"actions": actions, "chance_slots": slots}
+
+    def choices(self, kind: str | None = None, actor: Any = None,
+                picks: Sequence[Any] = ()) -> dict[str, Any]:
+        """A move built choice by choice, as `GET /games/<id>/choices` answers the table's
+        recorder (events/choosing.py): every seat's moves, the chance outcomes tapped as
+        choices. The walk is the rules' own (projections.choices.Walker); only the shape of
+        the answer is arranged here."""
+        state, rules = self.cursor.state, self.rules
+        walker = Walker(rules, table=True)
+        actors = list(rules.to_act(state))
+        if kind is None:
+            return {"actions": menu(walker, state, actors)}
+        answers = [Pick.of(p) for p in picks]
+        record = rules.action_type(kind)
+        what = record.label[:1].lower() + record.label[1:]
+        open_to = [a for a in actors if any(r.name == kind for r in walker.opening(state, a))]
+        if actor is not None and actor not in open_to:
+            raise IllegalAction("not_now", f"{seat_name(self.names, actor)} cannot {what} now",
+                                type=kind, actor=actor)
+        if actor is None:
+            if len(open_to) != 1:
+                raise IllegalAction("actor_needed" if open_to else "not_now",
+                                    "say who makes this move" if open_to
+                                    else f"nobody can {what} now", type=kind)
+            actor = open_to[0]
+        walk = walker.walk(state, kind, actor, answers)
+        move = walk.move
+        sentence = None if move is None else rules.describe(
+            Action.of(move["type"], move["actor"], move["data"]), self.names)
+        return {"type": kind, "actor": actor, "label": record.label,
+                "picks": [p.to_json() for p in answers],
+                "choice": None if walk.choice is None else walk.choice.to_json(),
+                "complete": walk.complete, "move": move, "sentence": sentence}
 
     def events(self, after: int = -1, limit: int | None = None) -> dict[str, Any]:
         """A page of the log with its annotations, as `GET /games/<id>/events` has it."""
@@ -177,6 +211,8 @@ def _dispatch(method: str, args: dict[str, Any]) -> Any:
         return table.state()
     if method == "legal":
         return table.legal()
+    if method == "choices":
+        return table.choices(args.get("type"), args.get("actor"), args.get("picks") or [])
     if method == "events":
         return table.events(args.get("after", -1), args.get("limit"))
     if method == "record":

@@ -33,14 +33,77 @@
   // no answer at all (as opposed to the server's refusal): the connection is down
   const unreachable = (err) => !(err instanceof CH.ApiError) && !err.refused;
 
+  // a game whose actions are declared builds its moves from their choices (choices.js);
+  // the others, until they are declared, from the legal actions (transitional)
+  const declared = () => Boolean(cat && cat.choices);
+
   async function read() {
+    const none = Promise.resolve({actions: []});
     if (source === "tablet") {
-      const [data, acts] = await Promise.all([off.local.state(gameId), off.local.legal(gameId)]);
+      const [data, acts] = await Promise.all([off.local.state(gameId), declared() ? none : off.local.legal(gameId)]);
       return {data, tag: null, acts};
     }
     const [{data, etag: tag}, acts] = await Promise.all([
-      api(`/games/${gameId}/state`, {withEtag: true}), api(`/games/${gameId}/legal-actions`)]);
+      api(`/games/${gameId}/state`, {withEtag: true}), declared() ? none : api(`/games/${gameId}/legal-actions`)]);
     return {data, tag, acts};
+  }
+
+  // what may be chosen next, from wherever the game is read now
+  function askChoices(query) {
+    if (source === "tablet") return off.local.choices(gameId, query);
+    const q = new URLSearchParams();
+    if (query.type) q.set("type", query.type);
+    if (query.actor !== undefined) q.set("actor", String(query.actor));
+    if (query.picks) q.set("picks", JSON.stringify(query.picks));
+    return api(`/games/${gameId}/choices${q.toString() ? `?${q}` : ""}`);
+  }
+
+  let moves = null;  // the move builder (choices.js), for a declared game
+  function movesBuilder() {
+    if (!moves) {
+      moves = CH.choices.builder($("actions"), {
+        ask: askChoices, players: game.players,
+        chance: game.mode === "table" ? (cat && cat.chance_fields) || {} : {},
+        submit: (move) => submit("move", move),
+        changed: inputChanged,
+        failed: choicesFailed,
+        idle: () => {
+          if (doc.status === "finished") return "No more moves.";
+          const waiting = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
+          return waiting.length ? `Nothing for you to do now: waiting for ${CH.wordsList(waiting)}.` : "Nothing for you to do now.";
+        },
+        preview: previewMove,
+      });
+    }
+    return moves;
+  }
+
+  // The rules refused a pick, or could not be asked. A pick refused on a device that is
+  // behind (another recorded meanwhile, the live updates off) is no mistake of the person:
+  // the page reads the game again and says so, as for a move refused with a conflict.
+  async function choicesFailed(err) {
+    if (!(err instanceof CH.ApiError) && !err.refused) { showError(`The moves could not be read: ${err.message}`); return; }
+    const before = doc.last_seq;
+    await refresh().catch(() => {});
+    if (doc.last_seq !== before) {
+      showError("Not recorded: someone else recorded a move first. The board now shows the game as it stands; check it and enter your move again if it still applies.", "conflict");
+    } else {
+      showError(`Refused: ${err.message}`, err.code);
+    }
+  }
+
+  // the board shows the move as made so far, where its renderer can (a board registers
+  // CH.registerPreview(slug, fn): Palais Royal's setup lays out the garden as tapped)
+  function previewMove(data, action) {
+    if (!doc) return;
+    let view = null;
+    try { view = data ? CH.preview(game.game, doc.view, data, action) : null; } catch (e) { view = null; }
+    if (!view && !$("board").dataset.preview) return;
+    const pane = $("board").parentElement, keep = pane.scrollTop;
+    CH.renderBoard($("board"), view ? {...doc, view} : doc, view ? doc : prevDoc, cat);
+    CH.fitBoard($("board"), fit, 0.4);
+    pane.scrollTop = keep;
+    $("board").dataset.preview = view ? "yes" : "";
   }
 
   async function refresh() {
@@ -87,6 +150,7 @@
     CH.renderBoard($("board"), doc, prevDoc, cat);
     CH.fitBoard($("board"), fit, 0.4);
     pane.scrollTop = keep;
+    $("board").dataset.preview = "";
     $("board").dataset.loaded = String(doc.seq);
     root.dataset.seq = String(doc.last_seq);
     const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
@@ -129,6 +193,7 @@
   function renderActions() {
     const box = $("actions");
     if (!CH.token) { box.replaceChildren(h("p", {class: "note"}, "Watching (no token): open a player's or the recorder's link to act.")); return; }
+    if (declared()) { movesBuilder().show(doc); return; }
     if (!legal.length) {
       box.replaceChildren(h("p", {class: "note"}, doc.status === "finished" ? "No more moves." : "Nothing for you to do now."));
       return;

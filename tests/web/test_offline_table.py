@@ -140,6 +140,55 @@ def test_a_refusal_offline_names_the_rule_as_the_server_does(client, slug: str) 
     assert answer["error"]["message"] == again.json["error"]["message"]
 
 
+DECLARED = sorted(slug for slug, cls in GAMES.items() if cls.actions)
+
+
+@pytest.mark.parametrize("slug, part", [(s, p) for s in DECLARED for p in ("start", "middle")])
+def test_the_offline_choices_are_the_servers_pick_by_pick(client, slug: str, part: str) -> None:
+    """The tablet builds a move from the same choices as the server's table recorder
+    (GET /games/<id>/choices is the oracle): the same menu, then, along a seeded random
+    walk of each action type open now, the same answer after every pick, through the
+    page's door; a pick not offered is refused in the same words."""
+    import random
+
+    path = _widest(slug)
+    length = len([x for x in path.read_text().splitlines() if x.strip()]) - 1
+    upto = {"start": 1, "middle": length // 2}[part]
+    gid, token, _ = _as_table_game(client, path, upto, f"choose-{slug}-{part}")
+    mine = _open(client, gid, token)
+    table._tables[gid] = mine
+
+    def both(query: dict) -> tuple[dict, dict]:
+        ours = json.loads(table.call("choices", json.dumps({"game_id": gid, **query})))
+        wire = {k: json.dumps(v) if k == "picks" else v for k, v in query.items()}
+        r = client.get(f"/games/{gid}/choices", query_string=wire,
+                       headers={"Authorization": f"Bearer {token}"})
+        return ours, {"ok": r.json} if r.status_code == 200 else {"error": r.json["error"]}
+
+    ours, theirs = both({})
+    assert ours == theirs and ours["ok"]["actions"], "the same action types open now"
+    whim = random.Random(f"{slug}-{part}")
+    for item in ours["ok"]["actions"]:
+        picks: list[dict] = []
+        for _ in range(200):
+            ours, theirs = both({"type": item["type"], "actor": item["actor"], "picks": picks})
+            assert ours == theirs, (item, picks)
+            choice = ours["ok"]["choice"]
+            if choice is None:
+                break
+            ends = choice["kind"] != "one" and choice["can_end"]
+            n = len(choice["options"]) + ends
+            i = whim.randrange(n)
+            picks.append({"choice": choice["id"], "end": True} if i == len(choice["options"])
+                         else {"choice": choice["id"], "value": choice["options"][i]["value"]})
+        assert ours["ok"]["complete"] and ours["ok"]["move"] and ours["ok"]["sentence"]
+    bad = [{"choice": "no-such-choice", "value": 1}]
+    ours, theirs = both({"type": item["type"], "actor": item["actor"], "picks": bad})
+    assert ours["error"]["code"] == theirs["error"]["code"] in ("not_this_choice",
+                                                                 "move_complete")
+    assert ours["error"]["message"] == theirs["error"]["message"]
+
+
 def _call(mine: table.Table, action: dict) -> str:
     """Through the page's door (JSON in, JSON out), as the worker calls it."""
     table._tables[mine.game["id"]] = mine

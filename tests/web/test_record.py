@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from projections import GAMES, get_rules
 
 from .boardcheck import check_board
+from .choosing import PATIENT_JS, build, enter, patient_tap, settle, tap_towards
 from .conftest import new_context, snap
 
 pytestmark = pytest.mark.browser
@@ -56,10 +56,16 @@ def _wait_seq(page, seq: int) -> None:
     page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached")
 
 
-TAP_JS = """() => {
-  // one tap of a patient player or recorder: in the first group (never the one that gives
-  // up), the first choice not yet made, else the first card still available for a chance
-  // outcome not yet entered (at a physical table), else the Record button once ready
+TAP_JS = """async () => {
+  // one tap of a patient player or recorder. A declared game's move builder (choices.js,
+  // tests/web/choosing.PATIENT_JS): the first action type not giving up, the first option,
+  // Record once ready. The old screen of a game not declared yet: in the first group (never
+  // the one that gives up), the first choice not yet made, else the first card still
+  // available for a chance outcome not yet entered (at a physical table), else Record
+  for (let i = 0; i < 800 && document.querySelector('#actions[data-loading]'); i++)
+    await new Promise((r) => setTimeout(r, 15));
+  if (document.querySelector('#actions .move-menu, #actions .move-builder'))
+    return await (__PATIENT__)();
   const group = [...document.querySelectorAll('#actions .action-group')]
     .filter((g) => !['concede', 'abandon'].includes(g.dataset.type))[0];
   if (!group) return 'none';
@@ -73,7 +79,8 @@ TAP_JS = """() => {
     if (card) { card.click(); return 'pick'; }
   }
   return 'stuck';
-}"""
+}""".replace("__PATIENT__", PATIENT_JS)
+
 
 
 def _tap(page, seq: int) -> str:
@@ -87,27 +94,11 @@ def _tap(page, seq: int) -> str:
     return tapped
 
 
-def _pick(page, kind: str, cards: list[str]) -> None:
-    for card in cards:
-        page.locator(f'[data-type="{kind}"] [data-pick="drawn"] button[data-card="{card}"]').click()
-
-
-def _choose(page, kind: str, key: str, value) -> None:
-    """Tap the choice whose value equals `value` (lists compare as sets: order is the row's)."""
-    buttons = page.locator(f'[data-type="{kind}"] [data-key="{key}"] button')
-    for i in range(buttons.count()):
-        got = json.loads(buttons.nth(i).get_attribute("data-value"))
-        if got == value or (isinstance(value, list) and sorted(got) == sorted(value)):
-            buttons.nth(i).click()
-            return
-    raise AssertionError(f"no {key} choice {value!r}")
-
-
 def _record_control(page, event: dict) -> None:
-    _choose(page, "control", "target", event["data"]["target"])
-    _choose(page, "control", "spend", event["data"]["spend"])
-    _pick(page, "control", event["data"]["drawn"])
-    page.locator('[data-type="control"] .record-action').click()
+    """Enter an Adaman control by tapping its choices (the card, the cards paid, the cards
+    turned up), then Record."""
+    seq = int(page.locator("#record").get_attribute("data-seq"))
+    enter(page, {"type": "control", "actor": 0, "data": event["data"]}, seq)
 
 
 def test_record_a_complete_adaman_game_by_tapping(tablet, server) -> None:
@@ -117,20 +108,31 @@ def test_record_a_complete_adaman_game_by_tapping(tablet, server) -> None:
     _wait_seq(page, 0)
     events = EXAMPLES["win_with_cards_left"]["events"]
     drawn = events[0]["data"]["drawn"]
-    # a refused move: the layout needs all 13 cards; the rule's message, nothing stored
-    _pick(page, "setup", drawn[:-1])
-    page.locator('[data-type="setup"] .record-action').click()
-    page.locator("#error").wait_for()
-    assert "needs more cards" in page.locator("#error").inner_text()
+    # the layout is not complete before all 13 cards: Record waits (the rules say when)
+    setup = {"type": "setup", "actor": "table", "data": {"drawn": drawn}}
+    for _ in drawn[:-1]:
+        assert tap_towards(page, setup) == "pick"
+    settle(page)
+    record = page.locator('[data-type="setup"] .record-action')
+    assert record.is_disabled() and record.get_attribute("data-ready") is None
+    assert "Still to choose" in page.locator(".move-sentence").inner_text()
     assert server.get(f"/games/{gid}")["last_seq"] == 0
-    _pick(page, "setup", drawn[-1:])
-    assert page.locator("#error").is_hidden(), "a refusal clears once the input changes"
-    page.locator('[data-type="setup"] .record-action').click()
+    # a wrong card tapped: undo the last pick, tap the right one
+    wrong = page.locator('.choice button.option').first
+    wrong.click()
+    settle(page)
+    page.locator("[data-undo-pick]").click()
+    assert tap_towards(page, setup) == "pick"
+    settle(page)
+    preview = page.locator(".move-sentence[data-sentence]").inner_text()
+    assert tap_towards(page, setup) == "record"
     seq = 1
     _wait_seq(page, seq)
     assert page.locator("#error").is_hidden()
-    # the message says what was recorded, in the log's own words for it
+    # the message says what was recorded, in the log's own words for it, as the sentence
+    # before Record previewed it
     said = server.get(f"/games/{gid}/events")["annotations"]["1"]["description"]
+    assert preview == f"{said[0].upper()}{said[1:]}"
     page.locator("#flash").filter(has_text="Recorded:").wait_for()
     assert page.locator("#flash").inner_text() == f"Recorded: {said[0].upper()}{said[1:]}"
     for n, event in enumerate(events[1:], 1):
@@ -177,11 +179,11 @@ def test_digital_play_shows_the_move_on_the_other_screen(browser, server) -> Non
         start = server.get(f"/games/{gid}")["last_seq"]  # the server dealt the layout
         _wait_seq(seat, start)
         watcher.locator(f'#board[data-loaded="{start}"]').wait_for()
-        assert seat.locator('[data-pick="drawn"]').count() == 0, "the server deals, not the seat"
-        # the seat's first legal control: the first target and the first spend offered
-        seat.locator('[data-type="control"] [data-key="target"] button').first.click()
-        seat.locator('[data-type="control"] [data-key="spend"] button').first.click()
-        seat.locator('[data-type="control"] .record-action').click()
+        # the seat's first legal control: the first card, the first cards paid offered
+        settle(seat)
+        seat.locator('[data-action="control"]').click()
+        while patient_tap(seat) != "record":
+            assert seat.locator('[data-outcome]').count() == 0, "the server deals, not the seat"
         _wait_seq(seat, start + 1)
         now = server.get(f"/games/{gid}/state")
         # live, unprompted (the stream reconnects every few seconds: allow a cycle or two)
@@ -215,9 +217,10 @@ def test_two_devices_a_stale_one_gets_a_conflict_not_a_double_entry(browser, ser
             pg.goto(f"{server.url}/games/{gid}/record?token={token}")
             _wait_seq(pg, 1)
         b.locator("#live").uncheck()  # device b looks away: it stays on seq 1
+        build(b, {"type": "control", "actor": 0, "data": events[1]["data"]})  # all but Record
         _record_control(a, events[1])
         _wait_seq(a, 2)
-        _record_control(b, events[1])
+        b.locator('.record-action[data-ready]').click()
         b.locator('#error[data-code="conflict"]').wait_for()
         assert "someone else recorded a move first" in b.locator("#error").inner_text()
         _wait_seq(b, 2)  # and b now shows the game as it stands
@@ -225,6 +228,16 @@ def test_two_devices_a_stale_one_gets_a_conflict_not_a_double_entry(browser, ser
         assert [e["type"] for e in log] == ["game_created", "setup", "control"]
         check_board(b, server.get(f"/games/{gid}/state"))
         snap(b, "conflict-device-b")
+        # b begins the next move (its card) while a records it whole: b's next pick finds
+        # the game moved on, and b is told so, with the board as it stands
+        want = {"type": "control", "actor": 0, "data": events[2]["data"]}
+        assert tap_towards(b, want) == "choose"  # the card, from the menu
+        _record_control(a, events[2])
+        _wait_seq(a, 3)
+        tap_towards(b, want)
+        b.locator('#error[data-code="conflict"]').wait_for()
+        _wait_seq(b, 3)
+        assert server.get(f"/games/{gid}")["last_seq"] == 3
     finally:
         one.close()
         two.close()
@@ -392,7 +405,14 @@ def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
 
 
 WAITING_JS = """() => {
-  // Record is offered only once every outcome is entered: a group still waiting for one
+  // Record is offered only once every outcome is entered: the move builder asking for one
+  // (a declared game), or a group still waiting for one (the old screen)
+  const builder = document.querySelector('#actions .move-builder');
+  if (builder) {
+    const record = builder.querySelector('.record-action');
+    if (!builder.querySelector('.choice[data-outcome]') || !record.disabled) return null;
+    return {disabled: record.disabled, text: builder.querySelector('.move-sentence').innerText};
+  }
   const group = [...document.querySelectorAll('#actions .action-group')].find((g) =>
     g.querySelector('.choices[data-pick]:not([data-complete])'));
   if (!group) return null;
@@ -438,8 +458,8 @@ def test_record_a_complete_multi_player_table_game_by_tapping(
                 break
             waiting = None if waited else page.evaluate(WAITING_JS)
             if waiting:
-                assert waiting["disabled"] and waiting["text"].startswith("Still to tap:"), \
-                    waiting
+                assert waiting["disabled"] and waiting["text"].startswith(
+                    ("Still to tap:", "Still to choose:")), waiting
                 waited = True
             if recorded == 12 and not undone:  # a wrong entry: take it back, enter again
                 page.locator("#undo").click()

@@ -16,6 +16,7 @@ from projections.replay import fold
 from projections.rules import Action, IllegalAction
 
 from .boardcheck import check_board
+from .choosing import declared, patient_tap
 from .conftest import ARTIFACTS, TAPS, new_context, snap
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -114,6 +115,17 @@ def test_record_a_complete_table_game_by_tapping_only(browser, server, slug: str
             page.locator(f'#record[data-seq="{seq}"]').wait_for(state="attached")
             if game["status"] == "finished":
                 break
+            if declared(slug):  # the move builder: a whim among the buttons it shows
+                tapped = patient_tap(page, whim.random())
+                assert tapped in kinds, tapped
+                taps += 1
+                kinds[tapped] += 1
+                if tapped == "record":
+                    page.wait_for_function(
+                        f"document.getElementById('record').dataset.seq !== '{seq}' "
+                        "|| !document.getElementById('error').hidden")
+                    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+                continue
             if at != seq:  # a new move: which one is the player's whim
                 offered = page.evaluate(STATE_JS, None)["kinds"]
                 assert offered, "a running game offers the recorder a move"

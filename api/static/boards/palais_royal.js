@@ -195,6 +195,22 @@
     ];
   }
 
+  // The recorder's preview of the setup as tapped so far (choices.js): the court and the
+  // garden laid out with the tiles chosen, the spaces still to fill empty. The garden is
+  // the edition's 6 x 6 grid (edition "garden": rows 6, cols 6).
+  if (CH.registerPreview) CH.registerPreview("palais_royal", (view, data, action) => {
+    if (!action || action.type !== "setup") return null;
+    const chosen = isObj(data.garden) ? data.garden : {};
+    const laid = isObj(view.garden) ? view.garden : {};
+    const g = {};
+    for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) {
+      const k = `r${r}c${c}`;
+      g[k] = chosen[k] || laid[k] || null;
+    }
+    return {...view, garden: g,
+      court_layout: Array.isArray(data.court_layout) ? data.court_layout : view.court_layout};
+  });
+
   CH.registerBoard("palais_royal", (view, ctx) => {
     if (!Array.isArray(view.court_layout) && !isObj(view.garden)) return null;
     const n = Array.isArray(view.players) ? view.players.length : ctx.players.length;

@@ -114,6 +114,7 @@
   const local = {
     state: (gameId) => call("state", {game_id: gameId}),
     legal: (gameId) => call("legal", {game_id: gameId}),
+    choices: (gameId, query) => call("choices", {game_id: gameId, ...query}),
     events: (gameId, after, limit) => call("events", {game_id: gameId, after, limit}),
     // one move, checked by the rules, then queued with the seq it expects
     async record(gameId, action, key) {
