@@ -1392,7 +1392,9 @@ def test_setup_slots_are_the_start_seat_and_the_display_from_the_prepared_deck()
     slots = RULES.chance_slots(state, Action.of("setup", "table", auto["data"]))
     assert slots == [
         {"field": "start_player", "path": [], "options": [0, 1, 2], "many": False,
-         "count": None, "label": "the start player"},
+         "count": None, "label": "the start player",  # tapped by the players' names
+         "groups": [{"label": "", "items": [{"label": name, "values": [seat]}
+                                            for seat, name in enumerate(state.names)]}]},
         {"field": "display", "path": [], "options": list(state.deck), "many": True, "count": 3,
          "label": "the 3 cards turned face up for the display"}]
     assert Counter(slots[1]["options"]) == BOARD.prepared_deck(3)[0]  # 69 cards, with repeats
