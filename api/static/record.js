@@ -338,9 +338,11 @@
       known = Math.max(known, (done && done.state && done.state.last_seq) || -1);
       if (!onTablet && offlineOK) await off.add(gameId, done).catch((e) => console.warn("offline copy not updated", e));
       busy = false;
-      // the words first, then the board, so both show at once
-      const said = await whatHappened(done).catch(() => "Recorded.");
-      await refresh().catch((err) => (unreachable(err) && offlineOK ? goOffline() : Promise.reject(err)));
+      // the words and the board are read together and shown at once; a read with no
+      // answer hands over to the tablet, which has the move (off.add) and says it
+      let [said] = await Promise.all([whatHappened(done).catch(() => null),
+        refresh().catch((err) => (unreachable(err) && offlineOK ? goOffline() : Promise.reject(err)))]);
+      if (said === null) said = await whatHappened(done).catch(() => "Recorded.");
       flash(onTablet ? `${said} (${waitingWords()})` : said);
       if (onTablet) sendSoon();
     } catch (err) {
@@ -417,6 +419,12 @@
       switching = (async () => {
         renderSync();
         try {
+          // the rules still starting are waited for; files or a log never stored are not
+          const has = await off.readiness(gameId, root.dataset.offline);
+          if (!has.game || (!has.files && !has.rules)) {
+            await renderSync();
+            throw new Error(`it is not ready yet${notReadyWhy()}`);
+          }
           await off.open(gameId);
           source = "tablet";
           await refresh();
@@ -603,9 +611,25 @@
   function bindOffline() {
     const version = root.dataset.offline;
     off.register(version).catch((e) => console.warn("no service worker", e));
-    off.boot().catch((e) => console.warn("the rules did not start", e));
+    // Rules started before the files were stored fetch them over the connection, and a cut
+    // then may leave that start hanging: once the files are stored, the rules start again
+    // from them (seconds), unless they are ready already.
+    let bootWithFiles = null;
+    const startRules = async () => {
+      bootWithFiles = (await off.readiness(gameId, version)).files;
+      off.boot().catch((e) => console.warn("the rules did not start", e));
+    };
+    const filesStored = async () => {
+      const has = await off.readiness(gameId, version);
+      if (has.files && bootWithFiles === false && has.rulesState === "starting") {
+        bootWithFiles = true;
+        off.restartRules().catch(() => {});
+      }
+      renderSync();
+    };
+    startRules();
     off.onRules(() => renderSync());
-    navigator.serviceWorker.ready.then(() => renderSync());
+    navigator.serviceWorker.ready.then(filesStored);
     navigator.serviceWorker.addEventListener("controllerchange", () => renderSync());
     // another tab of this game queued or sent a move: this tab folds it in and says so
     off.onChange((msg, mine) => {
@@ -624,8 +648,8 @@
       if (source === "tablet" || (await off.queued(gameId)).length) backOnline();
       const has = await off.readiness(gameId, version);
       if (!has.files && !has.installing || !has.page) off.register(version).catch(() => {});
-      if (has.rulesState === "failed") off.boot().catch(() => {});
-      renderSync();
+      if (has.rulesState === "failed") startRules();
+      await filesStored();
     }, 3000);
     renderSync(); renderConflicts();
   }

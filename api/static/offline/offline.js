@@ -116,13 +116,16 @@
   const pending = new Map();
   const rulesListeners = new Set();
   const announceRules = () => { for (const fn of rulesListeners) fn(rules); };
-  let bootInfo = null;
+  let bootInfo = null, bootAt = 0;
   function boot() {
     if (!booting) {
-      rules = "starting"; rulesError = null; announceRules();
+      rules = "starting"; rulesError = null; bootAt = performance.now(); announceRules();
       booting = new Promise((resolve, reject) => {
         const t0 = performance.now();
-        const fail = (message) => {
+        const fail = (raw) => {
+          // the browser's words for a fetch that failed are no sentence for the table
+          const message = /failed to fetch|networkerror|load failed|network/i.test(String(raw))
+            ? "its files could not be fetched: no connection" : String(raw);
           booting = null; rules = "failed"; rulesError = message; announceRules();
           if (worker) worker.terminate();
           reject(new Error(message));
@@ -145,6 +148,16 @@
       });
     }
     return booting;
+  }
+  // A start cut off by a lost connection (Pyodide's files half fetched) may never end:
+  // the page starts the rules again once the files are stored (restartRules).
+  function restartRules() {
+    if (rules !== "starting") return boot();
+    if (worker) worker.terminate();
+    for (const p of pending.values()) p.reject(new Error("the rules were started again"));
+    pending.clear();
+    booting = null;
+    return boot();
   }
   async function call(method, args) {
     await boot();
@@ -441,7 +454,8 @@
   }
 
   CH.offline = {supported, register, ready, readiness, metrics, keep, open, local, queued, sync, keepApart,
-    conflicts, onChange, add, boot, bootInfo: () => bootInfo, rulesState: () => rules,
+    conflicts, onChange, add, boot, restartRules,
+    bootAge: () => (rules === "starting" ? performance.now() - bootAt : 0), bootInfo: () => bootInfo, rulesState: () => rules,
     onRules: (fn) => rulesListeners.add(fn), kept: (gameId) => getOne("games", gameId),
     keptGames: () => tx("games", "readonly", (s) => s.getAll()),
     forget: (store, key) => delOne(store, key), newKey};
