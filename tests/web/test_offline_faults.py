@@ -187,7 +187,7 @@ def test_an_answer_cut_off_half_way_is_no_answer_and_the_move_is_recorded_once(
     FIGURES["answer cut off"] = {"total_s": round(time.monotonic() - started, 1)}
 
 
-def test_a_burst_of_502s_from_the_proxy_is_no_answer_not_a_refusal(tablet, server, proxy) -> None:  # noqa: F811,E501
+def test_a_burst_of_502s_from_the_proxy_is_no_answer_not_a_refusal(tablet, server, proxy) -> None:  # noqa: F811
     gid, token = _royals_at_the_table(server)
     page = _open(tablet, proxy.url, gid, token)
     api = _api(gid)
@@ -212,7 +212,7 @@ def test_a_burst_of_502s_from_the_proxy_is_no_answer_not_a_refusal(tablet, serve
                                  "total_s": round(time.monotonic() - started, 1)}
 
 
-def test_a_link_slower_than_the_deadline_never_freezes_the_page(tablet, server, proxy) -> None:  # noqa: F811,E501
+def test_a_link_slower_than_the_deadline_never_freezes_the_page(tablet, server, proxy) -> None:  # noqa: F811
     """Every read of the game takes 9 s (beyond the 5 s deadline), writes 1 s: each move is
     on the board within 12 s (the page used to wait 19 s and more per move)."""
     gid, token = _royals_at_the_table(server)
@@ -230,7 +230,7 @@ def test_a_link_slower_than_the_deadline_never_freezes_the_page(tablet, server, 
     FIGURES["slow link (reads 9 s, writes 1 s)"] = {"per_move_s": max(times)}
 
 
-def test_a_move_tapped_while_the_queue_is_sent_goes_out_after_it(tablet, server, proxy) -> None:  # noqa: F811,E501
+def test_a_move_tapped_while_the_queue_is_sent_goes_out_after_it(tablet, server, proxy) -> None:  # noqa: F811
     gid, token = _royals_at_the_table(server)
     page = _open(tablet, proxy.url, gid, token)
     tablet.set_offline(True)
