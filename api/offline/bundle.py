@@ -79,7 +79,7 @@ def _entries() -> list[tuple[str, bytes]]:
     # the server's own input checks, so the tablet refuses what the server would refuse:
     # these modules of events/ import only marshmallow, projections and each other (a test
     # keeps it so), under an events package that holds nothing else
-    out.append(("events/__init__.py", b'"""The server\'s input checks, as the tablet runs them."""\n'))
+    out.append(("events/__init__.py", b'"""The server\'s input checks, for the tablet."""\n'))
     for name in EVENTS_MODULES:
         out.append((f"events/{name}", (ROOT / "events" / name).read_bytes()))
     out.append(("offline_table.py", (Path(__file__).parent / "table.py").read_bytes()))

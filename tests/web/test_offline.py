@@ -274,7 +274,8 @@ def test_a_move_whose_answer_was_lost_is_recorded_once_and_an_undo_offline_is_se
     page.locator('#sync[data-online="yes"][data-waiting="0"]').wait_for(timeout=30_000)
     log = server.get(f"/games/{gid}/events", token)
     assert [{k: e[k] for k in ("type", "actor", "data")} for e in log["events"][1:]] == \
-        [first, *(q["action"] for q in queued[-2:])], "the lost move once, then the move and the undo"
+        [first, *(q["action"] for q in queued[-2:])], \
+        "the lost move once, then the move and the undo"
     assert log["annotations"]["2"]["undone"] is True
     assert server.get(f"/games/{gid}/verify", token)["ok"] is True
     assert page.js_errors == []

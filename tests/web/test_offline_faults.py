@@ -102,8 +102,10 @@ def _open(ctx, url: str, gid: str, token: str, ready: bool = True):
     page.goto(f"{url}/games/{gid}/record?token={token}")
     page.locator('#record[data-seq]').wait_for(state="attached")
     page.locator("#actions .action-group").first.wait_for()
-    if ready:
-        page.locator('#sync[data-ready="yes"]').wait_for(timeout=BOOT_MS)
+    if ready:  # the files stored and the rules started (a page with no such word: stored)
+        page.wait_for_function("navigator.serviceWorker.controller !== null && (!CH.offline."
+                               "readiness || document.getElementById('sync').dataset.ready "
+                               "=== 'yes')", timeout=BOOT_MS)
     return page
 
 
@@ -187,11 +189,15 @@ def test_an_answer_cut_off_half_way_is_no_answer_and_the_move_is_recorded_once(
     FIGURES["answer cut off"] = {"total_s": round(time.monotonic() - started, 1)}
 
 
+#: answers of 502 in a row: the move, the tablet's first tries to send it, the board's reads
+BURST = 8
+
+
 def test_a_burst_of_502s_from_the_proxy_is_no_answer_not_a_refusal(tablet, server, proxy) -> None:  # noqa: F811
     gid, token = _royals_at_the_table(server)
     page = _open(tablet, proxy.url, gid, token)
     api = _api(gid)
-    burst = {"left": 12}
+    burst = {"left": BURST}
 
     def rule(method: str, path: str):
         if api(path) and burst["left"] > 0:
@@ -207,8 +213,8 @@ def test_a_burst_of_502s_from_the_proxy_is_no_answer_not_a_refusal(tablet, serve
     page.locator('#sync[data-source="tablet"][data-waiting="1"]').wait_for()
     recorded.append(_record(page, timeout=5_000))
     _finish(page, server, gid, token, recorded)
-    assert proxy.count("502") == 12, "the whole burst was met"
-    FIGURES["502 burst (12)"] = {"to_tablet_s": round(handed, 1),
+    assert proxy.count("502") == BURST, "the whole burst was met"
+    FIGURES[f"502 burst ({BURST})"] = {"to_tablet_s": round(handed, 1),
                                  "total_s": round(time.monotonic() - started, 1)}
 
 
@@ -221,7 +227,7 @@ def test_a_link_slower_than_the_deadline_never_freezes_the_page(tablet, server, 
     proxy.rule = lambda method, path: (delay(9) if method == "GET" else delay(1)) \
         if api(path) and "/stream" not in path else None
     recorded, times = [], []
-    for _ in range(3):
+    for _ in range(2):
         started = time.monotonic()
         recorded.append(_record(page, timeout=12_000))
         times.append(round(time.monotonic() - started, 1))
@@ -235,19 +241,19 @@ def test_a_move_tapped_while_the_queue_is_sent_goes_out_after_it(tablet, server,
     page = _open(tablet, proxy.url, gid, token)
     tablet.set_offline(True)
     page.locator('#sync[data-source="tablet"]:not([data-busy="yes"])').wait_for(timeout=BOOT_MS)
-    recorded = [_record(page, timeout=10_000) for _ in range(5)]
+    recorded = [_record(page, timeout=10_000) for _ in range(3)]
     # back over a slow link: each move takes 1.5 s to send
     api = _api(gid)
     proxy.rule = lambda method, path: delay(1.5) if api(path) and method == "POST" else None
     started = time.monotonic()
     tablet.set_offline(False)
-    page.locator('#sync[data-state="sending"]').wait_for(timeout=20_000)
+    page.locator("#sync-state").filter(has_text="sending").wait_for(timeout=20_000)
     recorded.append(_record(page, timeout=10_000))
     assert "sent after the moves being sent now" in page.locator("#flash").inner_text() or \
         "waits to be sent" in page.locator("#flash").inner_text()
     _finish(page, server, gid, token, recorded)
     FIGURES["move during a sync (1.5 s per move)"] = {
-        "six_moves_sent_s": round(time.monotonic() - started, 1)}
+        "four_moves_sent_s": round(time.monotonic() - started, 1)}
 
 
 def test_two_tabs_of_one_recorder_link_share_one_queue(tablet, server) -> None:  # noqa: F811
