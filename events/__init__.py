@@ -11,6 +11,7 @@ from .errors import (
     Unauthorized,
 )
 from .opening import open_store
+from .parallel import default_jobs, reaudit_games, stored_ids, verify_games
 from .recorder import Access, CreatedGame, Recorded, Recorder
 from .store import GameFilter, Store
 
@@ -29,5 +30,9 @@ __all__ = [
     "StorageError",
     "Store",
     "Unauthorized",
+    "default_jobs",
     "open_store",
+    "reaudit_games",
+    "stored_ids",
+    "verify_games",
 ]
