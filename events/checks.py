@@ -8,31 +8,26 @@ record, not the game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
-
-from marshmallow import Schema
 
 from projections.chance import server_move
 from projections.replay import META_TYPES, Cursor
 from projections.rules import Action, GameRules, IllegalAction, seat_name
 
-from . import schemas
 from .access import Access
-from .errors import AccessDenied, InvalidEvent
+from .errors import AccessDenied
 from .folding import GameContext
 from .model import Envelope
+from .shape import (  # re-exported: the checks of a write are read here
+    RESERVED_TYPES,
+    check_correction,
+    check_not_server,
+    check_type_and_seat,
+    schema_of,
+)
 
-#: types a client may never send: the log writes them itself
-RESERVED_TYPES = frozenset({"game_created", "seed_revealed"})
-
-
-@cache
-def schema_of(cls: type[Schema]) -> Schema:
-    """One instance per schema class: building a marshmallow Schema deep-copies its
-    declared fields, which cost more than the load itself; loading is stateless."""
-    return cls()
-
+__all__ = ["RESERVED_TYPES", "aimed", "check_actor", "check_correction", "check_new_game",
+           "check_seat_meta", "check_table_choice", "meta_target", "schema_of"]
 
 def check_new_game(cls: type[GameRules[Any]], req: Mapping[str, Any]) -> None:
     players = req["players"]
@@ -49,18 +44,12 @@ def check_new_game(cls: type[GameRules[Any]], req: Mapping[str, Any]) -> None:
 
 def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> None:
     names = ctx.players
-    if action["type"] in RESERVED_TYPES:
-        raise IllegalAction("reserved_type",
-                            f"{action['type'].replace('_', ' ')} is written by chronicle itself")
+    check_type_and_seat(names, action)
     actor = action["actor"]
-    if isinstance(actor, int) and actor >= len(names):
-        raise IllegalAction("no_such_seat", f"seat {actor} does not exist: this game has "
-                            f"seats 0..{len(names) - 1} ({', '.join(names)})", actor=actor)
     if access.role == "seat" and actor != access.seat:
         raise AccessDenied("not_your_seat", f"this token is {seat_name(names, access.seat)}'s; "
                            f"it cannot act as {seat_name(names, actor)}")
-    if actor == "server":
-        raise IllegalAction("server_only", "only chronicle itself acts as the server")
+    check_not_server(action)
 
 
 def check_typist(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> None:
@@ -108,25 +97,6 @@ def check_table_choice(ctx: GameContext, cursor: Cursor, action: Mapping[str, An
         raise IllegalAction("server_deals", "in digital play the server makes the "
                             "table's moves (deals, layouts, forced steps) itself; the "
                             "recorder makes only the table's choices")
-
-
-def check_correction(rules: GameRules[Any], action: Mapping[str, Any]) -> dict[str, Any]:
-    """A correction's replacement action must be well-formed for this game."""
-    if action["actor"] != "table":
-        raise IllegalAction("corrections_by_recorder",
-                            'a correction is the recorder\'s: its actor is "table"')
-    data = dict(action["data"])
-    inner = schemas.load(schemas.ActionSchema(), data.get("action"), "the corrected action")
-    if inner["type"] not in rules.action_schemas:
-        raise IllegalAction("unknown_action", f"{rules.title} has no move “{inner['type']}” "
-                            "to correct with", known=sorted(rules.action_schemas))
-    inner["data"] = schemas.check_exact(schema_of(rules.action_schemas[inner["type"]]),
-                                        inner["data"], f"the corrected {inner['type']} data")
-    target = data.get("target_seq")
-    if not isinstance(target, int) or isinstance(target, bool):
-        raise InvalidEvent("malformed", "a correction needs an integer target_seq",
-                           fields={"target_seq": ["an integer seq is required"]})
-    return {"target_seq": target, "action": inner}
 
 
 def check_seat_meta(ctx: GameContext, access: Access, kind: str, cursor: Cursor,

@@ -27,7 +27,6 @@ from .access import RECORDER, Access, Tokens, may_replay, mint_tokens
 from .checks import (
     aimed,
     check_actor,
-    check_correction,
     check_new_game,
     check_seat_meta,
     check_table_choice,
@@ -42,6 +41,7 @@ from .errors import Conflict, InvalidEvent, Unauthorized
 from .folding import Folding, GameContext
 from .model import GENESIS, Envelope, new_game_id, seal
 from .reading import GameReader
+from .shape import check_data
 from .turns import Plan, Turns, fill, no_seed
 
 log = logging.getLogger("chronicle.writing")
@@ -234,22 +234,16 @@ class Writer:
                  secret: Secret | None) -> dict[str, Any]:
         """Check what the log itself forbids and fill chance outcomes; returns the data."""
         rules, kind, data = ctx.rules, action["type"], dict(action["data"])
-        if kind == "correction":
-            return check_correction(rules, action)
-        if kind == "claim_result":
-            if rules.result(cursor.state) is None:
-                raise IllegalAction("game_not_over", "a claimed result is written down when "
-                                    "the game is over; this one is still running")
-            return schemas.load(schemas.ClaimSchema(), data, "the claimed result")
         if kind in ("undo", "redo"):
             return aimed(kind, data, cursor)
-        if kind in META_TYPES:
-            return data
-        # the rules' own refusals of an unknown type and of a game over, before any deal
-        rules.admissible(cursor.state, Action.of(kind, action["actor"], data))
-        if ctx.mode == "digital" and rules.chance_fields.get(kind):
+        if ctx.mode == "digital" and kind not in META_TYPES and rules.chance_fields.get(kind):
+            # the rules' own refusals of an unknown type and of a game over, before any deal
+            rules.admissible(cursor.state, Action.of(kind, action["actor"], data))
             data = self._dealt(ctx, cursor, kind, action["actor"], data, secret)
-        return schemas.check_exact(schema_of(rules.action_schemas[kind]), data, f"the {kind} data")
+            return schemas.check_exact(schema_of(rules.action_schemas[kind]), data,
+                                       f"the {kind} data")
+        # everything else as the offline recorder checks it too (shape.py)
+        return check_data(rules, cursor.state, action)
 
     def _dealt(self, ctx: GameContext, cursor: Cursor, kind: str, actor: Any,
                data: dict[str, Any], secret: Secret | None) -> dict[str, Any]:

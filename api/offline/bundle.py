@@ -6,7 +6,8 @@ Two parts (README, "Recording offline"):
   where the script compressed it;
 - the rules: an archive that chronicle packs from its own code at the first request —
   the `projections` package with its edition data, its one pure-Python dependency
-  (marshmallow, as installed beside the server) and the offline table (table.py) — so the
+  (marshmallow, as installed beside the server), the server's input checks (events/shape.py
+  with schemas.py and errors.py) and the offline table (table.py) — so the
   tablet always folds with exactly the code the server runs. The archive is reproducible
   (sorted entries, fixed times), so every worker process serves the same bytes under the
   same name, and its name carries its hash, so a browser caches it for ever.
@@ -39,6 +40,8 @@ PAGE_FILES = ("app.js", "choices.js", "record.js", "style.css", "offline/offline
 #: top-level packages of the rules archive: the rules and what they import beyond the stdlib
 PACKAGES = ("projections", "marshmallow")
 SUFFIXES = (".py", ".json", ".typed")
+#: the modules of events/ the offline table imports: the shape of an action, its schemas
+EVENTS_MODULES = ("errors.py", "schemas.py", "shape.py")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
@@ -74,6 +77,12 @@ def _entries() -> list[tuple[str, bytes]]:
     licence = _licence("marshmallow")
     if licence is not None:
         out.append(("marshmallow/LICENSE", licence))
+    # the server's own input checks, so the tablet refuses what the server would refuse:
+    # these modules of events/ import only marshmallow, projections and each other (a test
+    # keeps it so), under an events package that holds nothing else
+    out.append(("events/__init__.py", b'"""The server\'s input checks, for the tablet."""\n'))
+    for name in EVENTS_MODULES:
+        out.append((f"events/{name}", (ROOT / "events" / name).read_bytes()))
     out.append(("offline_table.py", (Path(__file__).parent / "table.py").read_bytes()))
     return out
 

@@ -2,7 +2,8 @@
 offline").
 
 This module runs inside Pyodide on the tablet, next to the `projections` package that the
-server runs, and imports nothing else of chronicle: every legal action, chance slot,
+server runs and the server's own input checks (events/shape.py with the schemas it uses),
+and imports nothing else of chronicle: every legal action, chance slot,
 refusal, board view and sentence it returns is the rules' own, computed by the same code
 as on the server. It only arranges their answers in the shapes of the API's documents
 (DESIGN.md: the state document, the legal actions with `chance_slots`, a page of events),
@@ -20,6 +21,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from events.shape import table_action
 from projections import canonical_edition, get_rules
 from projections.choices import Pick, Walker, menu
 from projections.errors import ChronicleError
@@ -138,16 +140,12 @@ class Table:
 
     # -- recording -----------------------------------------------------------------------
     def record(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        """Apply one action through the rules (IllegalAction, and nothing kept, if they
-        refuse it); the event as it would be stored, and the state after it."""
-        kind = action.get("type")
-        if not isinstance(kind, str) or not isinstance(action.get("data", {}), Mapping):
-            raise IllegalAction("malformed", 'an action is {"type", "actor", "data"}')
-        if kind in ("game_created", "seed_revealed"):
-            raise IllegalAction("reserved_type",
-                                f"{kind.replace('_', ' ')} is written by chronicle itself")
-        env = {"game_id": self.game["id"], "seq": self.cursor.seq + 1, "type": kind,
-               "actor": action.get("actor", "table"), "data": thaw(action.get("data") or {})}
+        """Apply one action, checked first as the server checks it (its shape and what the
+        log forbids: events/shape.py), then through the rules (a refusal, and nothing
+        kept, if either refuses it); the event as it would be stored, and the state after."""
+        checked = table_action(self.rules, self.names, self.cursor.state, action)
+        env = {"game_id": self.game["id"], "seq": self.cursor.seq + 1, "type": checked["type"],
+               "actor": checked["actor"], "data": thaw(checked["data"])}
         self._feed(env)
         return {"event": env, "state": self.state()}
 
@@ -196,6 +194,10 @@ def call(method: str, args_json: str) -> str:
     except ChronicleError as err:
         return json.dumps({"error": {"code": err.code, "message": err.message,
                                      "kind": err.kind}})
+    except Exception:  # a sentence for the table, never a traceback
+        return json.dumps({"error": {"code": "offline_rules_failed", "kind": "invalid",
+                                     "message": "the rules on this tablet could not check "
+                                     "this move; nothing was recorded"}})
     # keys sorted as the server's JSON has them (Flask sorts): a board that draws a mapping
     # in its order looks the same offline
     return json.dumps({"ok": answer}, sort_keys=True)

@@ -28,6 +28,24 @@ const CH = (() => {
     }
   }
 
+  // No answer from the server, as opposed to its refusal: the connection dropped, the
+  // request hung past its deadline, the answer broke off, or a proxy in front answered
+  // 502/503/504 for a server it could not reach. Nothing of it says the move was refused,
+  // so a caller keeps the move (and retries with its Idempotency-Key).
+  class Unreached extends Error {
+    constructor(message, status) {
+      super(message);
+      this.unreached = true; this.status = status || 0;
+    }
+  }
+  const unreached = (err) => Boolean(err && err.unreached);
+  // how long a request may take before it counts as not reached (a hang on bad Wi-Fi
+  // otherwise holds the page for the browser's 30 s and more); a write gets longer, and a
+  // write that did arrive is found by its Idempotency-Key when it is sent again
+  const DEADLINE_MS = {read: 5000, write: 8000};
+  const PROXY_STATUS = new Set([502, 503, 504]);
+
+  // One request with a deadline: headers and body must both arrive within it.
   async function api(path, opts = {}) {
     const headers = Object.assign({Accept: "application/json"}, opts.headers || {});
     if (token && !opts.anonymous) headers.Authorization = "Bearer " + token;
@@ -35,10 +53,29 @@ const CH = (() => {
     if (body !== undefined && typeof body !== "string") {
       body = JSON.stringify(body); headers["Content-Type"] = "application/json";
     }
-    const res = await fetch(path, {method: opts.method || "GET", headers, body});
+    const ms = opts.timeout || ((opts.method || "GET") === "GET" ? DEADLINE_MS.read : DEADLINE_MS.write);
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), ms);
+    const lost = () => (stop.signal.aborted
+      ? new Unreached(`no answer from the server within ${Math.round(ms / 1000)} s`)
+      : new Unreached("the connection dropped"));
+    let res, text;
+    try {
+      res = await fetch(path, {method: opts.method || "GET", headers, body, signal: stop.signal});
+      text = await res.text();  // an answer that breaks off is no answer
+    } catch (e) {
+      throw lost();
+    } finally {
+      clearTimeout(timer);
+    }
+    if (PROXY_STATUS.has(res.status)) {
+      throw new Unreached(`the server could not be reached (HTTP ${res.status} from the way to it)`, res.status);
+    }
     let data = null;
-    try { data = await res.json(); } catch (e) { data = null; }
+    try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
     if (!res.ok) throw new ApiError(res.status, data);
+    // a 2xx that is not the server's JSON (a captive portal, a proxy's page): not reached
+    if (data === null && text) throw new Unreached("the answer was not the server's");
     if (opts.withEtag) return {data, etag: res.headers.get("ETag")};
     return data;
   }
@@ -383,7 +420,7 @@ const CH = (() => {
     return es;
   }
 
-  return {h, api, ApiError, allEvents, catalog, registerBoard, loadBoard, renderBoard,
+  return {h, api, ApiError, Unreached, unreached, DEADLINE_MS, allEvents, catalog, registerBoard, loadBoard, renderBoard,
     generic, fitBoard, describe, registerLabels, cardName, readable, actorName, val, chips, seats, stat, breakdownTable,
     resultSentence, withToken, follow, token, params, getPath, plural, wordsList, capitalise, words, ordinal};
 })();

@@ -16,8 +16,9 @@
   let game = null, cat = null, doc = null, prevDoc = null, etag = null, legal = [];
   let busy = false, known = -1;  // known: the last seq we wrote or read
   let fit = true;
-  // where reads and writes go: "server", or "tablet" while the connection is down
-  let source = "server", starting = false, syncing = false, offlineOK = false;
+  // where reads and writes go: "server", or "tablet" while the connection is down;
+  // switching: the tablet taking over (its rules may still be starting: a tap waits for it)
+  let source = "server", switching = null, syncing = false, sendingN = 0, offlineOK = false;
   const off = CH.offline;
 
   function showError(message, code) {
@@ -30,8 +31,9 @@
   }
   // the recorder changed something: a refusal of the earlier input no longer applies
   function inputChanged() { if (!$("error").hidden) clearError(); }
-  // no answer at all (as opposed to the server's refusal): the connection is down
-  const unreachable = (err) => !(err instanceof CH.ApiError) && !err.refused;
+  // no answer at all (as opposed to the server's refusal): a timeout, a dropped
+  // connection, a proxy's 502/503/504 (CH.api); the move is kept, never called refused
+  const unreachable = (err) => CH.unreached(err);
 
   // a game whose actions are declared builds its moves from their choices (choices.js);
   // the others, until they are declared, from the legal actions (transitional)
@@ -393,19 +395,25 @@
     busy = true; clearError(); flash("");
     const key = kind === "move" ? off.newKey() : null;
     try {
-      const done = source === "tablet" ? await writeOnTablet(kind, body, key) : await api(
+      if (switching) await switching;  // the tablet is taking over: the tap waits for its rules
+      const onTablet = source === "tablet";
+      const done = onTablet ? await writeOnTablet(kind, body, key) : await api(
         kind === "move" ? `/games/${gameId}/events` : `/games/${gameId}/${kind}`,
         {method: "POST", body, headers: key ? {"If-Match": etag, "Idempotency-Key": key} : {"If-Match": etag}});
       known = Math.max(known, (done && done.state && done.state.last_seq) || -1);
+      if (!onTablet && offlineOK) await off.add(gameId, done).catch((e) => console.warn("offline copy not updated", e));
       busy = false;
-      // the words first, then the board, so both show at once
-      const said = await whatHappened(done).catch(() => "Recorded.");
-      await refresh();
-      flash(source === "tablet" ? `${said} (on this tablet: it waits to be sent)` : said);
+      // the words and the board are read together and shown at once; a read with no
+      // answer hands over to the tablet, which has the move (off.add) and says it
+      let [said] = await Promise.all([whatHappened(done).catch(() => null),
+        refresh().catch((err) => (unreachable(err) && offlineOK ? goOffline() : Promise.reject(err)))]);
+      if (said === null) said = await whatHappened(done).catch(() => "Recorded.");
+      flash(onTablet ? `${said} (${waitingWords()})` : said);
+      if (onTablet) sendSoon();
     } catch (err) {
       busy = false;
-      if (source === "server" && offlineOK && unreachable(err)) {
-        await lostConnection(kind, body, key);
+      if (source === "server" && unreachable(err)) {
+        await lostConnection(kind, body, key, err);
       } else if (err.status === 409) {
         showError(`Not recorded: someone else recorded a move first (${err.message}). The board now shows the game as it stands; check it and enter your move again if it still applies.`, "conflict");
         await refresh().catch(() => {});
@@ -416,30 +424,44 @@
     }
     renderSync();
   }
+  // what a move recorded on the tablet waits for, in the words of the status line
+  const waitingWords = () => (navigator.onLine && source === "tablet" && syncing
+    ? "on this tablet: it is sent after the moves being sent now" : "on this tablet: it waits to be sent");
 
   async function writeOnTablet(kind, body, key) {
     return kind === "move" ? off.local.record(gameId, body, key) : off.local.meta(gameId, kind);
   }
 
-  // The connection dropped as a write went out: the tablet takes over. A move is queued
-  // with the key it was sent with, so if the server did store it the retry finds it there
-  // and nothing is recorded twice; an undo or a redo is not repeated on its own.
-  async function lostConnection(kind, body, key) {
-    await goOffline();
-    if (source !== "tablet") { showError("Not recorded: the connection dropped."); return; }
-    if (kind !== "move") {
-      showError(`Not done: the connection dropped before the ${kind} was sent. The tablet records offline now; tap ${CH.capitalise(kind)} again if you still want it.`, "offline");
+  // No answer to a write (the connection dropped, the request hung past its deadline, a
+  // proxy answered 502): the tablet takes over at once. A move is queued with the key it
+  // was sent with, so if the server did store it the retry finds it there and nothing is
+  // recorded twice; an undo or a redo is not repeated on its own.
+  async function lostConnection(kind, body, key, err) {
+    if (offlineOK) await goOffline();
+    if (!offlineOK) {
+      showError(`Not recorded: ${err.message}. Nothing was stored; tap ${kind === "move" ? "Record" : CH.capitalise(kind)} again when the connection is back.`, "offline");
+      for (const b of document.querySelectorAll(".record-action[data-ready]")) b.disabled = false;
       return;
     }
-    busy = false;
+    if (source !== "tablet") {
+      showError(`Not recorded: ${err.message}, and this tablet is not ready to record on its own${notReadyWhy()}. Nothing was kept; tap Record again when the connection is back.`, "offline");
+      for (const b of document.querySelectorAll(".record-action[data-ready]")) b.disabled = false;
+      return;
+    }
+    if (kind !== "move") {
+      showError(`Not done: ${err.message} before the ${kind} was answered. The tablet records on its own now; tap ${CH.capitalise(kind)} again if you still want it.`, "offline");
+      return;
+    }
     try {
       const done = await writeOnTablet(kind, body, key);
       known = Math.max(known, done.state.last_seq);
       const said = await whatHappened(done).catch(() => "Recorded.");
       await refresh();
-      flash(`${said} (on this tablet: the connection dropped, it waits to be sent)`);
-    } catch (err) {
-      showError(`Refused: ${err.message}`, err.code);
+      if (done.held) { flash(`${said} (the server had it before the answer was lost)`); return; }
+      flash(`${said} (on this tablet: ${err.message}; it waits to be sent)`);
+      sendSoon();
+    } catch (e) {
+      showError(e.refused ? `Refused: ${e.message}` : `Not recorded: ${e.message}`, e.code);
     }
   }
 
@@ -454,37 +476,63 @@
   }
 
   // -- offline: the tablet takes over, and gives back -----------------------------------
-  async function goOffline() {
-    if (!offlineOK || source === "tablet" || starting) return;
-    starting = true; renderSync();
-    try {
-      await off.open(gameId);
-      source = "tablet";
-      await refresh();
-    } catch (err) {
-      showError(`No connection, and this tablet cannot record on its own: ${err.message}`, "offline");
-    } finally {
-      starting = false; renderSync();
+  // One switch at a time (a tap, a failed read and the browser's offline event may all
+  // ask at once): each waits for the same promise, the rules' start-up included.
+  function goOffline() {
+    if (!offlineOK || source === "tablet") return Promise.resolve();
+    if (!switching) {
+      switching = (async () => {
+        renderSync();
+        try {
+          // the rules still starting are waited for; files or a log never stored are not
+          const has = await off.readiness(gameId, root.dataset.offline);
+          if (!has.game || (!has.files && !has.rules)) {
+            await renderSync();
+            throw new Error(`it is not ready yet${notReadyWhy()}`);
+          }
+          await off.open(gameId);
+          source = "tablet";
+          await refresh();
+        } catch (err) {
+          showError(`No connection, and this tablet cannot record on its own: ${err.message}`, "offline");
+        } finally {
+          switching = null; renderSync();
+        }
+      })();
     }
+    return switching;
   }
 
   // The connection is back (or seems to be): send what waits, in order; the server checks
-  // every move again. Then the server is the authority again.
+  // every move again. Moves tapped meanwhile go to the tablet's queue and are sent in the
+  // same run. Then the server is the authority again, once it has answered a read.
   async function backOnline() {
-    if (!offlineOK || syncing || starting || !navigator.onLine) return;
+    if (!offlineOK || syncing || switching || !navigator.onLine) return;
     const waiting = await off.queued(gameId);
     if (source === "server" && !waiting.length) return;
-    syncing = true; renderSync();
+    if (source === "server") {  // moves left waiting (another tab, a reload): the tablet shows them
+      await goOffline();
+      if (source !== "tablet") return;
+    }
+    syncing = true; sendingN = waiting.length; renderSync();
+    let out = null;
     try {
-      const out = waiting.length ? await off.sync(gameId) : {sent: 0};
-      if (out.offline) return;  // no answer yet: the tablet goes on
+      out = waiting.length ? await off.sync(gameId, (n) => { sendingN = n; renderSync(); }) : {sent: 0};
+      if (out.elsewhere || out.offline) return;  // another tab sends; or no answer yet: the tablet goes on
       if (out.refused) {
         showError(`The server refused a move this tablet recorded offline (${out.refused.message}). It and the moves after it still wait here; keep them apart as a separate game to go on.`, out.refused.code);
         offerKeepApart();
         return;
       }
       source = "server";
-      await refresh();
+      try {
+        await refresh();
+      } catch (err) {
+        source = "tablet";
+        if (unreachable(err)) { await refresh().catch(() => {}); return; }
+        throw err;
+      }
+      if ($("error").dataset.code === "offline") clearError();
       if (out.conflict) flash("Not merged: another device recorded this game meanwhile. See below.");
       else if (out.sent) flash(`Sent ${CH.plural(out.sent, "move")} recorded offline: the log has ${out.sent === 1 ? "it" : "them"}.`);
       await renderConflicts();
@@ -493,6 +541,13 @@
     } finally {
       syncing = false; renderSync();
     }
+    // a move tapped on the tablet as the sending ended: it goes out now, not later
+    if (source === "server" && (await off.queued(gameId)).length) sendSoon();
+  }
+  let sendTimer = null;
+  function sendSoon() {
+    clearTimeout(sendTimer);
+    sendTimer = setTimeout(() => { backOnline(); }, 200);
   }
 
   function offerKeepApart() {
@@ -514,24 +569,46 @@
     return t.toDateString() === now.toDateString() ? `at ${time}` : `on ${t.toLocaleDateString()} at ${time}`;
   }
 
+  // The status line, in the words of the README ("Recording offline"): where the moves go
+  // (online, offline on the tablet, sending), how many wait, the last sync, and whether the
+  // tablet is ready to go offline, or else what is still missing and what a cut would cost.
+  let missing = [];
   async function renderSync() {
     if (!offlineOK) return;
     const box = $("sync");
-    const [waiting, kept] = await Promise.all([off.queued(gameId), off.kept(gameId)]);
+    const [waiting, kept, has] = await Promise.all([off.queued(gameId), off.kept(gameId),
+      off.readiness(gameId, root.dataset.offline)]);
+    missing = [
+      !has.files && (has.installing ? "storing the files for offline use" : "the files for offline use are not stored yet"),
+      has.files && !has.page && "this page is not stored yet",
+      !has.game && "this game's log is not stored yet",
+      !has.rules && (has.rulesState === "failed" ? `the rules could not start on this tablet (${has.rulesError})`
+        : has.rulesState === "starting" ? "the rules are starting on this tablet" : "the rules have not started"),
+    ].filter(Boolean);
+    const ready = !missing.length;
     const online = navigator.onLine && source === "server";
-    const state = starting ? "Offline: starting the rules on this tablet…"
-      : syncing ? `Back online: sending ${CH.plural(waiting.length, "move")}…`
-        : online ? "Online" : source === "tablet" ? "Offline: recording on this tablet" : "Offline";
+    const state = syncing && source === "tablet" ? "sending" : switching ? "starting"
+      : source === "tablet" ? "offline" : ready ? "ready" : "online";
+    $("sync-state").textContent = {
+      sending: `Back online: sending ${CH.plural(sendingN || waiting.length, "move")}…`,
+      starting: "Offline: starting the rules on this tablet… (a move tapped now waits for them)",
+      offline: "Offline: recording on this tablet",
+      ready: "Online · ready to go offline", online: "Online"}[state];
+    $("sync-ready").textContent = state === "online"
+      ? `not ready to go offline yet: ${CH.wordsList(missing)}. If the connection drops now, moves cannot be recorded until it is back`
+      : state === "ready" ? "files stored, rules loaded" : "";
     box.hidden = false;
+    box.dataset.state = state;
+    box.dataset.ready = ready ? "yes" : "no";
     box.dataset.online = online ? "yes" : "no";
     box.dataset.source = source;
     box.dataset.waiting = String(waiting.length);
     box.dataset.syncedAt = (kept && kept.synced_at) || "";
-    box.dataset.busy = starting || syncing ? "yes" : "";
-    $("sync-state").textContent = state;
+    box.dataset.busy = switching || syncing ? "yes" : "";
     $("sync-waiting").textContent = waiting.length ? `${CH.plural(waiting.length, "move")} waiting to be sent` : "no moves waiting";
     $("sync-last").textContent = `last sync ${clock(kept && kept.synced_at)}`;
   }
+  const notReadyWhy = () => (missing.length ? ` (${CH.wordsList(missing)})` : "");
 
   // a conflict kept apart: where the two records first differ, in words, and the tablet's
   // record as the separate game it was kept as
@@ -563,7 +640,10 @@
   function bind() {
     $("undo").onclick = () => submit("undo", undefined);
     $("redo").onclick = () => submit("redo", undefined);
-    $("reload").onclick = () => { clearError(); refresh().catch((e) => showError(e.message)); };
+    $("reload").onclick = () => {
+      clearError();
+      refresh().catch((e) => (unreachable(e) && offlineOK ? goOffline() : showError(unreachable(e) ? `No answer from the server: ${e.message}.` : e.message)));
+    };
     $("replay-link").href = CH.withToken(`/games/${gameId}/replay`);
     $("fit").onclick = () => {
       fit = !fit; $("fit").setAttribute("aria-pressed", String(fit));
@@ -590,12 +670,52 @@
     $("sync-last").textContent = "see the README, “Recording offline”";
   }
 
+  // The rules start as the page opens, in the background; every few seconds the page tries
+  // the server again while the tablet records, sends moves left waiting, and stores what a
+  // cut connection interrupted (the files, this page, the rules).
   function bindOffline() {
-    off.register(root.dataset.offline).catch((e) => console.warn("no service worker", e));
+    const version = root.dataset.offline;
+    off.register(version).catch((e) => console.warn("no service worker", e));
+    // Rules started before the files were stored fetch them over the connection, and a cut
+    // then may leave that start hanging: once the files are stored, the rules start again
+    // from them (seconds), unless they are ready already.
+    let bootWithFiles = null;
+    const startRules = async () => {
+      bootWithFiles = (await off.readiness(gameId, version)).files;
+      off.boot().catch((e) => console.warn("the rules did not start", e));
+    };
+    const filesStored = async () => {
+      const has = await off.readiness(gameId, version);
+      if (has.files && bootWithFiles === false && has.rulesState === "starting") {
+        bootWithFiles = true;
+        off.restartRules().catch(() => {});
+      }
+      renderSync();
+    };
+    startRules();
+    off.onRules(() => renderSync());
+    navigator.serviceWorker.ready.then(filesStored);
+    navigator.serviceWorker.addEventListener("controllerchange", () => renderSync());
+    // another tab of this game queued or sent a move: this tab folds it in and says so
+    off.onChange((msg, mine) => {
+      if (msg.game_id !== gameId) return;
+      if (!mine && source === "tablet" && !switching) {
+        off.local.catchUp(gameId).then((changed) => (changed ? refresh() : null)).catch((e) => console.warn(e));
+      }
+      renderSync();
+    });
     addEventListener("offline", () => { goOffline(); });
     addEventListener("online", () => { backOnline(); });
-    // the online event comes before the server answers again: try now and then as well
-    setInterval(() => { if (source === "tablet" && navigator.onLine) backOnline(); }, 5000);
+    // the online event comes before the server answers again (and a hang or a proxy's 502
+    // never fires it): try now and then as well
+    setInterval(async () => {
+      if (!navigator.onLine) return;
+      if (source === "tablet" || (await off.queued(gameId)).length) backOnline();
+      const has = await off.readiness(gameId, version);
+      if (!has.files && !has.installing || !has.page) off.register(version).catch(() => {});
+      if (has.rulesState === "failed") startRules();
+      await filesStored();
+    }, 3000);
     renderSync(); renderConflicts();
   }
 
@@ -636,13 +756,14 @@
       if (!offlineOK && tableRecorder(game)) onlineOnly();
       if (offlineOK) {
         bindOffline();
-        // moves recorded offline before a reload: sent first, then the log is read
-        if ((await off.queued(gameId)).length) await backOnline();
+        // moves recorded offline before a reload: the tablet shows them, then sends them
+        if ((await off.queued(gameId)).length) { await goOffline(); backOnline(); }
       }
       if (source === "server") {
         await refresh().catch(async (err) => {
           if (!offlineOK || !unreachable(err)) throw err;
           await goOffline();
+          if (source !== "tablet") throw err;
         });
       }
       CH.follow(gameId, doc.last_seq, (msg) => {
@@ -652,7 +773,9 @@
         sentenceOf(seq).catch(() => "someone moved").then(async (s) => { await refresh(); flash(`Updated: ${s}`); })
           .catch((e) => (unreachable(e) ? goOffline() : showError(e.message)));
       });
-    } catch (err) { showError(err.message); }
+    } catch (err) {
+      showError(unreachable(err) ? `No answer from the server: ${err.message}. Reload the page when the connection is back.` : err.message);
+    }
   }
   init();
 })();

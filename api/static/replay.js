@@ -227,6 +227,9 @@
         (CH.token ? "seen with a token (that player's view)" : "spectator view") +
         (game.status === "finished" ? " · finished: everything is public" : "");
       showOrigin();
+      // a digital game in progress hides its deals from everyone: a fork of it can only be
+      // refused (events/forking.py), so it is not offered until the game is over
+      $("explore").hidden = game.mode === "digital" && game.status !== "finished";
       const log = await CH.allEvents(gameId);
       events = log.events; notes = log.annotations; last = events.length - 1;
       renderEvents(); bind();

@@ -189,6 +189,61 @@ def test_the_offline_choices_are_the_servers_pick_by_pick(client, slug: str, par
     assert ours["error"]["message"] == theirs["error"]["message"]
 
 
+def _shape_faults(slug: str, action: dict) -> dict[str, object]:
+    """The fixture's next move made wrong in shape, as a page could send it: a field the
+    move's schema does not know, a field it requires left out, a value of the wrong type,
+    an action with no actor, a seat the game does not have, a type only chronicle writes."""
+    data = dict(action["data"])
+    first = sorted(data)[0]
+    schema = get_rules(slug).action_schemas[action["type"]]()
+    required = sorted(n for n, f in schema.fields.items() if f.required and n in data)
+    return {
+        "unknown field": {**action, "data": {**data, "planted_field": 1}},
+        **({"missing field": {**action, "data": {k: v for k, v in data.items()
+                                                 if k != required[0]}}} if required else {}),
+        "wrong type": {**action, "data": {**data, first: {"not": "this"}}},
+        "no actor": {k: v for k, v in action.items() if k != "actor"},
+        "no such seat": {**action, "actor": 9},
+        "reserved type": {**action, "type": "seed_revealed"},
+    }
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_offline_table_checks_the_shape_as_the_server_does(client, slug: str) -> None:
+    """Offline checks = online checks (issue #31): every malformed move is refused on the
+    tablet exactly when the server refuses it (the oracle: the running service over HTTP,
+    each fault on a game of its own), with the server's code and sentence, and nothing is
+    kept; never accepted offline to be refused when sent, never a Python KeyError."""
+    path = _widest(slug)
+    _, _, rest = _as_table_game(client, path, 3, f"shape-{slug}")
+    for i, (fault, bad) in enumerate(_shape_faults(slug, rest[0]).items()):
+        gid, token, _ = _as_table_game(client, path, 3, f"shape-{slug}-{i}")
+        mine = _open(client, gid, token)
+        before = mine.state()
+        served = client.post(f"/games/{gid}/events", json=bad,
+                             headers={"Authorization": f"Bearer {token}"})
+        answer = json.loads(_call(mine, bad))
+        if served.status_code == 201:  # a field left out that has a default: both take it
+            assert "ok" in answer, (fault, answer)
+            _same_document(answer["ok"]["state"], _get(client, f"/games/{gid}/state", token))
+            continue
+        assert served.status_code in (400, 422), (fault, served.json)
+        assert "error" in answer, f"{fault}: accepted offline, refused online"
+        assert {k: answer["error"][k] for k in ("code", "message")} == \
+            {k: served.json["error"][k] for k in ("code", "message")}, fault
+        assert "KeyError" not in answer["error"]["message"]
+        assert mine.state() == before, "nothing kept of a refused move"
+
+
+def test_an_unexpected_failure_of_the_offline_rules_is_a_sentence() -> None:
+    """A request the table cannot even read (no game of that id opened): a sentence."""
+    answer = json.loads(table.call("record", json.dumps({"game_id": "never-opened",
+                                                          "action": {}})))
+    assert answer["error"]["code"] == "offline_rules_failed"
+    assert answer["error"]["message"] == ("the rules on this tablet could not check this move; "
+                                          "nothing was recorded")
+
+
 def _call(mine: table.Table, action: dict) -> str:
     """Through the page's door (JSON in, JSON out), as the worker calls it."""
     table._tables[mine.game["id"]] = mine
@@ -228,7 +283,8 @@ def _imports(path: Path) -> set[str]:
 
 def test_the_rules_archive_holds_every_package_the_rules_import() -> None:
     needed = set()
-    for path in [*(ROOT / "projections").rglob("*.py"), ROOT / "api/offline/table.py"]:
+    for path in [*(ROOT / "projections").rglob("*.py"), ROOT / "api/offline/table.py",
+                 *(ROOT / "events" / m for m in bundle.EVENTS_MODULES)]:
         needed |= _imports(path)
     third_party = needed - set(sys.stdlib_module_names) - {"__future__"}
     names = zipfile.ZipFile(io.BytesIO(bundle.rules_archive())).namelist()
@@ -238,9 +294,21 @@ def test_the_rules_archive_holds_every_package_the_rules_import() -> None:
     assert {"projections/data/royals.json", "projections/royals/legal.py"} <= set(names)
 
 
-def test_the_offline_table_imports_only_the_rules() -> None:
+def test_the_offline_table_imports_only_the_rules_and_the_input_checks() -> None:
+    """The tablet has the rules and the server's input checks (events/shape.py, schemas.py,
+    errors.py), which import nothing of events/ but each other: no store, no access."""
     ours = {"projections", "events", "api", "cli"}
-    assert _imports(ROOT / "api/offline/table.py") & ours == {"projections"}
+    assert _imports(ROOT / "api/offline/table.py") & ours == {"projections", "events"}
+    for name in bundle.EVENTS_MODULES:
+        tree = ast.parse((ROOT / "events" / name).read_text())
+        relative = {a.name if node.module is None else node.module
+                    for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                    and node.level for a in node.names}
+        assert relative <= {"errors", "schemas"}, (name, relative)
+        assert _imports(ROOT / "events" / name) & ours <= {"projections"}, name
+    names = zipfile.ZipFile(io.BytesIO(bundle.rules_archive())).namelist()
+    assert {n for n in names if n.startswith("events/")} == \
+        {"events/__init__.py", *(f"events/{m}" for m in bundle.EVENTS_MODULES)}
 
 
 def test_the_rules_archive_is_the_same_bytes_each_time_it_is_packed() -> None:

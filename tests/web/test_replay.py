@@ -146,12 +146,13 @@ def test_explore_from_here_forks_a_finished_game_and_the_fork_links_back(page, s
     snap(page, "replay-fork")
 
 
-def test_explore_from_here_is_refused_where_cards_are_hidden(page, server) -> None:
+def test_explore_from_here_is_not_offered_on_a_digital_game_in_progress(page, server) -> None:
+    """Issue #31: a digital game in progress hides its deals, so its fork can only be
+    refused (events/forking.py): the button is not offered. The server refuses it still."""
     made = server.post("/games", {"game": "royals", "players": ["Ann", "Bo"],
                                   "mode": "digital", "seed": "no-fork"}).json()
+    assert server.post(f"/games/{made['id']}/fork", {"at": 0}).status_code == 403
     _open(page, server, made["id"])
     page.locator("#board[data-renderer]").wait_for()
-    page.locator("#explore").click()
-    error = page.locator("#error")
-    error.wait_for()
-    assert "Only what you may see can be explored" in error.inner_text()
+    page.locator("#events li").first.wait_for()
+    assert page.locator("#explore").is_hidden()

@@ -13,7 +13,7 @@
 const VERSION = new URL(self.location.href).searchParams.get("v") || "dev";
 const KEEP = `chronicle-offline-${VERSION}`;
 const PAGES = "chronicle-pages";
-const SLOW_MS = 4000;  // a network slower than this, with a copy at hand: the copy
+const SLOW_MS = 2500;  // a network slower than this, with a copy at hand: the copy
 let installed = null;  // {ms, at}: how long keeping the offline files took
 
 self.addEventListener("install", (event) => {
