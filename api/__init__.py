@@ -1,4 +1,4 @@
-"""The HTTP API: a thin Flask layer over the recorder service (DESIGN.md, "Interfaces").
+"""The HTTP API: a thin Flask layer over the recorder service (docs/design.md, "CLI and HTTP").
 
 `create_app(config)` is the factory. The store is opened once per thread and reused; a
 per-process cursor cache keeps "state now" cheap between requests. Every error, ours or

@@ -1,4 +1,4 @@
-"""`chronicle`: click commands over the recorder service (DESIGN.md, "Interfaces").
+"""`chronicle`: click commands over the recorder service (docs/design.md, "CLI and HTTP").
 
 Each command parses its arguments, calls one service function and prints. Results go to
 stdout (rich for people, `--json` for scripts); messages go to stderr. Exit codes: 0

@@ -1,4 +1,4 @@
-"""What the log itself forbids, before the rules are asked (DESIGN.md, "Interfaces").
+"""What the log itself forbids, before the rules are asked (docs/design.md, "CLI and HTTP").
 
 Who may act for whom, which types only chronicle writes, what a correction must hold, how
 many players a game takes: the rules' reducers never see these, since they are about the
@@ -64,8 +64,8 @@ def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> 
 
 
 def check_table_choice(ctx: GameContext, cursor: Cursor, action: Mapping[str, Any]) -> None:
-    """In digital play the table's only own moves are its choices (DESIGN.md, "Digital
-    play": Thrones' start_game picks the houses); its deals and forced steps are the
+    """In digital play the table's only own moves are its choices (docs/design.md,
+    "Deals and fair seeds"; engine ruling 12: Thrones' start_game picks the houses); its deals and forced steps are the
     server's, which has already made any that is due."""
     if ctx.mode != "digital" or action["actor"] != "table" or action["type"] in META_TYPES:
         return

@@ -1,5 +1,5 @@
 """Editions in the store: registering one, listing them, and binding a game's reducer to the
-exact edition it was recorded with (DESIGN.md, "Editions")."""
+exact edition it was recorded with (docs/design.md, "Editions")."""
 
 from __future__ import annotations
 

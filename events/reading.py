@@ -49,7 +49,7 @@ class GameReader:
 
     # -- state ---------------------------------------------------------------------------
     def state(self, at: int | None = None) -> dict[str, Any]:
-        """The state document of DESIGN.md at step `at` (default: now)."""
+        """The state document (docs/design.md, "CLI and HTTP") at step `at` (default: now)."""
         cursor = self.latest if at is None or at == self.latest.seq else \
             self._folding.cursor(self.ctx, at)
         return self.state_of(cursor)

@@ -99,7 +99,7 @@ class Recorder:
 
     def state(self, game_id: str, at: int | None = None,
               access: Access | None = None) -> dict[str, Any]:
-        """The state document of DESIGN.md: what `access` may see at step `at`."""
+        """The state document (docs/design.md, "CLI and HTTP"): what `access` may see at step `at`."""
         return self.reader(game_id, access).state(at)
 
     def legal(self, game_id: str, access: Access | None = None,
@@ -140,7 +140,7 @@ class Recorder:
 
     def undo(self, game_id: str, actor: Any = "table", access: Access | None = None,
              expected_seq: int | None = None) -> Recorded:
-        """Retract the most recent effective action (policy: DESIGN.md, "Undo and redo")."""
+        """Retract the most recent effective action (policy: docs/design.md, "Undo and redo")."""
         return self._meta(game_id, "undo", actor, access, expected_seq)
 
     def redo(self, game_id: str, actor: Any = "table", access: Access | None = None,

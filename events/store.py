@@ -1,4 +1,4 @@
-"""The Store interface: the only way anything reads or writes the log (DESIGN.md, "Stores").
+"""The Store interface: the only way anything reads or writes the log (docs/design.md, "Stores").
 
 Two backends implement it (SQLite, PostgreSQL) and one contract test suite runs against
 both. Events are never updated or deleted; the database itself refuses it.

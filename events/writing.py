@@ -4,7 +4,7 @@ Every write is one transaction (Store.append_all): the action, every server even
 due (turns.py: a deal, the table's forced steps, the seed's reveal at the end) and the
 game's summary and state digests commit together or not at all. So a response is 2xx if
 and only if its action is stored, and a reader never sees a finished digital game without
-its reveal (DESIGN.md, "Digital chance"). A write without If-Match that meets another
+its reveal (docs/design.md, "Deals and fair seeds"). A write without If-Match that meets another
 writer is re-validated against the new state and tried again; with If-Match it is refused
 (409). What the log itself forbids is checked first (checks.py), then the rules.
 """

@@ -1,4 +1,4 @@
-"""Folding a log into states: "state at step n", undo and redo (DESIGN.md, "Undo and redo").
+"""Folding a log into states: "state at step n", undo and redo (docs/design.md, "Undo and redo").
 
 A `Cursor` is the fold after one seq: the game state, the most recent effective action
 (`top`) and the redo stack. Undo and redo never re-run a reducer: undoing action k gives

@@ -2,7 +2,7 @@
 
 A game is a subclass of `GameRules` bound to one edition (its component data). The
 binding happens once per edition, so a state never has to carry the edition and a
-reducer reads every number from `self.edition`. See DESIGN.md, "Reducers".
+reducer reads every number from `self.edition`. See docs/design.md, "Reducers".
 
 Nothing here does IO, reads the clock or draws a random number: chance arrives as data
 on actions, or through the `Dealer` passed to `fill_chance` by the recorder.

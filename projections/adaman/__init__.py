@@ -1,6 +1,6 @@
 """Adaman, a Decktet patience for one player (P. D. Magnus).
 
-Spec: shared/games/adaman.md (data: data/adaman.json). One seat, seat 0.
+Spec: docs/games/adaman.md (data: data/adaman.json). One seat, seat 0.
 Actions: `setup` (actor "table", chance: `drawn`), `control` (seat 0, chance: `drawn`),
 `abandon` (seat 0; designed, spec §5). This class only wires the modules of the package.
 """

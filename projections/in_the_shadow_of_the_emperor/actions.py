@@ -1,7 +1,7 @@
 """In the Shadow of the Emperor: the shape of every action's `data`, checked before a rule
 reads it.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md, §2 (reference formats) and §6 (fields).
+Spec: docs/games/in_the_shadow_of_the_emperor.md, §2 (reference formats) and §6 (fields).
 Schema-shaped but wrong values (an electorate that does not exist) are the rules' refusals.
 """
 

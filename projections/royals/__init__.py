@@ -1,6 +1,6 @@
 """Royals (Peter Hawes; Abacusspiele 2014, Arcane Wonders 2016), for 2 to 5 players.
 
-Spec: shared/games/royals.md (data: data/royals.json; rulings: docs/rulings/royals.md).
+Spec: docs/games/royals.md (data: data/royals.json; rulings: docs/rulings/royals.md).
 The rules object binds one edition and delegates to the package's modules: `state` (the
 state), `actions` (action data), `apply` (one function per action), `legal`, `chance`,
 `scoring`, `views`, `words`, `edition` (the typed components).

@@ -1,6 +1,6 @@
 """Royals: the state of a game, and the state before its setup event (spec §3).
 
-Spec: shared/games/royals.md. Everything here is data; the rules live in `apply.py`.
+Spec: docs/games/royals.md. Everything here is data; the rules live in `apply.py`.
 """
 
 from __future__ import annotations

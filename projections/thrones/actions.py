@@ -1,6 +1,6 @@
 """The data of every Thrones action (shape only; the rules are checked by the reducer).
 
-Spec: shared/games/thrones.md §6 (the actions and their fields). The schemas refuse fields
+Spec: docs/games/thrones.md §6 (the actions and their fields). The schemas refuse fields
 they do not declare (marshmallow's default), so a typo in a field name is caught before the
 rules see it.
 """

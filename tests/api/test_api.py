@@ -1,4 +1,4 @@
-"""The HTTP API: every endpoint's success path and every error code of DESIGN.md."""
+"""The HTTP API: every endpoint's success path and every error code of docs/design.md, "CLI and HTTP"."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ def test_an_idempotency_key_returns_the_first_response_and_stores_nothing_new(cl
 def test_an_idempotent_replay_answers_only_the_token_that_made_it(client):
     """Authentication comes before the stored answer is read: no token is 401, another
     token 409 with nothing of the stored event, and a different action under the same key
-    409 too (DESIGN.md, "Who sees what")."""
+    409 too (docs/design.md, "Access and tokens")."""
     made = client.post("/games", json={"game": "royals", "players": ["Ann", "Bo"],
                                        "mode": "digital", "seed": "idem"}).json
     gid, seats = made["id"], made["seat_tokens"]

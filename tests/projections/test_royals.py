@@ -1,4 +1,4 @@
-"""Royals: the worked examples of shared/games/royals.md §10, every refusal, the scoring rules,
+"""Royals: the worked examples of docs/games/royals.md §10, every refusal, the scoring rules,
 the review rulings, and property tests over random legal games for 2 to 5 players."""
 
 from __future__ import annotations

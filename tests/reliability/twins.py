@@ -433,7 +433,7 @@ class Observer:
         return self.seat if self.kind == "seat" else "table"
 
     def viewer(self, mode: str) -> Any:
-        """Whose eyes the rules say this observer has (DESIGN.md, "Who sees what")."""
+        """Whose eyes the rules say this observer has (docs/design.md, "Access and tokens")."""
         if self.kind == "seat":
             return self.seat
         if self.kind == "recorder" and mode == "table":
