@@ -1,4 +1,5 @@
-"""The routes of docs/design.md, "CLI and HTTP": each reads the request, calls one service function, dumps."""
+"""The routes of docs/design.md, "CLI and HTTP": each reads the request, calls one service
+function, dumps."""
 
 from __future__ import annotations
 

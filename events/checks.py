@@ -64,9 +64,9 @@ def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> 
 
 
 def check_table_choice(ctx: GameContext, cursor: Cursor, action: Mapping[str, Any]) -> None:
-    """In digital play the table's only own moves are its choices (docs/design.md,
-    "Deals and fair seeds"; engine ruling 12: Thrones' start_game picks the houses); its deals and forced steps are the
-    server's, which has already made any that is due."""
+    """In digital play the table's only own moves are its choices (docs/design.md, "Deals
+    and fair seeds"; engine ruling 12: Thrones' start_game picks the houses); its deals and
+    forced steps are the server's, which has already made any that is due."""
     if ctx.mode != "digital" or action["actor"] != "table" or action["type"] in META_TYPES:
         return
     if server_move(ctx.rules, cursor.state) is not None or \

@@ -99,7 +99,8 @@ class Recorder:
 
     def state(self, game_id: str, at: int | None = None,
               access: Access | None = None) -> dict[str, Any]:
-        """The state document (docs/design.md, "CLI and HTTP"): what `access` may see at step `at`."""
+        """The state document (docs/design.md, "CLI and HTTP"): what `access` may see at
+        step `at`."""
         return self.reader(game_id, access).state(at)
 
     def legal(self, game_id: str, access: Access | None = None,

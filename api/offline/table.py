@@ -5,10 +5,10 @@ This module runs inside Pyodide on the tablet, next to the `projections` package
 server runs, and imports nothing else of chronicle: every legal action, chance slot,
 refusal, board view and sentence it returns is the rules' own, computed by the same code
 as on the server. It only arranges their answers in the shapes of the API's documents
-(docs/design.md, "CLI and HTTP": the state document, the legal actions with `chance_slots`, a page of events),
-as the table's recorder sees them, so the page cannot tell the two sources apart. What it
-records is not stored anywhere: the page queues it and sends it to the server, which checks
-it again and alone writes the log.
+(docs/design.md, "CLI and HTTP": the state document, the legal actions with
+`chance_slots`, a page of events), as the table's recorder sees them, so the page cannot
+tell the two sources apart. What it records is not stored anywhere: the page queues it and
+sends it to the server, which checks it again and alone writes the log.
 
 Only the recorder of a table game records offline: it sees everything (events/access.py),
 so the fold needs no redaction, and nothing is dealt, so no secret is needed.

@@ -1,4 +1,5 @@
-"""The HTTP API: every endpoint's success path and every error code of docs/design.md, "CLI and HTTP"."""
+"""The HTTP API: every endpoint's success path and every error code (docs/design.md, "CLI
+and HTTP")."""
 
 from __future__ import annotations
 
