@@ -555,9 +555,10 @@ def editions(ctx: click.Context, words: tuple[str, ...], name: str | None,
 def _audited_log(rec: Recorder, envelopes: list[dict[str, Any]],
                  report: dict[str, Any]) -> render.AuditedLog:
     """Whose game a log is and what it holds, for the verify report's sentences."""
-    created = envelopes[0].get("data") if envelopes else None
-    created = created if isinstance(created, dict) else {}
-    players = created.get("players") if isinstance(created.get("players"), list) else []
+    data = envelopes[0].get("data") if envelopes else None
+    created: dict[str, Any] = data if isinstance(data, dict) else {}
+    named = created.get("players")
+    players = named if isinstance(named, list) else []
     mode = str(created.get("mode", "table"))
     return render.AuditedLog(
         game=_created_words(rec, created, [str(p) for p in players], mode),
@@ -570,7 +571,8 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
                    mode: str) -> render.GameWords:
     """The words of the game a `game_created` names, even when it names an unknown one."""
     slug = str(created.get("game", ""))
-    edition = created.get("edition") if isinstance(created.get("edition"), dict) else {}
+    named = created.get("edition")
+    edition: dict[str, Any] = named if isinstance(named, dict) else {}
     rules: GameRules[Any] | None = None
     try:
         rules = rec.rules_for({"game": slug, "edition_sha256": str(edition.get("sha256")),
