@@ -65,12 +65,6 @@ def listed(view: Mapping[str, Any], key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def mapped(view: Mapping[str, Any], key: str) -> dict[str, Any]:
-    """`view[key]` when it is a mapping of the JSON view, else an empty one (see `listed`)."""
-    value = view.get(key)
-    return value if isinstance(value, dict) else {}
-
-
 def board_for(game: str) -> Draw | None:
     """The game's board function, or None when it has no module here."""
     try:
