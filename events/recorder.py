@@ -165,10 +165,6 @@ class Recorder:
         fresh, _ = self.writer.catch_up(ctx)
         return list(self.store.events(game_id, after=ctx.last, upto=fresh.last))
 
-    def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
-        """The catch-up of one game row (kept for callers of the earlier name)."""
-        return self.catch_up(str(game["id"]))
-
     def _catch_up_quietly(self, ctx: GameContext, cursor: Cursor) -> tuple[GameContext, Cursor]:
         """Catch up on a read path; a store that cannot take the write still serves reads."""
         try:

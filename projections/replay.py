@@ -329,15 +329,6 @@ def state_at(rules: GameRules[Any], envelopes: list[Envelope], seq: int) -> Curs
     return fold(rules, [e for e in envelopes if e["seq"] <= seq])
 
 
-def effective_seqs(cursor: Cursor, lookup: Lookup) -> list[int]:
-    """The seqs of the actions in effect at `cursor`, oldest first (undone ones left out)."""
-    chain: list[int] = []
-    top = cursor.top
-    while top is not None:
-        chain.append(top)
-        top = lookup(top).parent
-    return chain[::-1]
-
 
 def effective_stack(envelopes: Iterable[Envelope]) -> list[int]:
     """The seqs of the actions in effect after `envelopes`, from the log alone (no reducer).

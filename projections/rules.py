@@ -56,9 +56,6 @@ class FrozenDict(dict[str, Any]):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenDict, (dict(self),))
-
 
 #: the leaves of JSON data, returned as they are by `freeze` and `thaw` (checked first: every
 #: event's data is frozen on its way into a reducer, and most of it is strings and numbers)
@@ -175,9 +172,6 @@ class Bag:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError("Bag is immutable")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Bag, (self.counts(),))
 
     def counts(self) -> dict[str, int]:
         return self._counts.copy()
@@ -579,7 +573,3 @@ class GameRules(Generic[S]):
         if content.get("slug") != cls.slug:
             return [f"edition's slug is {content.get('slug')!r}, not {cls.slug!r}"]
         return []
-
-    def state_json(self, state: S) -> dict[str, Any]:
-        """The complete state as JSON (used for audits and equality across processes)."""
-        return self.view(state, ALL)
