@@ -26,7 +26,6 @@ from .web import web
 blp = Blueprint("games", __name__, description="Games, their event logs, states and audits")
 editions_blp = Blueprint("editions", __name__, description="Editions: component data")
 
-MAX_DEPTH = 64
 #: one server-sent event (OpenAPI 3.0: the schema of a text/event-stream is each event's)
 SSE_EVENT = {"type": "object", "properties": {
     "id": {"type": "string", "description": "the event's seq"},
@@ -86,8 +85,7 @@ def json_body() -> Any:
     except (ValueError, RecursionError) as err:
         raise InvalidEvent("malformed", f"the request body is not JSON ({_short(err)})"
                            ) from None
-    if _depth(value) > MAX_DEPTH:
-        raise InvalidEvent("malformed", f"the JSON is nested deeper than {MAX_DEPTH} levels")
+    es.check_depth(value, "the JSON")
     if not isinstance(value, dict):
         raise InvalidEvent("malformed", "the request body must be a JSON object")
     return value
@@ -95,16 +93,6 @@ def json_body() -> Any:
 
 def _short(err: Exception) -> str:
     return str(err).split("\n", 1)[0][:120]
-
-
-def _depth(value: Any, level: int = 0) -> int:
-    if level > MAX_DEPTH:
-        return level
-    if isinstance(value, dict):
-        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
-    if isinstance(value, list):
-        return max((_depth(v, level + 1) for v in value), default=level + 1)
-    return level
 
 
 def access(game_id: str) -> Access:

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from events import InvalidEvent
+
 from ..conftest import FIXTURES
 from .conftest import auth
 
@@ -309,3 +313,27 @@ def test_a_table_recorder_is_offered_the_cards_still_unseen_to_pick(client, digi
         "chance_slots"] == {}
     assert client.get(f"/games/{digital[0]}/legal-actions", headers=auth(digital[1])).json[
         "chance_slots"] == {}
+
+
+def _nested(levels: int) -> str:
+    """A note whose whole body is `levels` levels deep: the body, its data, then lists."""
+    return '{"type": "note", "actor": "table", "data": {"x": ' + "[" * (levels - 2) \
+        + "]" * (levels - 2) + "}}"
+
+
+def test_the_body_and_the_action_are_held_to_one_depth_limit(client, rec):
+    """64 levels are taken, 65 refused, with the same words at the HTTP door (the body as
+    parsed) and at the service's (the action recorded): one limit, not two that drift."""
+    gid, token = _table(client)
+    for levels, status in ((64, 201), (65, 400)):
+        r = client.post(f"/games/{gid}/events", headers=auth(token), data=_nested(levels),
+                        content_type="application/json")
+        assert r.status_code == status, (levels, r.json)
+    assert r.json["error"]["message"] == "the JSON is nested deeper than 64 levels"
+    game = rec.create_game({"game": "adaman", "players": ["Ann"]})
+    rec.record(game.id, json.loads(_nested(64)))
+    before = rec.last_seq(game.id)
+    refusal = r"^the action\.data\.x(\[0\]){62} is nested deeper than 64 levels$"
+    with pytest.raises(InvalidEvent, match=refusal):
+        rec.record(game.id, json.loads(_nested(65)))
+    assert rec.last_seq(game.id) == before
