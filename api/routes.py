@@ -40,7 +40,8 @@ _GAME_OPERATIONS = {
     "getGame": "its summary", "listEvents": "its event log", "recordAction": "record an action",
     "streamEvents": "its event stream", "undo": "undo its latest action",
     "redo": "redo the action last undone", "getState": "its state",
-    "legalActions": "the actions legal now", "exportGame": "its log as JSON Lines",
+    "legalActions": "the actions legal now", "choices": "its moves, choice by choice",
+    "exportGame": "its log as JSON Lines",
     "verifyGame": "audit it", "forkGame": "explore it from a step",
 }
 #: what a link gives besides the game and the token: a fork starts at a step the game has (its
@@ -93,6 +94,18 @@ def json_body() -> Any:
 
 def _short(err: Exception) -> str:
     return str(err).split("\n", 1)[0][:120]
+
+
+def json_picks(text: str) -> list[Any]:
+    """The `picks` query parameter: a JSON array of answers (400 when it is not one)."""
+    try:
+        picks = json.loads(text)
+    except (ValueError, RecursionError):
+        raise InvalidEvent("malformed", "picks must be a JSON array of answers") from None
+    if not isinstance(picks, list):
+        raise InvalidEvent("malformed", "picks must be a JSON array of answers")
+    es.check_depth(picks, "picks")
+    return picks
 
 
 def access(game_id: str) -> Access:
@@ -339,6 +352,29 @@ class Legal(MethodView):
         """
         actions, slots = recorder().legal_with_slots(game_id, access(game_id))
         return {"actions": actions, "chance_slots": slots}
+
+
+@blp.route("/games/<game_id>/choices")
+class Choices(MethodView):
+    @blp.doc(operationId="choices")
+    @blp.arguments(s.ChoicesQuerySchema(), location="query", error_status_code=400)
+    @blp.response(200, s.ChoicesSchema)
+    @blp.alt_response(422, schema=s.ErrorSchema, description="a pick not offered, a move "
+                      "not open to this token now")
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Build a move choice by choice (every legal move, and only legal ones).
+
+        Without `type`: the action types open now to the token (a seat: its own; the
+        digital recorder: the table's; the table recorder: every seat's). With `type` and
+        the `picks` so far: what is asked next, each option labelled in words, and, once
+        the move is complete, the move ready to POST and the sentence it will be recorded
+        as. At a physical table the recorder also taps the chance outcomes (the cards
+        seen) as choices. Reads only; stores nothing.
+        """
+        picks = json_picks(query["picks"])
+        actor = query.get("actor")
+        seat = int(actor) if actor is not None and actor.isdigit() else actor
+        return recorder().choices(game_id, access(game_id), query.get("type"), seat, picks)
 
 
 @blp.route("/games/<game_id>/export")

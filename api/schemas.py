@@ -197,6 +197,59 @@ class LegalSchema(Schema):
         "description": "table mode, recorder: by action index, the chance outcomes to pick"})
 
 
+class ChoicesQuerySchema(Schema):
+    type = fields.String(validate=validate.Length(min=1, max=60), metadata={
+        "description": "the action type to build; without it, the types open now"})
+    actor = fields.String(validate=validate.Regexp(r"^(\d{1,3}|table)$"), metadata={
+        "description": "a seat number or `table`; default: the only actor of the token's "
+                       "scope to whom the move is open"})
+    picks = fields.String(load_default="[]", validate=validate.Length(max=20_000), metadata={
+        "description": "the answers so far, a JSON array: each `{\"choice\": id, \"value\": v}` "
+                       "(an option's value) or `{\"choice\": id, \"end\": true}` (ends a list)"})
+
+
+class OptionSchema(Schema):
+    value = fields.Raw(required=True, metadata={"description": "what a pick of it answers"})
+    label = fields.String(required=True, metadata={"description": "what its button says"})
+    detail = fields.String(metadata={"description": "the printed values beside it"})
+    group = fields.String(metadata={"description": "the heading it is shown under"})
+
+
+class ChoiceSchema(Schema):
+    id = fields.String(required=True, metadata={"description": "the place in the data it "
+                                                 "fills, e.g. `spend` or `draws.0.card`"})
+    prompt = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["one", "subset", "sequence"]))
+    options = fields.List(fields.Nested(OptionSchema), required=True, metadata={
+        "description": "exactly the options that can still complete a legal move"})
+    can_end = fields.Boolean(metadata={"description": "a list: what is picked may end it now"})
+    fewest = fields.Integer(allow_none=True)
+    most = fields.Integer(allow_none=True)
+
+
+class OpeningSchema(Schema):
+    type = fields.String(required=True)
+    actor = Actor(required=True)
+    label = fields.String(required=True, metadata={"description": "what its button says"})
+
+
+class ChoicesSchema(Schema):
+    actions = fields.List(fields.Nested(OpeningSchema), metadata={
+        "description": "without `type`: the action types open now to the token's scope"})
+    type = fields.String()
+    actor = Actor()
+    label = fields.String()
+    picks = fields.List(fields.Dict())
+    choice = fields.Nested(ChoiceSchema, allow_none=True, metadata={
+        "description": "what is asked next; null once the move is complete"})
+    complete = fields.Boolean()
+    move = fields.Nested(ActionSchema, allow_none=True, metadata={
+        "description": "the move ready to POST to /events: once complete, or when ending "
+                       "the open list now would complete it"})
+    sentence = fields.String(allow_none=True, metadata={
+        "description": "the sentence the move will be recorded as"})
+
+
 class ProblemSchema(Schema):
     seq = fields.Integer(allow_none=True)
     code = fields.String()

@@ -16,7 +16,7 @@ from typing import Any
 from projections.replay import Cursor
 from projections.rules import GameRules
 
-from . import audit
+from . import audit, choosing
 from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
@@ -112,6 +112,11 @@ class Recorder:
                          ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
         """The legal actions, and for a table-mode recorder the chance outcomes to pick."""
         return self.reader(game_id, access).legal_with_slots()
+
+    def choices(self, game_id: str, access: Access | None = None, kind: str | None = None,
+                actor: Any = None, picks: Iterable[Any] = ()) -> dict[str, Any]:
+        """The moves open to `access` now, built choice by choice (GameReader.choices)."""
+        return choosing.choices(self.reader(game_id, access), kind, actor, picks)
 
     def default_actor(self, game_id: str, kind: str) -> Any:
         """Who would make a `kind` action now, when a shell was not told (the only actor

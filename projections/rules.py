@@ -16,11 +16,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from dataclasses import replace as dataclass_replace
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from marshmallow import INCLUDE, Schema, ValidationError
 
 from .errors import ChronicleError, IllegalAction
+
+if TYPE_CHECKING:
+    from .choices import ActionType
 
 Seat = int
 Actor = int | Literal["table", "server"]
@@ -386,6 +389,57 @@ def schema_problems(schema: Schema, content: Any, where: str = "") -> list[str]:
 Applier = Callable[[Any, Action, Any], Any]
 
 
+C = TypeVar("C")
+
+
+def _no_auto(state: Any, components: Any) -> dict[str, Any] | None:
+    return None
+
+
+def _no_slots(state: Any, action: Action, components: Any) -> list[dict[str, Any]] | None:
+    return None
+
+
+def _no_deal(state: Any, action: Action, dealer: Dealer, components: Any) -> dict[str, Any]:
+    return dict(thaw(action.data))
+
+
+def _no_labels(components: Any) -> dict[str, str]:
+    return {}
+
+
+def _over(state: Any, components: Any) -> str:
+    return "the game is over; only undo is possible now"
+
+
+def _edition_ok(content: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class Parts(Generic[S, C]):
+    """A game's functions beside its actions, each taking the edition's components `C`
+    last: `GameRules` binds them to one edition, so a game package declares what it does
+    once instead of forwarding each method by hand (docs/design.md, "Reducers").
+
+    `load` turns the edition's JSON into the components (edition.py); `labels` adds the
+    game's words for what has no printed name; `edition_problems` checks an edition's
+    content beyond its slug."""
+
+    load: Callable[[Mapping[str, Any]], C]
+    initial_state: Callable[[Mapping[str, Any], C], S]
+    to_act: Callable[[S, C], tuple[Actor, ...]]
+    legal_actions: Callable[[S, Actor | None, C], list[dict[str, Any]]]
+    result: Callable[[S, C], dict[str, Any] | None]
+    view: Callable[[S, Viewer, C], dict[str, Any]]
+    edition_problems: Callable[[Mapping[str, Any]], list[str]] = _edition_ok
+    auto_action: Callable[[S, C], dict[str, Any] | None] = _no_auto
+    fill_chance: Callable[[S, Action, Dealer, C], dict[str, Any]] = _no_deal
+    chance_slots: Callable[[S, Action, C], list[dict[str, Any]] | None] = _no_slots
+    labels: Callable[[C], dict[str, str]] = _no_labels
+    over_words: Callable[[S, C], str] = _over
+
+
 class GameRules(Generic[S]):
     """Base class of every game; one instance per edition (component data).
 
@@ -408,9 +462,38 @@ class GameRules(Generic[S]):
     never_undoable: ClassVar[frozenset[str]] = frozenset()
     #: action type -> its apply function (a game's apply.py), dispatched by `apply`
     appliers: ClassVar[Mapping[str, Applier]] = {}
+    #: every action type, declared once (projections/choices.py); a game that declares them
+    #: gets the four tables above from them
+    actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ()
+    #: the game's functions bound to an edition (None: the game overrides the methods)
+    parts: ClassVar[Parts[Any, Any] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("actions")
+        if declared:
+            names = [a.name for a in declared]
+            if len(set(names)) != len(names):
+                raise TypeError(f"{cls.__name__} declares an action type twice: {names}")
+            cls.action_schemas = {a.name: a.schema for a in declared}
+            cls.chance_fields = {a.name: a.chance for a in declared if a.chance}
+            cls.appliers = {a.name: a.apply for a in declared}
+            cls.never_undoable = frozenset(a.name for a in declared if a.never_undoable)
+            cls._records = {a.name: a for a in declared}
+
+    _records: ClassVar[Mapping[str, ActionType[Any, Any]]] = {}
 
     def __init__(self, edition: Mapping[str, Any]) -> None:
         self.edition = edition
+        self._bound: Any = self.parts.load(edition) if self.parts is not None else edition
+
+    def action_type(self, name: str) -> ActionType[Any, Any]:
+        """The declaration of action type `name`; IllegalAction(unknown_action) if none."""
+        record = self._records.get(name)
+        if record is None:
+            raise IllegalAction("unknown_action", f"{self.title} has no move “{name}”",
+                                known=sorted(self._records))
+        return record
 
     # -- dispatch -----------------------------------------------------------
     def admissible(self, state: S, action: Action) -> None:
@@ -427,17 +510,19 @@ class GameRules(Generic[S]):
 
     def over_words(self, state: S) -> str:
         """The refusal of a move after the end; a game may say how it ended."""
+        if self.parts is not None:
+            return self.parts.over_words(state, self.components())
         return "the game is over; only undo is possible now"
 
     def components(self) -> Any:
         """The edition's components as the game's apply functions read them (edition.py);
         by default the edition's JSON itself."""
-        return self.edition
+        return self._bound
 
     # -- must ---------------------------------------------------------------
     def initial_state(self, created: Mapping[str, Any]) -> S:
         """The state after game_created (players, mode, options); no randomness. Must."""
-        raise NotImplementedError
+        return self._parts().initial_state(created, self.components())
 
     def apply(self, state: S, action: Action) -> S:
         """The next state, or IllegalAction naming the rule: the refusals of `admissible`,
@@ -455,26 +540,30 @@ class GameRules(Generic[S]):
         `seat` is a seat index, None for a spectator, or "all" for the auditor's view of
         everything (a finished game is fully public).
         """
-        raise NotImplementedError
+        return self._parts().view(state, seat, self.components())
 
     def to_act(self, state: S) -> tuple[Actor, ...]:
         """The actors who may act now (seats and/or "table"); empty when over. Must."""
-        raise NotImplementedError
+        return self._parts().to_act(state, self.components())
 
     def legal_actions(self, state: S, seat: Actor | None = None) -> list[dict[str, Any]]:
         """Enumerable legal actions `{"type","actor","data"}` for `seat` (None: all). Must.
 
         Actions that cause a chance outcome are listed without their outcome fields.
+        Interfaces build moves from the declared choices instead (projections/choices.py):
+        this list may be a sample where the space is large (random playouts use it).
         """
-        raise NotImplementedError
+        return self._parts().legal_actions(state, seat, self.components())
 
     def result(self, state: S) -> dict[str, Any] | None:
         """Once over: {"scores", "winners", "reason", "breakdown"}; else None. Must."""
-        raise NotImplementedError
+        return self._parts().result(state, self.components())
 
     # -- may ----------------------------------------------------------------
     def fill_chance(self, state: S, action: Action, dealer: Dealer) -> dict[str, Any]:
         """Digital mode: the action's data with its chance fields filled by `dealer`."""
+        if self.parts is not None:
+            return self.parts.fill_chance(state, action, dealer, self.components())
         return dict(thaw(action.data))
 
     def strip_chance(self, action: Action) -> dict[str, Any]:
@@ -517,6 +606,8 @@ class GameRules(Generic[S]):
         the action needs no outcome now; the default, None, that this game offers no slots,
         so a client lets the recorder type the outcomes.
         """
+        if self.parts is not None:
+            return self.parts.chance_slots(state, action, self.components())
         return None
 
     def auto_action(self, state: S) -> dict[str, Any] | None:
@@ -524,18 +615,28 @@ class GameRules(Generic[S]):
 
         In digital mode the recorder appends it at once, filled by `fill_chance`.
         """
+        if self.parts is not None:
+            return self.parts.auto_action(state, self.components())
         return None
 
     def redact(self, action: Action, seat: Viewer, state_before: S) -> dict[str, Any] | None:
-        """What `seat` may see of an action's data, or None when it may see all of it."""
-        return None
+        """What `seat` may see of an action's data, or None when it may see all of it:
+        the action type's own redaction (`ActionType.redact`)."""
+        record = self._records.get(action.type)
+        if record is None:
+            return None
+        return record.redact(action, seat, state_before, self.components())
 
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         """The sentence a player would say for this action, naming the actor and every
         seat by `names` (the players in seat order) and every component by its label:
         "Anna drew 2 cards from the deck". Shown verbatim in event lists and the viewer.
+        The action type's own sentence (`ActionType.sentence`).
         """
-        return f"{seat_name(names, action.actor)}: {action.type.replace('_', ' ')}"
+        record = self._records.get(action.type)
+        if record is None:
+            return f"{seat_name(names, action.actor)}: {action.type.replace('_', ' ')}"
+        return record.sentence(action, names, self.components())
 
     def labels(self) -> dict[str, str]:
         """Component id -> what a person reads for it ("Cersei Lannister", "Paris",
@@ -554,6 +655,8 @@ class GameRules(Generic[S]):
                             isinstance(item.get("name"), str):
                         out[item["id"]] = item["name"]
         own = self.edition.get("labels")
+        if self.parts is not None:
+            out = {**self.parts.labels(self.components()), **out}
         if isinstance(own, Mapping):
             out.update({str(k): str(v) for k, v in own.items()})
         return out
@@ -570,6 +673,13 @@ class GameRules(Generic[S]):
 
         Subclasses extend this with a schema of every field their reducer reads.
         """
+        if cls.parts is not None:  # the game's own schema checks the slug too
+            return cls.parts.edition_problems(content)
         if content.get("slug") != cls.slug:
             return [f"edition's slug is {content.get('slug')!r}, not {cls.slug!r}"]
         return []
+
+    def _parts(self) -> Parts[S, Any]:
+        if self.parts is None:
+            raise NotImplementedError(f"{self.slug} declares no Parts and overrides no method")
+        return self.parts

@@ -1,8 +1,15 @@
-"""The data of Adaman's three actions (spec §5): what a recorder sends for each."""
+"""Adaman's three actions (spec §5), each declared once: the data a recorder sends, the
+choices that build it, its chance field, its rule, who sees it and its sentence
+(docs/design.md, "Actions and choices")."""
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields
+
+from ..choices import ActionType, public
+from . import apply, legal, words
+from .edition import Components
+from .state import State
 
 
 class SetupData(Schema):
@@ -21,7 +28,11 @@ class AbandonData(Schema):
     pass
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "setup": SetupData, "control": ControlData, "abandon": AbandonData,
-}
-CHANCE_FIELDS: dict[str, tuple[str, ...]] = {"setup": ("drawn",), "control": ("drawn",)}
+ACTIONS: tuple[ActionType[State, Components], ...] = (
+    ActionType("setup", "Deal the layout", SetupData, legal.setup_steps, ("drawn",),
+               apply.apply_setup, public, words.setup_sentence),
+    ActionType("control", "Control a card", ControlData, legal.control_steps, ("drawn",),
+               apply.apply_control, public, words.control_sentence),
+    ActionType("abandon", "Abandon the game", AbandonData, legal.abandon_steps, (),
+               apply.apply_abandon, public, words.abandon_sentence),
+)

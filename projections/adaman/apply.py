@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 
 from ..rules import (
     Action,
-    Applier,
     CardId,
     IllegalAction,
     plural,
@@ -94,10 +93,6 @@ def apply_abandon(state: State, action: Action, components: Components) -> State
     _require_dealt(state)
     return replace(state, status="lost", end_reason="abandoned")
 
-
-APPLY: dict[str, Applier] = {
-    "setup": apply_setup, "control": apply_control, "abandon": apply_abandon,
-}
 
 
 # -- guards --------------------------------------------------------------------------------

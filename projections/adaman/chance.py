@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..rules import Action, CardId, Dealer, IllegalAction, thaw
-from .actions import CHANCE_FIELDS
+from ..rules import Action, CardId, Dealer, IllegalAction
 from .apply import after_payment, deal, in_progress, is_won
 from .edition import Components
 from .state import State
@@ -41,12 +40,6 @@ def fill_chance(state: State, action: Action, dealer: Dealer, components: Compon
         data["drawn"] = [] if is_won(moved, components) \
             else order[: _deal_length(moved, order, components)]
     return data
-
-
-def strip_chance(action: Action, components: Components) -> dict[str, Any]:
-    """What the player chooses: the data without the cards turned up."""
-    chance = CHANCE_FIELDS.get(action.type, ())
-    return {k: thaw(v) for k, v in action.data.items() if k not in chance}
 
 
 def chance_slots(state: State, action: Action, components: Components

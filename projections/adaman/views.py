@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Action, Viewer
+from ..rules import Viewer
 from .edition import Components
 from .scoring import result
 from .state import State
@@ -26,9 +26,3 @@ def view(state: State, seat: Viewer, components: Components) -> dict[str, Any]:
         "unseen": sorted(state.deck),
         "score": (result(state, components) or {"scores": [None]})["scores"][0],
     }
-
-
-def redact(action: Action, seat: Viewer, state_before: State, components: Components
-           ) -> dict[str, Any] | None:
-    """None: every event is public, since a card is seen as it is turned up (spec §8)."""
-    return None

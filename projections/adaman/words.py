@@ -38,21 +38,27 @@ def _control_sentence(who: str, data: Mapping[str, Any], components: Components)
     return text
 
 
-def describe(action: Action, names: Sequence[str], components: Components) -> str:
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def setup_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """"The table dealt the layout (11 cards)"."""
+    drawn = action.data.get("drawn") or ()
+    return _capitalised(f"{seat_name(names, action.actor)} dealt the layout"
+                        + (f" ({plural(len(drawn), 'card')})" if drawn else ""))
+
+
+def control_sentence(action: Action, names: Sequence[str], components: Components) -> str:
     """"Ann controlled the Sailor with the Mill, then turned up the Bard and the Pact"."""
     who = seat_name(names, action.actor)
-    data = action.data
-    if action.type == "setup":
-        drawn = data.get("drawn") or ()
-        text = f"{who} dealt the layout" + (f" ({plural(len(drawn), 'card')})" if drawn
-                                             else "")
-    elif action.type == "control" and isinstance(data.get("target"), str):
-        text = _control_sentence(who, data, components)
-    elif action.type == "abandon":
-        text = f"{who} abandoned the game"
-    else:
-        text = f"{who} made a move Adaman does not know ({action.type.replace('_', ' ')})"
-    return text[:1].upper() + text[1:]
+    if not isinstance(action.data.get("target"), str):
+        return _capitalised(f"{who} controlled a card")
+    return _capitalised(_control_sentence(who, action.data, components))
+
+
+def abandon_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _capitalised(f"{seat_name(names, action.actor)} abandoned the game")
 
 
 def labels(components: Components) -> dict[str, str]:
@@ -68,7 +74,8 @@ def labels(components: Components) -> dict[str, str]:
     }
 
 
-def game_over(state: State, labels: Mapping[str, str]) -> str:
+def game_over(state: State, components: Components) -> str:
     """The refusal of any move once the game is over, saying how the player fared."""
+    words = labels(components)
     return (f"the game is over: {seat_name(state.names, 0)} "
-            f"{labels.get(state.status, state.status)}")
+            f"{words.get(state.status, state.status)}")

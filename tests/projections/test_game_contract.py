@@ -128,13 +128,13 @@ def test_every_listed_action_type_has_a_data_schema(slug, players):
 #: must define (the package's own class and `__all__` are checked apart)
 SHAPE = {
     "state": ("State", "initial_state"),
-    "actions": ("ACTION_SCHEMAS", "CHANCE_FIELDS"),
-    "apply": ("APPLY",),
-    "legal": ("to_act", "legal_actions", "auto_action"),
-    "chance": ("fill_chance", "strip_chance", "chance_slots"),
+    "actions": ("ACTIONS",),
+    "apply": (),
+    "legal": ("to_act", "legal_actions"),
+    "chance": ("fill_chance", "chance_slots"),
     "scoring": ("result",),
-    "views": ("view", "redact"),
-    "words": ("describe", "labels"),
+    "views": ("view",),
+    "words": ("labels",),
     "edition": ("Components", "edition_problems"),
 }
 MAX_FUNCTION_LINES = 40
@@ -170,21 +170,29 @@ def _shape_problems(slug: str) -> list[str]:
 
 
 def _applier_problems(slug: str, cls) -> list[str]:
-    """apply.py: one apply_<type> per action type, and APPLY mapping each type to it."""
-    module = importlib.import_module(f"projections.{slug}.apply")
-    table = getattr(module, "APPLY", {})
-    problems = [f"apply does not define apply_{kind}" for kind in sorted(cls.action_schemas)
-                if not hasattr(module, f"apply_{kind}")]
-    if sorted(table) != sorted(cls.action_schemas):
-        problems.append(f"APPLY covers {sorted(table)}, the actions are "
-                        f"{sorted(cls.action_schemas)}")
-    problems += [f"APPLY[{kind!r}] is not apply_{kind}" for kind in sorted(table)
-                 if table[kind] is not getattr(module, f"apply_{kind}", None)]
+    """One record per action type (actions.ACTIONS, the class's `actions`), its rule
+    apply.apply_<type>, its choices legal.<type>_steps, its sentence words.<type>_sentence:
+    a part of an action is found where its name says."""
+    actions = importlib.import_module(f"projections.{slug}.actions")
+    declared = getattr(actions, "ACTIONS", ())
+    problems = [] if tuple(cls.actions) == tuple(declared) and declared else [
+        f"{cls.__name__}.actions is not actions.ACTIONS"]
+    where = {"apply": ("apply", "apply_{}"), "steps": ("legal", "{}_steps"),
+             "sentence": ("words", "{}_sentence")}
+    for record in declared:
+        for part, (module_name, pattern) in where.items():
+            module = importlib.import_module(f"projections.{slug}.{module_name}")
+            expected = getattr(module, pattern.format(record.name), None)
+            if getattr(record, part) is not expected:
+                problems.append(f"{record.name}.{part} is not {module_name}."
+                                f"{pattern.format(record.name)}")
     return problems
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_game_is_a_package_with_the_same_modules_and_public_names(slug):
+    if not GAMES[slug].actions:  # issue #29: the games are declared one by one
+        pytest.xfail(f"{slug} does not declare its actions as records yet")
     problems = _shape_problems(slug)
     assert not problems, f"{slug} is not in the shape of SHAPE.md: " + "; ".join(problems)
 
