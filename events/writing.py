@@ -11,7 +11,6 @@ writer is re-validated against the new state and tried again; with If-Match it i
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from .errors import Conflict, InvalidEvent, Unauthorized
 from .folding import Folding, GameContext
 from .model import GENESIS, Envelope, new_game_id, seal
 from .reading import GameReader
+from .rows import game_row
 from .turns import Plan, Turns, fill, no_seed
 
 log = logging.getLogger("chronicle.writing")
@@ -98,10 +98,7 @@ class Writer:
         except (KeyError, TypeError, ValueError) as err:
             raise IllegalAction("bad_options", f"the options do not fit {cls.title}: {err}"
                                 ) from None
-        row = {"id": gid, "game": cls.slug, "rules_version": cls.rules_version,
-               "players": req["players"], "mode": req["mode"], "edition_name": edition["name"],
-               "edition_sha256": edition["sha256"], "created_at": env["recorded_at"],
-               "title": req["title"], "status": "in_progress", "result": None, "audit": None}
+        row = game_row(env, cls.rules_version, title=req["title"])
         ctx = GameContext(row, rules, env)
         plan = Plan(ctx, env["hash"], [env], [self.folding.folder(ctx).feed(env)])
         self.turns.server_turns(plan, secret)
@@ -117,7 +114,7 @@ class Writer:
 
     def _store_new(self, plan: Plan, tokens: Tokens, secret: Secret | None) -> None:
         summary = self.turns.summary(plan)
-        row = {**plan.ctx.row, "status": summary.status, "result": _json_or_none(summary.result)}
+        row = {**plan.ctx.row, "status": summary.status, "result": summary.result}
         self.store.import_game(row, plan.envelopes, tokens.hashes,
                                secret.seed if secret else None, secret.salt if secret else None)
         self.store.put_digests(plan.ctx.id, summary.digest_key, summary.digests)
@@ -267,9 +264,6 @@ class Writer:
         """Write the server events a digital game owes, in one transaction."""
         return self.turns.catch_up(ctx, cursor)
 
-
-def _json_or_none(value: Any) -> Any:
-    return json.dumps(value) if value is not None else None
 
 
 __all__ = ["CreatedGame", "Recorded", "Writer"]
