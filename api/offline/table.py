@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from projections import canonical_edition, get_rules
+from projections.document import state_document
 from projections.errors import ChronicleError
 from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
 from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
@@ -56,16 +57,9 @@ class Table:
 
     def state(self) -> dict[str, Any]:
         """The state document now, as the table's recorder sees it (all of it)."""
-        cursor, rules = self.cursor, self.rules
-        result = rules.result(cursor.state)
-        return {
-            "game_id": self.game["id"], "game": self.game["game"], "seq": cursor.seq,
-            "status": "finished" if result is not None else "in_progress",
-            "view": rules.view(cursor.state, ALL), "result": result,
-            "to_act": list(rules.to_act(cursor.state)), "mode": "table",
-            "players": self.names, "can_undo": cursor.can_undo, "can_redo": cursor.can_redo,
-            "last_seq": cursor.seq, "audit": None,
-        }
+        cursor = self.cursor
+        return state_document(self.rules, cursor, ALL, game_id=self.game["id"], mode="table",
+                              players=self.names, last_seq=cursor.seq, audit=None)
 
     def legal(self) -> dict[str, Any]:
         """Every actor's legal actions now, and the chance outcomes each still needs (by the
