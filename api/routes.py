@@ -15,9 +15,14 @@ from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
 
-from events import Access, GameFilter, InvalidEvent
-from events import schemas as es
-from events.errors import Unauthorized
+from events.recorder import (
+    Access,
+    GameFilter,
+    InvalidEvent,
+    Unauthorized,
+    check_depth,
+    load_request,
+)
 
 from . import schemas as s
 from .service import bearer, recorder
@@ -86,7 +91,7 @@ def json_body() -> Any:
     except (ValueError, RecursionError) as err:
         raise InvalidEvent("malformed", f"the request body is not JSON ({_short(err)})"
                            ) from None
-    es.check_depth(value, "the JSON")
+    check_depth(value, "the JSON")
     if not isinstance(value, dict):
         raise InvalidEvent("malformed", "the request body must be a JSON object")
     return value
@@ -104,7 +109,7 @@ def json_picks(text: str) -> list[Any]:
         raise InvalidEvent("malformed", "picks must be a JSON array of answers") from None
     if not isinstance(picks, list):
         raise InvalidEvent("malformed", "picks must be a JSON array of answers")
-    es.check_depth(picks, "picks")
+    check_depth(picks, "picks")
     return picks
 
 
@@ -288,7 +293,7 @@ def _stream(app: Flask, game_id: str, after: int, who: Access) -> Iterator[str]:
         if time.monotonic() >= deadline:
             return
         if not events:
-            rec.store.wait_for_event(game_id, after, min(
+            rec.wait_for_event(game_id, after, min(
                 app.config["STREAM_POLL_SECONDS"] * 20, max(0.0, deadline - time.monotonic())))
             yield ": keep-alive\n\n"
 
@@ -450,7 +455,7 @@ class Editions(MethodView):
         """Register an edition (checked against the game's schema)."""
         request.max_content_length = 16 * 1024 * 1024
         body = json_body()
-        loaded = es.load(s.NewEditionSchema(), body, "the edition request")
+        loaded = load_request(s.NewEditionSchema(), body, "the edition request")
         content = loaded["content"]
         if not isinstance(content.get("slug"), str):
             raise InvalidEvent("invalid_edition", 'an edition needs a "slug"')

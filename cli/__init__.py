@@ -20,13 +20,15 @@ import click
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from events import Access, ChronicleError, GameFilter, Recorder, open_store
-from events.audit import compare as compare_records
-from events.audit import reaudit as reaudit_all
-from events.audit import statistics
-from events.migrate import copy_games, game_ids
-from events.recorder import parse_jsonl
-from events.samples import load_samples
+from events.recorder import (
+    Access,
+    ChronicleError,
+    GameFilter,
+    Recorder,
+    migrate_store,
+    open_store,
+    parse_jsonl,
+)
 from projections import GAMES, get_rules
 from projections.rules import Action, GameRules
 
@@ -513,7 +515,7 @@ def verify(ctx: click.Context, target: str, as_json: bool) -> None:
         else:
             report = rec.verify(target)
             # the raw log, read even when it no longer folds (a folding read would refuse)
-            envelopes = [] if as_json else list(rec.store.events(target))
+            envelopes = [] if as_json else rec.stored_log(target)
         log = None if as_json else _audited_log(rec, envelopes, report)
     if as_json or log is None:
         _json_out(report)
@@ -617,7 +619,7 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
     Example: chronicle compare abc123 def456
     """
     with service(ctx) as rec:
-        report = compare_records(rec, game_a, game_b)
+        report = rec.compare(game_a, game_b)
         game = None if as_json else _game_words(rec, game_a)
     if as_json or game is None:
         _json_out(report)
@@ -638,7 +640,7 @@ def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
     Example: chronicle reaudit --game royals
     """
     with service(ctx) as rec:
-        reports = reaudit_all(rec, slug)
+        reports = rec.reaudit(slug)
     if as_json:
         _json_out({"games": reports, "changed": sum(r["changed"] for r in reports)})
     else:
@@ -656,7 +658,7 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
     Example: chronicle stats --game adaman
     """
     with service(ctx) as rec:
-        report = statistics(rec, slug)
+        report = rec.statistics(slug)
     if as_json:
         _json_out(report)
     else:
@@ -678,16 +680,12 @@ def migrate(ctx: click.Context, source: str | None, target: str, audit: bool) ->
     Games already in the target are skipped, so running it again resumes or does nothing.
     Example: chronicle migrate --from chronicle.db --to postgresql://chronicle@db/chronicle
     """
-    src, dst = open_store(source or ctx.obj["db"]), open_store(target)
-    try:
-        with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
-                      console=err_console) as bar:
-            task = bar.add_task("copying games", total=sum(1 for _ in game_ids(src)))
-            report = copy_games(src, dst, lambda gid, outcome: bar.advance(task),
-                                audit=Recorder(src).verify_envelopes if audit else None)
-    finally:
-        src.close()
-        dst.close()
+    with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
+                  console=err_console) as bar:
+        task = bar.add_task("copying games", total=None)
+        report = migrate_store(source or ctx.obj["db"], target, audit=audit,
+                               counted=lambda total: bar.update(task, total=total),
+                               progress=lambda gid, outcome: bar.advance(task))
     click.echo(f"{len(report.copied)} games copied ({report.events} events), "
                f"{len(report.skipped)} already there, {report.editions} editions added")
     for game_id, reason in report.refused.items():
@@ -712,7 +710,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
     Example: chronicle serve --port 8000 --workers 4
     """
     with service(ctx) as rec:
-        loaded = 0 if no_samples else load_samples(rec)
+        loaded = 0 if no_samples else rec.load_samples()
     if loaded:
         click.echo(f"loaded {loaded} sample games into {ctx.obj['db']}", err=True)
     click.echo(f"chronicle on http://{host}:{port}/  (API docs: /docs)", err=True)

@@ -1,5 +1,9 @@
 """The recorder service: the one entry point of api/ and cli/, a thin facade.
 
+The shells import nothing else of `events/` (an import-linter contract in pyproject.toml):
+what they need besides the `Recorder` — the errors they translate, the request schemas the
+API documents, opening a store, copying one into another — is re-exported here.
+
 Each method is a few lines over the modules that do the work (README, "Layout"):
 access.py (who is asking, what they see), editions.py (component data and the bound
 reducers), folding.py (one context per call, cursors, snapshots), reading.py (everything a
@@ -10,7 +14,9 @@ server's own turns, each one transaction), verifying.py (verify and import) and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import logging
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from projections.replay import Cursor
@@ -20,14 +26,29 @@ from . import audit, choosing
 from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
-from .errors import ChronicleError, InvalidEvent, NotFound
+from .errors import AccessDenied, ChronicleError, InvalidEvent, NotFound, Unauthorized
 from .folding import CursorCache, Folding, GameContext
 from .forking import Forker
+from .migrate import CopyReport, copy_games, game_ids
 from .model import Envelope, now_iso
+from .opening import open_store
 from .reading import GameReader, audit_report
+from .samples import fixtures_dir
+from .schemas import (
+    MAX_DEPTH,
+    MAX_INT,
+    MAX_SEAT,
+    ActionSchema,
+    ActorField,
+    NewGameSchema,
+    check_depth,
+)
+from .schemas import load as load_request
 from .store import GameFilter, Store
 from .verifying import Verifier, parse_jsonl
 from .writing import CreatedGame, Recorded, Writer
+
+log = logging.getLogger("chronicle.samples")
 
 
 class Recorder:
@@ -84,6 +105,17 @@ class Recorder:
 
     def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
         return self.store.list_games(flt)
+
+    def wait_for_event(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block up to `timeout` seconds until the game has an event after `after` (the
+        live stream; PostgreSQL wakes on NOTIFY from any worker)."""
+        return self.store.wait_for_event(game_id, after, timeout)
+
+    def stored_log(self, game_id: str) -> list[Envelope]:
+        """The log exactly as stored, read even when it no longer folds (the local CLI's
+        verify report names what it holds; a folding read would refuse)."""
+        self.game(game_id)  # NotFound for an unknown game
+        return list(self.store.events(game_id))
 
     def last_seq(self, game_id: str) -> int:
         last = self.store.last_seq(game_id)
@@ -191,6 +223,21 @@ class Recorder:
         """Store an exported game after verifying it; refuses anything that does not verify."""
         return self.verifier.import_lines(lines)
 
+    def load_samples(self, folder: Path | None = None) -> int:
+        """Import every recorded sample game (fixtures/) if the store holds no game yet, so
+        a newcomer sees games; returns how many."""
+        if self.list_games(GameFilter(limit=1))[1] > 0:
+            return 0
+        count = 0
+        for path in sorted((folder or fixtures_dir()).glob("*/*.jsonl")):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    self.import_lines(fh)
+                count += 1
+            except Exception as err:  # one bad sample must not stop the service
+                log.warning("sample %s not loaded: %s", path.name, err)
+        return count
+
     def compare(self, game_a: str, game_b: str,
                 access: tuple[Access, Access] | None = None) -> dict[str, Any]:
         """Two records of one table, each as its caller may see it: where they differ."""
@@ -207,5 +254,25 @@ class Recorder:
         return audit.statistics(self, slug, forks)
 
 
-__all__ = ["Access", "CreatedGame", "CursorCache", "InvalidEvent", "Recorded", "Recorder",
-           "now_iso", "parse_jsonl", "token_hash"]
+def migrate_store(source: str, target: str, *, audit: bool = False,
+                  counted: Callable[[int], None] | None = None,
+                  progress: Callable[[str, str], None] | None = None) -> CopyReport:
+    """Copy every game of the store at URL `source` into the one at `target`, each game's
+    chain checked (with `audit`, every move re-applied) before it is committed;
+    `counted(total)` before the first game, `progress(game_id, outcome)` after each."""
+    src, dst = open_store(source), open_store(target)
+    try:
+        if counted is not None:
+            counted(sum(1 for _ in game_ids(src)))
+        return copy_games(src, dst, progress,
+                          audit=Recorder(src).verify_envelopes if audit else None)
+    finally:
+        src.close()
+        dst.close()
+
+
+__all__ = ["MAX_DEPTH", "MAX_INT", "MAX_SEAT", "Access", "AccessDenied", "ActionSchema",
+           "ActorField", "ChronicleError", "CopyReport", "CreatedGame", "CursorCache",
+           "GameFilter", "InvalidEvent", "NewGameSchema", "NotFound", "Recorded", "Recorder",
+           "Unauthorized", "check_depth", "load_request", "migrate_store", "now_iso", "open_store",
+           "parse_jsonl", "token_hash"]

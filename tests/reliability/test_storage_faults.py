@@ -125,7 +125,7 @@ def test_http_full_disk_is_503_with_the_error_body(db_path):
     client = app.test_client()
     created = client.post("/games", json={"game": "adaman", "players": ["Ann"]}).json
     auth = {"Authorization": f"Bearer {created['recorder_token']}"}
-    _fill_disk(app.extensions["chronicle_local"].store)
+    _fill_disk(app.extensions["chronicle_local"].opened)
     before = _rows(db_path)
     _storage_503(client.post(f"/games/{created['id']}/events", json=BIG_NOTE, headers=auth))
     assert _rows(db_path) == before
