@@ -23,8 +23,8 @@ from rich.table import Table
 
 from . import Config, Row, machine
 
-CASES = ("append", "writers", "state", "history", "verify", "http", "export", "playout",
-         "postgres")
+CASES = ("append", "writers", "state", "history", "verify", "archive", "http", "export",
+         "playout", "postgres")
 RESULTS = Path(__file__).with_name("RESULTS.md")
 #: everything below this line in RESULTS.md is kept when the table is rewritten
 NOTES_MARK = "<!-- notes: kept when the table above is rewritten -->"

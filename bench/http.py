@@ -251,9 +251,14 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
     try:
         with serving(db, anchor_db) as (ours, anchor):
             rows = measure(cfg, ours, anchor, streams, get_id, get_auth, get_events, anchor_db)
+            default_workers = len(ours.workers())
+        by_workers = {default_workers: rows[0]}
         for workers in cfg.http_workers:
             with serving(db, anchor_db, workers) as (ours, anchor):
                 rows.append(post_at(cfg, workers, ours, anchor, streams))
+                by_workers[workers] = rows[-1]
+        if 1 in by_workers and 2 in by_workers:
+            rows.append(scaling_row(by_workers[1], by_workers[2]))
         return rows
     finally:
         for conn in keep:
@@ -351,6 +356,21 @@ def post_at(cfg: Config, workers: int, ours: Server, anchor: Server, streams: Po
                   f"{plural(workers, 'gunicorn worker')}",
                   "minimal Flask app, same gunicorn, 1 durable INSERT per POST", None)
     return row
+
+
+#: issue #34: a second worker process on a 2-core machine
+SCALING_GOAL = 1.6
+
+
+def scaling_row(one: Row, two: Row) -> Row:
+    """What a second gunicorn worker (a process) buys a POST: its req/s over one worker's,
+    both against the same SQLite file, both measured in this run."""
+    assert one.value is not None and two.value is not None
+    ratio = two.value / one.value
+    return Row("HTTP POST an action, 2 gunicorn workers (processes) over 1, SQLite",
+               "req/s", two.value, "the same with 1 worker", one.value, ratio,
+               f"≥ {SCALING_GOAL}x", ratio >= SCALING_GOAL,
+               ["the load client runs on the same 2 cores (its CPU is in the POST rows)"])
 
 
 def _summary(results: list[dict[str, Any]]) -> tuple[float, str]:

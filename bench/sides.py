@@ -155,6 +155,102 @@ class RawSide:
 
 
 @functools.cache
+def _peer_classes() -> tuple[type[Any], type[Any]]:
+    """An eventsourcing application doing chronicle's work: its aggregate is a game whose
+    every event is applied by the same game rules (`GameRules.apply`, each game bound to
+    its default edition once), as chronicle's fold applies them, so a refused action never
+    becomes an event. Defined once (eventsourcing registers each class by its topic)."""
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    from projections import get_rules
+    from projections.rules import Action
+
+    class RulesGame(Aggregate):
+        """A game: the states of its effective actions (undo pops one, redo pushes it
+        back), as chronicle's undo retracts the latest effective action."""
+
+        def __init__(self, game: str, created: dict[str, Any]) -> None:
+            self.game = game
+            self.states = [get_rules(game).initial_state(created)]
+            self.undone: list[Any] = []
+
+        @event("Played")
+        def play(self, type: str, actor: Any, data: dict[str, Any]) -> None:
+            action = Action.of(type, actor, data)
+            self.states.append(get_rules(self.game).apply(self.states[-1], action))
+            self.undone.clear()
+
+        @event("Undone")
+        def undo(self) -> None:
+            self.undone.append(self.states.pop())
+
+        @event("Redone")
+        def redo(self) -> None:
+            self.states.append(self.undone.pop())
+
+        @event("Noted")
+        def note(self, text: str) -> None:
+            pass
+
+    class RulesGames(Application[Any]):
+        pass
+
+    return RulesGame, RulesGames
+
+
+class PeerSide:
+    """The peer doing the same work (issue #34): eventsourcing 9 with an aggregate per
+    game that applies each action by the game's own rules before the event is kept, then
+    one `save()` per action, persisted by eventsourcing's SQLite recorder at the same
+    `synchronous` level. The aggregates stay in memory, as chronicle's folds do."""
+
+    def __init__(self, path: Path, workload: Workload, level: str = "FULL",
+                 wal_pages: int = PAGES) -> None:
+        self.game_class, games = _peer_classes()
+        self.workload = workload
+        self.keep = warm_wal(path, wal_pages)
+        with pinned(level) as self.pin:
+            self.app = games(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                                  "SQLITE_DBNAME": str(path), "SQLITE_LOCK_TIMEOUT": "30"})
+        self.games: dict[int, Any] = {}
+
+    def _game(self, index: int) -> Any:
+        game = self.games.get(index)
+        if game is None:
+            real = self.workload.games[index]
+            created = {**real.request, "edition": {"name": "default", "sha256": ""},
+                       "seed_commitment": None}
+            game = self.games[index] = self.game_class(real.slug, created)
+            self.app.save(game)
+        return game
+
+    def run(self, steps: Sequence[Step]) -> float:
+        work = [(self._game(step.game), step.action) for step in steps]
+        save = self.app.save
+        settle()
+        start = time.perf_counter()
+        for game, action in work:
+            kind = action["type"]
+            if kind == "undo":
+                game.undo()
+            elif kind == "redo":
+                game.redo()
+            elif kind == "note":
+                game.note(str(action["data"].get("text", "")))
+            else:
+                game.play(kind, action["actor"], action["data"])
+            save(game)
+        elapsed = time.perf_counter() - start
+        self.pin.check()
+        return elapsed
+
+    def close(self) -> None:
+        self.app.close()
+        self.keep.close()
+
+
+@functools.cache
 def _es_classes() -> tuple[type[Any], type[Any]]:
     """The aggregate and application, defined once: eventsourcing registers each class by
     its topic and refuses a second class of the same name. Imported here so the rest of

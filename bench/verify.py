@@ -55,5 +55,5 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
     return [Row(f"verify the {len(ids)} recorded sample games, {len(lines):,} events "
                 "(chain + fold + deals + result)", "events/s", rate,
                 "json.loads of the same lines", sorted(base)[len(base) // 2], ratio,
-                "≥ 0.1 of the parse rate", ratio >= 0.1,
+                "≥ 0.15 of the parse rate", ratio >= 0.15,
                 [f"{plural(len(ours), 'paired run')}, ratios {spread}"])]

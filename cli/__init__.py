@@ -28,11 +28,14 @@ from events.recorder import (
     migrate_store,
     open_store,
     parse_jsonl,
+    reaudit_games,
+    stored_ids,
+    verify_games,
 )
 from projections import GAMES, get_rules
 from projections.rules import Action, GameRules
 
-from . import render
+from . import moving, render
 from .boards import BoardContext
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -360,10 +363,126 @@ def legal(ctx: click.Context, game_id: str, as_seat: str | None, as_json: bool) 
         actions = rec.legal(game_id, seat=_seat(as_seat))
         game = None if as_json else _game_words(rec, game_id)
         over = not actions and rec.state(game_id)["status"] == "finished"
+        opening = None if as_json else rec.choices(game_id, _access_for(_seat(as_seat)))
     if as_json or game is None:
         _json_out(actions)
-    else:
-        _print(render.actions_table(actions, game, over))
+        return
+    _print(render.actions_table(actions, game, over))
+    if opening and opening["actions"]:
+        _print(moving.menu_table(opening["actions"], game.ctx.name))
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("type_", metavar="[TYPE]", required=False)
+@click.option("--actor", default=None, help='seat number or "table" (default: the only one '
+              "who may make the move now)")
+@click.option("--pick", "picks", multiple=True, metavar="ANSWER",
+              help="an answer to the next choice: an option's label, value or number, or "
+                   "“done” to end a list; repeat for each choice")
+@click.option("--as", "as_seat", default=None, help="build the move as this seat sees it")
+@click.option("--dry-run", is_flag=True, help="show the move and its sentence; record nothing")
+@click.option("--ask/--no-ask", default=None,
+              help="ask the remaining choices (default: when typing at a terminal)")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@refusals
+def move(ctx: click.Context, game_id: str, type_: str | None, actor: str | None,
+         picks: tuple[str, ...], as_seat: str | None, dry_run: bool, ask: bool | None,
+         as_json: bool) -> None:
+    """Make a move choice by choice: every legal move, and only legal ones.
+
+    Asks each choice in turn (a number, a label, “done”, “back” to take the last answer
+    back) unless every answer is given with --pick. Then records it, as `act` would.
+
+    Example: chronicle move abc123 control --pick "the Huntress" --pick Mountain --pick done
+    """
+    asking = (sys.stdin.isatty() and not as_json) if ask is None else ask
+    with service(ctx) as rec:
+        who = _access_for(_seat(as_seat))
+        game = _game_words(rec, game_id)
+        if type_ is None:
+            opening = rec.choices(game_id, who)["actions"]
+            type_, actor = _which_move(opening, game, asking)
+        walk = _walk(rec, game_id, who, type_, _seat(actor), list(picks))
+        if dry_run and not asking:
+            _dry_out(walk, as_json)
+            return
+        if walk["choice"] is not None and (asking or walk["move"] is None):
+            walk = _finish(rec, game_id, who, walk, asking)
+        if dry_run:
+            _dry_out(walk, as_json)
+            return
+        recorded = rec.record(game_id, walk["move"])
+    if as_json:
+        _json_out({"event": recorded.event, "state": recorded.state})
+        return
+    _print(render.recorded_line(recorded.event, game), render.state_panel(
+        recorded.state, game, _width()))
+
+
+def _dry_out(walk: dict[str, Any], as_json: bool) -> None:
+    """Where the walk stands, recording nothing: the next choice, or the move."""
+    if as_json:
+        _json_out(walk)
+    elif walk["choice"] is not None:
+        _print(moving.choice_table(walk))
+    if not as_json and walk["move"] is not None:
+        _print(f"Would record: {walk['sentence']}")
+
+
+def _which_move(opening: list[dict[str, Any]], game: render.GameWords,
+                asking: bool) -> tuple[str, Any]:
+    if not opening:
+        raise Refused("no move is open to you now")
+    if len(opening) == 1:
+        return opening[0]["type"], opening[0]["actor"]
+    _print(moving.menu_table(opening, game.ctx.name))
+    if not asking:
+        raise Refused("say which move: chronicle move ID TYPE (the TYPE column above)")
+    number = click.prompt("Which move", type=click.IntRange(1, len(opening)))
+    return opening[number - 1]["type"], opening[number - 1]["actor"]
+
+
+def _walk(rec: Recorder, game_id: str, who: Access, kind: str, actor: Any,
+          typed: list[str]) -> dict[str, Any]:
+    """Apply the `--pick` answers one by one, each against the choice asked at its turn."""
+    picks: list[dict[str, Any]] = []
+    walk = rec.choices(game_id, who, kind, actor, picks)
+    for text in typed:
+        if walk["choice"] is None:
+            raise Refused(f"the move is complete before “{text}”: {walk['sentence']}")
+        try:
+            picks.append(moving.answer(walk["choice"], text))
+        except moving.NotAnOption as err:
+            _print(moving.choice_table(walk))
+            raise Refused(str(err)) from None
+        walk = rec.choices(game_id, who, kind, walk["actor"], picks)
+    return walk
+
+
+def _finish(rec: Recorder, game_id: str, who: Access, walk: dict[str, Any], asking: bool
+            ) -> dict[str, Any]:
+    """Ask the remaining choices at the terminal (or say what is still to answer)."""
+    picks = list(walk["picks"])
+    while walk["choice"] is not None:
+        _print(moving.choice_table(walk))
+        if walk["move"] is not None:
+            _print(f"“done” would record: {walk['sentence']}")
+        if not asking:
+            raise Refused(f"the move is not complete: {walk['choice']['prompt']} "
+                          "(add a --pick for it)")
+        typed = click.prompt("Your answer (“back” takes the last one back)")
+        if typed.strip().lower() == "back":
+            picks = picks[:-1]
+        else:
+            try:
+                picks.append(moving.answer(walk["choice"], typed))
+            except moving.NotAnOption as err:
+                err_console.print(str(err))
+                continue
+        walk = rec.choices(game_id, who, walk["type"], walk["actor"], picks)
+    return walk
 
 
 @main.command("log")
@@ -498,15 +617,51 @@ def import_(ctx: click.Context, file: Any) -> None:
 
 
 @main.command()
-@click.argument("target")
+@click.argument("targets", nargs=-1, metavar="ID|FILE ...")
+@click.option("--all", "every", is_flag=True, help="every stored game (forks left out)")
+@click.option("--game", "slug", default=None, help="with --all: only games of this slug")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes auditing stored games at once (the cores: -j 0 is not allowed)")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @refusals
-def verify(ctx: click.Context, target: str, as_json: bool) -> None:
-    """Audit a stored game (ID) or an exported FILE: chain, every move, deals, result.
+def verify(ctx: click.Context, targets: tuple[str, ...], every: bool, slug: str | None,
+           jobs: int, as_json: bool) -> None:
+    """Audit stored games (IDs) or exported FILEs: chain, every move, deals, result.
+
+    One target prints its full report; several, or --all, a line per game, with -j N
+    processes auditing stored games at once.
 
     Example: chronicle verify game.jsonl
+    Example: chronicle verify --all -j 2
     """
+    if not targets and not every:
+        raise click.UsageError("name a game ID or FILE to verify, or --all")
+    if len(targets) == 1 and not every:
+        _verify_one(ctx, targets[0], as_json)
+        return
+    ids = list(targets)
+    if every:
+        ids += stored_ids(ctx.obj["db"], slug)
+    files = [t for t in ids if Path(t).is_file()]
+    reports = [{"game_id": f, **_verify_file(ctx, f)} for f in files]
+    reports += verify_games(ctx.obj["db"], [t for t in ids if t not in files], jobs)
+    if as_json:
+        _json_out({"games": reports, "failed": sum(not r["ok"] for r in reports)})
+    else:
+        _print(render.verify_summary(reports))
+    failed = [r for r in reports if not r["ok"]]
+    if failed:
+        raise Refused(f"{len(failed)} of {len(reports)} records do not verify; the first: "
+                      f"{failed[0]['game_id']}: {failed[0]['problems'][0]['message']}")
+
+
+def _verify_file(ctx: click.Context, path: str) -> dict[str, Any]:
+    with service(ctx) as rec, open(path, encoding="utf-8") as fh:
+        return rec.verify_envelopes(parse_jsonl(fh))
+
+
+def _verify_one(ctx: click.Context, target: str, as_json: bool) -> None:
     with service(ctx) as rec:
         if Path(target).is_file():
             with open(target, encoding="utf-8") as fh:
@@ -631,16 +786,17 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
 
 @main.command()
 @click.option("--game", "slug", default=None, help="only games of this slug")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="processes replaying games at once")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @refusals
-def reaudit(ctx: click.Context, slug: str | None, as_json: bool) -> None:
+def reaudit(ctx: click.Context, slug: str | None, jobs: int, as_json: bool) -> None:
     """Replay every stored game under today's reducers; report games whose outcome changed.
 
-    Example: chronicle reaudit --game royals
+    Example: chronicle reaudit --game royals -j 2
     """
-    with service(ctx) as rec:
-        reports = rec.reaudit(slug)
+    reports = reaudit_games(ctx.obj["db"], slug, jobs)
     if as_json:
         _json_out({"games": reports, "changed": sum(r["changed"] for r in reports)})
     else:

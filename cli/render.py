@@ -480,6 +480,25 @@ def compare_panel(report: Mapping[str, Any], ids: tuple[str, str], game: GameWor
     return Panel(Group(*lines), title=Text("compare"), width=width)
 
 
+def verify_summary(reports: list[dict[str, Any]]) -> RenderableType:
+    """Several records audited: a line each, the first problem of a record that fails."""
+    failed = sum(not r["ok"] for r in reports)
+    title = Text(f"Verified {plural(len(reports), 'record')}: "
+                 + ("every one verifies" if not failed else f"{failed} do not verify"))
+    if not reports:
+        return title
+    table = Table(title=title, box=box.SIMPLE_HEAD)
+    table.add_column("record", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    table.add_column("events", justify="right")
+    table.add_column("first problem", ratio=1)
+    for r in reports:
+        problem = (r.get("problems") or [{}])[0].get("message", "") if not r["ok"] else ""
+        table.add_row(Text(r["game_id"]), Text("✓" if r["ok"] else "✗"),
+                      str(r.get("events", "")), Text(without_codes(problem)))
+    return table
+
+
 def reaudit_table(reports: list[dict[str, Any]], titles: Mapping[str, str]) -> RenderableType:
     changed = sum(bool(r["changed"]) for r in reports)
     title = Text(f"Re-audit under today's rules: {plural(len(reports), 'game')}, "

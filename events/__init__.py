@@ -11,7 +11,8 @@ from .errors import (
     Unauthorized,
 )
 from .opening import open_store
-from .recorder import Access, CreatedGame, Recorded, Recorder
+from .parallel import default_jobs, reaudit_games, stored_ids
+from .recorder import Access, CreatedGame, Recorded, Recorder, verify_games
 from .store import GameFilter, Store
 
 __all__ = [
@@ -29,5 +30,9 @@ __all__ = [
     "StorageError",
     "Store",
     "Unauthorized",
+    "default_jobs",
     "open_store",
+    "reaudit_games",
+    "stored_ids",
+    "verify_games",
 ]

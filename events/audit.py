@@ -61,7 +61,7 @@ def compare(archive: Archive, game_a: str, game_b: str,
 
 
 # -- re-audit under the current reducers -------------------------------------------------------
-def _rows(store: Store, slug: str | None, page: int = 200, forks: bool = False
+def rows_of(store: Store, slug: str | None, page: int = 200, forks: bool = False
           ) -> list[dict[str, Any]]:
     """Every game row (of one game, or all), in pages; forks ("what if" explorations, not
     games played) only when asked."""
@@ -78,7 +78,7 @@ def reaudit(archive: Archive, slug: str | None = None, forks: bool = False
             ) -> list[dict[str, Any]]:
     """Replay every stored game under today's reducers; report what changed per game."""
     return [reaudit_game(archive.store, archive.registry, row)
-            for row in _rows(archive.store, slug, forks=forks)]
+            for row in rows_of(archive.store, slug, forks=forks)]
 
 
 def reaudit_game(store: Store, editions: Editions, row: Mapping[str, Any],
@@ -118,7 +118,7 @@ def statistics(archive: Archive, slug: str | None = None, forks: bool = False
                ) -> dict[str, Any]:
     """Games played, win rate by seat, score distributions, lengths, frequent actions."""
     per_game: dict[str, dict[str, Any]] = {}
-    for row in _rows(archive.store, slug, 500, forks=forks):
+    for row in rows_of(archive.store, slug, 500, forks=forks):
         _count_game(archive.store, row, per_game.setdefault(row["game"], _empty_stats()))
     return {"games": {name: _summarise(stats) for name, stats in sorted(per_game.items())},
             "total_games": sum(s["played"] for s in per_game.values())}
@@ -166,4 +166,4 @@ def _histogram(values: list[float], bins: int = 8) -> list[dict[str, Any]]:
              "count": counts[i]} for i in range(bins) if low + i * width <= high]
 
 
-__all__ = ["compare", "reaudit", "reaudit_game", "statistics"]
+__all__ = ["compare", "reaudit", "reaudit_game", "rows_of", "statistics"]

@@ -14,15 +14,15 @@ server's own turns, each one transaction), verifying.py (verify and import) and 
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from projections.replay import Cursor
 from projections.rules import GameRules
 
-from . import audit, choosing
+from . import audit, choosing, samples
 from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
@@ -32,8 +32,8 @@ from .forking import Forker
 from .migrate import CopyReport, copy_games, game_ids
 from .model import Envelope, now_iso
 from .opening import open_store
+from .parallel import default_jobs, in_shares, reaudit_games, stored_ids
 from .reading import GameReader, audit_report
-from .samples import fixtures_dir
 from .schemas import (
     MAX_DEPTH,
     MAX_INT,
@@ -47,8 +47,6 @@ from .schemas import load as load_request
 from .store import GameFilter, Store
 from .verifying import Verifier, parse_jsonl
 from .writing import CreatedGame, Recorded, Writer
-
-log = logging.getLogger("chronicle.samples")
 
 
 class Recorder:
@@ -226,17 +224,7 @@ class Recorder:
     def load_samples(self, folder: Path | None = None) -> int:
         """Import every recorded sample game (fixtures/) if the store holds no game yet, so
         a newcomer sees games; returns how many."""
-        if self.list_games(GameFilter(limit=1))[1] > 0:
-            return 0
-        count = 0
-        for path in sorted((folder or fixtures_dir()).glob("*/*.jsonl")):
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    self.import_lines(fh)
-                count += 1
-            except Exception as err:  # one bad sample must not stop the service
-                log.warning("sample %s not loaded: %s", path.name, err)
-        return count
+        return samples.load_samples(self, folder)
 
     def compare(self, game_a: str, game_b: str,
                 access: tuple[Access, Access] | None = None) -> dict[str, Any]:
@@ -252,6 +240,18 @@ class Recorder:
         """Games, win rate by seat, scores, lengths, frequent actions (forks left out unless
         asked)."""
         return audit.statistics(self, slug, forks)
+
+
+def _verify_share(db: str, ids: Sequence[str]) -> list[dict[str, Any]]:
+    with closing(open_store(db)) as store:
+        rec = Recorder(store)
+        return [{"game_id": game_id, **rec.verify(game_id)} for game_id in ids]
+
+
+def verify_games(db: str, ids: Sequence[str], jobs: int = 1) -> list[dict[str, Any]]:
+    """The audit report of each stored game (`Recorder.verify`), `jobs` processes at once
+    (events/parallel.py), each over its own connection to the store at URL `db`."""
+    return in_shares(_verify_share, db, list(ids), jobs)
 
 
 def migrate_store(source: str, target: str, *, audit: bool = False,
@@ -274,5 +274,6 @@ def migrate_store(source: str, target: str, *, audit: bool = False,
 __all__ = ["MAX_DEPTH", "MAX_INT", "MAX_SEAT", "Access", "AccessDenied", "ActionSchema",
            "ActorField", "ChronicleError", "CopyReport", "CreatedGame", "CursorCache",
            "GameFilter", "InvalidEvent", "NewGameSchema", "NotFound", "Recorded", "Recorder",
-           "Unauthorized", "check_depth", "load_request", "migrate_store", "now_iso", "open_store",
-           "parse_jsonl", "token_hash"]
+           "Unauthorized", "check_depth", "default_jobs", "load_request", "migrate_store",
+           "now_iso", "open_store", "parse_jsonl", "reaudit_games", "stored_ids", "token_hash",
+           "verify_games"]
