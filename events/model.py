@@ -89,3 +89,8 @@ def chain_problems(envelopes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any
         prev = env["hash"]
         expected_seq = (seq if isinstance(seq, int) else expected_seq) + 1
     return problems
+
+
+def to_jsonl(envelope: Mapping[str, Any]) -> str:
+    """One export line: the envelope's fields in their documented order."""
+    return json.dumps({k: envelope[k] for k in ENVELOPE_FIELDS}, ensure_ascii=False)
