@@ -1,15 +1,11 @@
 """The store in memory: the third backend, plain Python data behind one lock.
 
-It passes the same contract suite as SQLite and PostgreSQL (tests/events/test_store.py),
-so it is also the contract read as code: what a backend must do, without SQL. It keeps
-nothing after the process ends, so it is for tests about rules rather than storage, and for
-trying chronicle out. Stores opened with the same name in one process share one database
-while any of them is open (`memory:club` twice is one log), as two connections to a file
-do; `memory:` alone is a private one.
-
-Each event is kept as its JSON text, as the SQL stores keep it, so what a caller gets back
-is a copy it may change freely, and a stored event can be neither updated nor deleted:
-nothing here offers a way to.
+It passes the contract suite of SQLite and PostgreSQL (tests/events/test_store.py): the
+contract read as code, without SQL. It keeps nothing after the process, so it serves tests
+about rules rather than storage. Stores opened with one name in one process share one
+database while any is open (`memory:club` twice is one log); `memory:` alone is private.
+Each event is kept as its JSON text, as the SQL stores keep it: a caller gets a copy, and
+nothing here offers a way to update or delete a stored event.
 """
 
 from __future__ import annotations
@@ -44,8 +40,7 @@ class _Event:
     text: str  # the envelope as JSON
 
     def envelope(self) -> Envelope:
-        decoded: Envelope = json.loads(self.text)
-        return decoded
+        return dict(json.loads(self.text))
 
 
 @dataclass
@@ -168,7 +163,7 @@ class MemoryStore(Store):
         self._db.digests.setdefault((game_id, summary.digest_key), {}).update(summary.digests)
 
     def _log(self, game_id: str) -> list[_Event]:
-        with self._db.changed:
+        with self._db.changed:  # a copy: an append after it does not change what is read
             return list(self._db.events.get(game_id, ()))
 
     def events(self, game_id: str, after: int = -1, upto: int | None = None,
@@ -237,12 +232,10 @@ class MemoryStore(Store):
         return {h: role for role, h in sorted(mine)}
 
     def seed(self, game_id: str) -> str | None:
-        found = self.secret(game_id)
-        return None if found is None else found[0]
+        return (self.secret(game_id) or (None, None))[0]
 
     def salt(self, game_id: str) -> str | None:
-        found = self.secret(game_id)
-        return None if found is None else found[1]
+        return (self.secret(game_id) or (None, None))[1]
 
     def secret(self, game_id: str) -> tuple[str, str | None] | None:
         with self._db.changed:
@@ -290,8 +283,7 @@ class MemoryStore(Store):
             return None if seq is None else (seq, kept[seq])
 
     def close(self) -> None:
-        """Nothing to release: the database lives as long as the process (or, unnamed, as
-        long as this store)."""
+        """Nothing to release: the database lives while a store holds it."""
 
 
 def _matches(row: Mapping[str, Any], flt: GameFilter) -> bool:

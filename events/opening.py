@@ -1,4 +1,4 @@
-"""Opening a store by its URL: the one place that knows both backends.
+"""Opening a store by its URL: the one place that knows every backend.
 
 Kept apart from store.py, which both backends import, so neither backend is imported by
 the interface it implements (no cycle, not even inside a function).
