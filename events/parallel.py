@@ -4,7 +4,7 @@ in worker processes.
 Each worker opens its own connection to the store by its URL (a SQLite file or a
 PostgreSQL server) and audits a share of the games; answers come back in the order the
 games were asked for, so a report is the same with one process or eight. Reads only:
-a worker writes nothing (docs/design.md, "Reads never write"). One process (`jobs=1`)
+a worker writes nothing (docs/design.md, "Stores": reads never write). One process (`jobs=1`)
 runs in this process, without a pool.
 """
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,18 @@ def test_no_file_cites_a_document_outside_the_repository():
             cited += [f"{path.relative_to(ROOT)}:{number}: {word}"
                       for word in OUTSIDE if word in line]
     assert cited == []
+
+
+def test_every_citation_of_the_design_names_one_of_its_sections():
+    """`docs/design.md, "Stores"` must lead somewhere: a renamed section breaks its citers."""
+    design = (ROOT / "docs" / "design.md").read_text("utf-8")
+    sections = {line[3:].strip() for line in design.splitlines() if line.startswith("## ")}
+    cited = set()
+    for path in _our_text_files():
+        text = path.read_text("utf-8", errors="replace").replace("\n", " ")
+        cited |= {(" ".join(name.split()), path.name) for name in
+                  re.findall(r'docs/design\.md,?\s+\(?"([^"]+)"', text)}
+    assert {(name, where) for name, where in cited if name not in sections} == set()
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
