@@ -59,6 +59,12 @@ class FrozenDict(dict[str, Any]):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How `copy.deepcopy` rebuilds one (the purity tests copy every state they check):
+        from a plain dict, never item by item (which this class refuses). Snapshots do not
+        come this way; they are JSON (projections/snapshot.py)."""
+        return (FrozenDict, (dict(self),))
+
 
 #: the leaves of JSON data, returned as they are by `freeze` and `thaw` (checked first: every
 #: event's data is frozen on its way into a reducer, and most of it is strings and numbers)
@@ -175,6 +181,11 @@ class Bag:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError("Bag is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How `copy.deepcopy` rebuilds one: from its counts, never by setting a slot
+        (which this class refuses); see FrozenDict.__reduce__."""
+        return (Bag, (self.counts(),))
 
     def counts(self) -> dict[str, int]:
         return self._counts.copy()
