@@ -191,8 +191,19 @@ def _get(data: Any, path: Path) -> Any:
 
 
 def _set(data: Any, path: Path, value: Any) -> None:
+    """Put `value` at `path`, making the containers on the way that are not there yet (a
+    list before an index, a dict before a key): a choice or an outcome inside a list of
+    entries ("draws.0.kind", "refill.1") may be the first to name its entry."""
     *head, last = path
-    for key in head:
+    for depth, key in enumerate(head):
+        if isinstance(data, list) and isinstance(key, int):
+            while len(data) <= key:
+                data.append(None)
+            missing = data[key] is None
+        else:
+            missing = data.get(key) is None
+        if missing:
+            data[key] = [] if isinstance(path[depth + 1], int) else {}
         data = data[key]
     if isinstance(data, list) and isinstance(last, int):
         while len(data) <= last:
@@ -408,7 +419,11 @@ class Walker:
         for number, slot in enumerate(slots):
             path: Path = (slot["field"], *slot.get("path", ()))
             filled = made.outcomes.get(path)
-            picks = filled if isinstance(filled, list) else ([] if filled is None else [filled])
+            # a slot of one outcome holds it whole, even a list (an intrigue card's pair)
+            if slot.get("many"):
+                picks = filled if isinstance(filled, list) else []
+            else:
+                picks = [] if filled is None else [filled]
             left = Counter(_key(o) for o in slot["options"])
             left.subtract(used)
             used.update(_key(p) for p in picks)
