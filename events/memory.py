@@ -49,7 +49,7 @@ class _Database:
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
     events: dict[str, list[_Event]] = field(default_factory=dict)
     editions: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tokens: dict[str, tuple[str, str]] = field(default_factory=dict)  # hash -> (game, role)
+    token_hashes: dict[str, tuple[str, str]] = field(default_factory=dict)  # -> (game, role)
     seeds: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     digests: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
     snapshots: dict[tuple[str, str], dict[int, bytes]] = field(default_factory=dict)
@@ -105,12 +105,12 @@ class MemoryStore(Store):
         row["origin"] = _json_column(row["origin"]) if row["origin"] else None
         game_id = str(row["id"])
         with self._db.changed:
-            if game_id in self._db.games or any(h in self._db.tokens for h in tokens):
+            if game_id in self._db.games or any(h in self._db.token_hashes for h in tokens):
                 raise Conflict("game_exists", f"a game with id {game_id!r} is already stored",
                                game_id=game_id)
             self._db.games[game_id] = row
             self._db.events[game_id] = [_event(env) for env in envelopes]
-            self._db.tokens.update({h: (game_id, role) for h, role in tokens.items()})
+            self._db.token_hashes.update({h: (game_id, role) for h, role in tokens.items()})
             if seed is not None:
                 self._db.seeds[game_id] = (seed, salt)
             self._db.changed.notify_all()
@@ -223,12 +223,12 @@ class MemoryStore(Store):
 
     def token_role(self, game_id: str, token_hash: str) -> str | None:
         with self._db.changed:
-            found = self._db.tokens.get(token_hash)
+            found = self._db.token_hashes.get(token_hash)
         return found[1] if found is not None and found[0] == game_id else None
 
     def tokens(self, game_id: str) -> dict[str, str]:
         with self._db.changed:
-            mine = [(role, h) for h, (gid, role) in self._db.tokens.items() if gid == game_id]
+            mine = [(role, h) for h, (gid, role) in self._db.token_hashes.items() if gid == game_id]
         return {h: role for role, h in sorted(mine)}
 
     def seed(self, game_id: str) -> str | None:
