@@ -128,6 +128,17 @@ def if_match() -> int | None:
     return int(text)
 
 
+def prefers_minimal() -> bool:
+    """RFC 7240: `Prefer: return=minimal` asks for the stored envelope without the state
+    document (the default answer carries both). Other preferences are ignored."""
+    for header in request.headers.getlist("Prefer"):
+        for preference in header.split(","):
+            token = preference.split(";", 1)[0].strip().lower().replace(" ", "")
+            if token in ("return=minimal", 'return="minimal"'):
+                return True
+    return False
+
+
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
@@ -233,7 +244,7 @@ class Events(MethodView):
 
     @blp.doc(operationId="recordAction", requestBody={"required": True, "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/Action"}}}},
-        parameters=[s.if_match_header(), s.idempotency_header()])
+        parameters=[s.if_match_header(), s.idempotency_header(), s.prefer_header()])
     @blp.response(201, s.RecordedSchema)
     @blp.alt_response(400, schema=s.ErrorSchema, description="malformed action")
     @blp.alt_response(401, schema=s.ErrorSchema, description="no or bad token")
@@ -243,12 +254,19 @@ class Events(MethodView):
     def post(self, game_id: str) -> Any:
         """Record one action; refused (and nothing stored) unless the rules allow it now."""
         who = access(game_id)
+        minimal = prefers_minimal()
         recorded = recorder().record(game_id, json_body(), expected_seq=if_match(),
-                                     idempotency_key=idempotency_key(), access=who)
-        payload: dict[str, Any] = {"event": recorded.event, "state": recorded.state}
+                                     idempotency_key=idempotency_key(), access=who,
+                                     minimal=minimal)
+        payload: dict[str, Any] = {"event": recorded.event}
+        if not minimal:
+            payload["state"] = recorded.state
         if recorded.correction_report is not None:
             payload["correction"] = recorded.correction_report
-        return with_etag(payload, recorded.state["last_seq"], 201)
+        headers = {"ETag": f'"{recorded.last_seq}"'}
+        if minimal:
+            headers["Preference-Applied"] = "return=minimal"
+        return payload, 201, headers
 
 
 @blp.route("/games/<game_id>/events/stream")

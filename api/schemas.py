@@ -95,7 +95,8 @@ class StateSchema(Schema):
 
 class RecordedSchema(Schema):
     event = fields.Nested(EnvelopeSchema, required=True)
-    state = fields.Nested(StateSchema, required=True)
+    state = fields.Nested(StateSchema, metadata={
+        "description": "the state after the event; left out under `Prefer: return=minimal`"})
     correction = fields.List(fields.Dict(), metadata={
         "description": "after a correction: later events now illegal or changed"})
 
@@ -226,7 +227,8 @@ class ChoiceSchema(Schema):
     id = fields.String(required=True, metadata={"description": "the place in the data it "
                                                  "fills, e.g. `spend` or `draws.0.card`"})
     prompt = fields.String(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["one", "subset", "sequence"]))
+    kind = fields.String(required=True, validate=validate.OneOf(["one", "subset", "sequence",
+                                                                 "tally"]))
     options = fields.List(fields.Nested(OptionSchema), required=True, metadata={
         "description": "exactly the options that can still complete a legal move"})
     can_end = fields.Boolean(metadata={"description": "a list: what is picked may end it now"})
@@ -318,6 +320,14 @@ def if_match_header() -> dict[str, Any]:
             "description": 'the ETag of the state the client saw (its last seq, e.g. "12"); '
                            "a stale one is refused with 409 and nothing is stored",
             "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "example": '"12"'}}
+
+
+def prefer_header() -> dict[str, Any]:
+    """RFC 7240's Prefer header, as POST /events honours it."""
+    return {"name": "Prefer", "in": "header", "required": False,
+            "description": "`return=minimal`: answer `{\"event\"}` alone, without the state "
+                           "document (the answer says `Preference-Applied: return=minimal`)",
+            "schema": {"type": "string", "maxLength": 200}}
 
 
 def idempotency_header() -> dict[str, Any]:

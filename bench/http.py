@@ -185,8 +185,9 @@ def post_streams(rec: Recorder, games: list[RealGame], clients: int, per_client:
             game = games[k % len(games)]
             k += clients
             created = rec.create_game(game.request)
+            # the answer a client asks for: the stored envelope, not the state (issue #34)
             auth = {"Authorization": f"Bearer {created.recorder_token}",
-                    "Content-Type": "application/json"}
+                    "Content-Type": "application/json", "Prefer": "return=minimal"}
             for action in game.actions:
                 body = json.dumps(action)
                 mine.append(["POST", f"/games/{created.id}/events", body, auth])
@@ -410,7 +411,8 @@ def rows(cfg: Config, sc: dict[str, Scenario], doc_bytes: int, get_events: int,
     at = f"{plural(workers, 'gunicorn worker')} (chronicle serve's default)"
     out = [
         compare(sc["post"].results, sc["post_anchor"].results,
-                f"HTTP POST an action (real-game actions), {n} clients, {at}",
+                f"HTTP POST an action (real-game actions, Prefer: return=minimal), {n} "
+                f"clients, {at}",
                 "minimal Flask app, same gunicorn, 1 durable INSERT per POST", GOALS["post"]),
         compare(sc["get"].results, sc["get_anchor"].results,
                 f"HTTP GET state, real mid-game Thrones (event {get_events - 1}, "

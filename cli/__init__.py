@@ -80,6 +80,39 @@ def service(ctx: click.Context) -> Iterator[Recorder]:
         store.close()
 
 
+@contextmanager
+def file_verifier(db: str | None) -> Iterator[Recorder]:
+    """A recorder to verify an exported file with, writing nothing anywhere (issue #32): an
+    in-memory store holding the editions the database at `db` knows, when there is one
+    (a SQLite file is opened read-only); the shipped editions need no store at all."""
+    memory = open_store(":memory:")
+    try:
+        for row in _known_editions(db):
+            memory.put_edition(row["slug"], row["name"], row["sha256"], row["content"])
+        yield Recorder(memory)
+    finally:
+        memory.close()
+
+
+def _known_editions(db: str | None) -> list[dict[str, Any]]:
+    """Every edition stored at `db`, read only; none when there is no such database."""
+    target = db or "chronicle.db"
+    if not target.startswith(("postgresql://", "postgres://")):
+        path = Path(target.removeprefix("sqlite:///").removeprefix("sqlite://"))
+        if not path.is_file():
+            return []
+        target = f"file:{path.resolve()}?mode=ro"
+    try:
+        store = open_store(target)
+    except ChronicleError:
+        return []  # not readable: the file may still name only shipped editions
+    try:
+        return [row for row in (store.edition(r["sha256"]) for r in store.editions())
+                if row is not None]
+    finally:
+        store.close()
+
+
 def _json_out(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
@@ -645,7 +678,9 @@ def verify(ctx: click.Context, targets: tuple[str, ...], every: bool, slug: str 
         ids += stored_ids(ctx.obj["db"], slug)
     files = [t for t in ids if Path(t).is_file()]
     reports = [{"game_id": f, **_verify_file(ctx, f)} for f in files]
-    reports += verify_games(ctx.obj["db"], [t for t in ids if t not in files], jobs)
+    stored = [t for t in ids if t not in files]
+    if stored:  # files alone open no store (verify writes nothing anywhere, issue #32)
+        reports += verify_games(ctx.obj["db"], stored, jobs)
     if as_json:
         _json_out({"games": reports, "failed": sum(not r["ok"] for r in reports)})
     else:
@@ -657,22 +692,55 @@ def verify(ctx: click.Context, targets: tuple[str, ...], every: bool, slug: str 
 
 
 def _verify_file(ctx: click.Context, path: str) -> dict[str, Any]:
-    with service(ctx) as rec, open(path, encoding="utf-8") as fh:
+    with file_verifier(ctx.obj["db"]) as rec, open(path, encoding="utf-8") as fh:
         return rec.verify_envelopes(parse_jsonl(fh))
 
 
 def _verify_one(ctx: click.Context, target: str, as_json: bool) -> None:
-    with service(ctx) as rec:
-        if Path(target).is_file():
-            with open(target, encoding="utf-8") as fh:
-                envelopes = parse_jsonl(fh)
+    if Path(target).is_file():
+        with open(target, encoding="utf-8") as fh:
+            envelopes = parse_jsonl(fh)
+        with file_verifier(ctx.obj["db"]) as rec:
             report = rec.verify_envelopes(envelopes)
-        else:
-            report = rec.verify(target)
-            # the raw log, read even when it no longer folds (a folding read would refuse)
-            envelopes = [] if as_json else rec.stored_log(target)
+            log = None if as_json else _audited_log(rec, envelopes, report)
+        _verify_out(report, log)
+        return
+    with service(ctx) as rec:
+        report = rec.verify(target)
+        # the raw log, read even when it no longer folds (a folding read would refuse)
+        envelopes = [] if as_json else rec.stored_log(target)
         log = None if as_json else _audited_log(rec, envelopes, report)
-    if as_json or log is None:
+    _verify_out(report, log)
+
+
+@main.command()
+@click.argument("game_id")
+@click.pass_context
+@refusals
+def repair(ctx: click.Context, game_id: str) -> None:
+    """Complete a game recorded by an older version: the server events it still owes, its
+    snapshots and its audit mark. The one command that writes what no read may.
+
+    Example: chronicle repair abc123
+    """
+    with service(ctx) as rec:
+        done = rec.repair(game_id)
+        words = _game_words(rec, game_id)
+    for env in done["written"]:
+        said = words.describe(env["type"], env["actor"], env["data"])
+        click.echo(f"wrote step {env['seq']}: {said}")
+    if not done["written"]:
+        click.echo("nothing was owed: every server event is written")
+    report = done["audit"]
+    if not report["ok"]:
+        raise Refused(f"verification failed at seq {report['first_bad_seq']}: "
+                      f"{report['problems'][0]['message']}")
+    click.echo("the record verifies; its audit mark is saved")
+
+
+def _verify_out(report: dict[str, Any], log: render.AuditedLog | None) -> None:
+    """The verify report (the document with --json), and exit 1 when it does not verify."""
+    if log is None:
         _json_out(report)
     else:
         _print(render.verify_report(report, log, _width()))

@@ -7,7 +7,9 @@ here and nowhere else; only their SHA-256 is ever stored or looked up.
 What each sees:
 - a seat: its own view, in state and in history; the other seats' secrets never;
 - a spectator: what is public;
-- the recorder of a **table** game: everything (it types every card at the table);
+- the recorder of a **table** game: everything (it types every card at the table), but a
+  move a seat sealed with its own token (In the Shadow of the Emperor's ballots) until the
+  rules reveal it;
 - the recorder of a **digital** game: exactly the spectator's view, plus the table's own
   legal actions (the table's choices, such as Thrones' houses); it deals nothing and sees
   no hand — the server deals;
@@ -22,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from projections.rules import ALL, Viewer
+from projections.rules import ALL, TABLE, Viewer
 
 from .errors import AccessDenied, Unauthorized
 
@@ -79,12 +81,16 @@ def from_role(stored: str | None) -> Access:
     return Access("seat", int(stored.split(":", 1)[1]))
 
 
-def viewer_of(access: Access, mode: str, finished: bool) -> Viewer:
-    """Whose eyes a request sees through: finished games are public to all."""
+def viewer_of(access: Access, mode: str, finished: bool, seals: bool = False) -> Viewer:
+    """Whose eyes a request sees through: finished games are public to all. `seals`: the
+    game lets a seat seal a move from the table's recorder (`GameRules.sealed_types`),
+    who then sees the table as TABLE, not ALL (issue #32)."""
     if finished or access.role == "local":
         return ALL
     if access.role == RECORDER:
-        return ALL if mode == "table" else None
+        if mode != "table":
+            return None
+        return TABLE if seals else ALL
     if access.role == "seat":
         return access.seat
     return None

@@ -15,7 +15,7 @@ from marshmallow import Schema
 
 from projections.chance import server_move
 from projections.replay import META_TYPES, Cursor
-from projections.rules import GameRules, IllegalAction, seat_name
+from projections.rules import Action, GameRules, IllegalAction, seat_name
 
 from . import schemas
 from .access import Access
@@ -61,6 +61,40 @@ def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> 
                            f"it cannot act as {seat_name(names, actor)}")
     if actor == "server":
         raise IllegalAction("server_only", "only chronicle itself acts as the server")
+
+
+def check_typist(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> None:
+    """At a table the recorder types what chance brings (engine ruling 16; DESIGN.md: "at a
+    physical table the recorder types what was seen"). A seat's own token records that
+    seat's choices, sealed ones too, but not a card turned up unseen: the rules check such
+    a card against piles the seat may not see, so their answer (refused, or recorded)
+    would tell the seat what the piles hide (issue #32). Refused here, before the rules
+    look at the cards, in words that name only the move and the player."""
+    if ctx.mode != "table" or access.role != "seat" or action["type"] in META_TYPES or \
+            action["type"] not in ctx.rules.action_schemas:
+        return
+    if ctx.rules.names_unseen(Action.of(action["type"], action["actor"], action["data"])):
+        name = seat_name(ctx.players, access.seat)
+        raise AccessDenied("recorded_by_the_table",
+                           "at the table the recorder types what chance brings (cards turned "
+                           "up unseen, a layout): ask them to record this "
+                           f"{action['type'].replace('_', ' ')} for {name}; your token "
+                           "records your own choices")
+
+
+def sealed_by_typist(ctx: GameContext, access: Access, action: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """A move the rules let a seat seal (`GameRules.sealed_types`), cast at a table with
+    that seat's own token, is marked `"sealed": true`, so that the table's recorder sees it
+    no more than the other seats do until the rules reveal it (issue #32). The mark is
+    chronicle's: whatever a caller sent for it is replaced."""
+    data = action.get("data")
+    if action["type"] not in ctx.rules.sealed_types or not isinstance(data, Mapping):
+        return action
+    data = {k: v for k, v in data.items() if k != "sealed"}
+    if ctx.mode == "table" and access.role == "seat":
+        data["sealed"] = True
+    return {**action, "data": data}
 
 
 def check_table_choice(ctx: GameContext, cursor: Cursor, action: Mapping[str, Any]) -> None:

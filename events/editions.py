@@ -49,10 +49,15 @@ class Editions:
         return {"slug": slug, "name": label, "sha256": sha}
 
     def listed(self, slug: str | None = None) -> list[dict[str, Any]]:
-        """Every edition known: the shipped defaults and those registered."""
+        """Every edition known: those registered and the shipped defaults. A read: a default
+        this store never needed is listed as shipped, not stored (reads never write)."""
+        rows = self.store.editions(slug)
+        stored = {row["sha256"] for row in rows}
         for known in sorted(GAMES) if slug is None else [slug]:
-            self.ensure_default(known)
-        return self.store.editions(slug)
+            sha = _default_identity(known)[1]
+            if sha not in stored:
+                rows.append({"sha256": sha, "slug": known, "name": DEFAULT_EDITION_NAME})
+        return sorted(rows, key=lambda r: (r["slug"], r.get("added_at") or ""))
 
     def ensure_default(self, slug: str) -> dict[str, Any]:
         """The shipped edition of `slug`, stored on first use so games can name it."""
@@ -86,10 +91,12 @@ class Editions:
                                          "sha256": game["edition_sha256"]})
 
     def require_stored(self, slug: str, edition: Mapping[str, Any]) -> GameRules[Any]:
-        """The reducer of an edition this store holds, refusing one it lacks even when the
-        process has it cached: an imported game must replay from this store alone."""
-        self.ensure_default(slug)
-        self._content(slug, edition)
+        """The reducer of an edition this store holds or this package ships, refusing one it
+        lacks even when the process has it cached: an imported game must replay from this
+        store alone. Reads only: verifying a file writes nothing (an import stores the
+        default itself, `ensure_default`)."""
+        if str(edition["sha256"]) != _default_identity(slug)[1]:
+            self._content(slug, edition)
         return self.rules(slug, edition)
 
     def _content(self, slug: str, edition: Mapping[str, Any]) -> dict[str, Any]:

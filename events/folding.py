@@ -123,8 +123,9 @@ class Folding:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
         return GameContext(row, self.editions.rules_for(row), last)
 
-    def cursor(self, ctx: GameContext, at: int | None = None) -> Cursor:
-        """The fold of events 0..at (default: the last), from the cache or a snapshot."""
+    def cursor(self, ctx: GameContext, at: int | None = None, keep: bool = False) -> Cursor:
+        """The fold of events 0..at (default: the last), from the cache or a snapshot;
+        `keep`: a writer's fold, which leaves snapshots behind (a read writes nothing)."""
         target = ctx.last if at is None else at
         missing = no_such_step(ctx, target)
         if missing:
@@ -132,7 +133,7 @@ class Folding:
         cached = self.cache.at(ctx.id, target)
         if cached is not None:
             return cached
-        cursor = self._fold_to(ctx, target, CursorMemo())
+        cursor = self._fold_to(ctx, target, CursorMemo(), keep)
         self.cache.put(ctx.id, cursor)
         return cursor
 
@@ -154,7 +155,7 @@ class Folding:
         return f"{ctx.row['game']}:{ctx.rules.rules_version}:{ctx.row['edition_sha256']}:" \
                f"json{snapshot.FORMAT}"
 
-    def _fold_to(self, ctx: GameContext, target: int, memo: CursorMemo) -> Cursor:
+    def _fold_to(self, ctx: GameContext, target: int, memo: CursorMemo, keep: bool) -> Cursor:
         # memo: the cursors the nested folds of this call computed lately, so an undo
         # reaching back before the snapshot folds that step once, not once per undo (a cold
         # fold of an undo-heavy log was exponential: minutes for 1400 events)
@@ -177,7 +178,7 @@ class Folding:
                                    "audit (run verify for the report)",
                                    first_bad_seq=env["seq"]) from err
             memo.put(cursor)
-            if cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
+            if keep and cursor.seq % SNAPSHOT_EVERY == 0 and cursor.seq > after:
                 self._keep_snapshot(ctx, cursor, env["hash"])
         assert folder.last is not None
         memo.put(folder.last)
@@ -209,8 +210,12 @@ class Folding:
 
     def mark_failed(self, ctx: GameContext, seq: int, why: str) -> None:
         log.warning("game %s fails its audit at seq %s: %s", ctx.id, seq, why)
-        self.failed.add(ctx.id)
-        self.set_summary(ctx.id, ctx.row["status"], ctx.row["result"], audit="failed")
+        self.failed.add(ctx.id)  # stored in the row by `chronicle repair`, never by a read
+
+    def noticed(self, game_id: str, audit: str) -> None:
+        """What a verify just found, for the rest of this object's answers; nothing stored."""
+        (self.failed.discard if audit == "ok" else self.failed.add)(game_id)
+        self.audits[game_id] = audit
 
     def audit_of(self, ctx: GameContext) -> str | None:
         """The game's audit flag as of now: "failed" if a fold just found it altered."""
@@ -219,20 +224,16 @@ class Folding:
 
     def audit_flag(self, game_id: str) -> str | None:
         """The audit flag of a game this object read or wrote, else from its row."""
-        if game_id in self.failed:
-            return "failed"
-        if game_id in self.audits:
-            return self.audits[game_id]
+        if game_id in self.failed or game_id in self.audits:
+            return "failed" if game_id in self.failed else self.audits[game_id]
         row = self.store.game(game_id)
         return None if row is None else row.get("audit")
 
     def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
                     audit: str | None = None) -> None:
         """Cache derived facts on the game row; a failure here loses nothing of the log."""
-        if audit == "ok":
-            self.failed.discard(game_id)
         if audit is not None:
-            self.audits[game_id] = audit
+            self.noticed(game_id, audit)
         try:
             self.store.set_summary(game_id, status, result, audit=audit)
         except ChronicleError as err:  # the log is intact; the next verify refreshes this
@@ -285,7 +286,7 @@ class _LogSource:
         cached = self._folding.cache.at(self._ctx.id, seq)
         if cached is not None:
             return cached
-        return self._folding._fold_to(self._ctx, seq, self._memo)
+        return self._folding._fold_to(self._ctx, seq, self._memo, False)
 
     def event_at(self, seq: int) -> Envelope | None:
         return self._folding.store.event(self._ctx.id, seq)

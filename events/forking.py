@@ -35,7 +35,7 @@ class Forker:
     def fork(self, reader: GameReader, at: int) -> CreatedGame:
         """A new table game replaying `reader`'s game up to step `at`."""
         ctx = reader.ctx
-        if not reader.sees_all:
+        if not reader.sees_all and not reader.sees_whole_record(at):
             raise AccessDenied("fork_needs_full_view", "only what you may see can be forked: "
                                "a finished game, or a table game with its recorder's token; "
                                "this game still hides cards from you")

@@ -17,7 +17,7 @@ from typing import Any
 
 from projections.document import state_document
 from projections.replay import META_TYPES, Cursor, to_action
-from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
+from projections.rules import ALL, TABLE, Action, GameRules, IllegalAction, seat_name, thaw
 from projections.visibility import shown_event
 
 from .access import Access, legal_actor, viewer_of
@@ -38,7 +38,7 @@ class GameReader:
         self.access = access
         self.latest = latest if latest is not None else folding.cursor(ctx)
         self.finished = ctx.rules.result(self.latest.state) is not None
-        self.viewer = viewer_of(access, ctx.mode, self.finished)
+        self.viewer = viewer_of(access, ctx.mode, self.finished, bool(ctx.rules.sealed_types))
 
     @property
     def rules(self) -> GameRules[Any]:
@@ -47,6 +47,18 @@ class GameReader:
     @property
     def sees_all(self) -> bool:
         return self.viewer == ALL
+
+    def sees_whole_record(self, at: int) -> bool:
+        """Whether nothing of events 0..at is withheld from this caller (a table recorder
+        of a game whose seats may seal moves: until one did, it sees the whole record)."""
+        if self.sees_all:
+            return True
+        if self.viewer != TABLE or not 0 <= at <= self.ctx.last:
+            return False
+        events = self._folding.store.events(self.ctx.id, upto=at)
+        return not any(withheld for _, withheld, _ in self._shown_run(events)) and \
+            self.rules.view(self._folding.cursor(self.ctx, at).state, TABLE) == \
+            self.rules.view(self._folding.cursor(self.ctx, at).state, ALL)
 
     # -- state ---------------------------------------------------------------------------
     def state(self, at: int | None = None) -> dict[str, Any]:

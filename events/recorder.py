@@ -27,7 +27,7 @@ from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
 from .errors import AccessDenied, ChronicleError, InvalidEvent, NotFound, Unauthorized
-from .folding import CursorCache, Folding, GameContext
+from .folding import CursorCache, Folding
 from .forking import Forker
 from .migrate import CopyReport, copy_games, game_ids
 from .model import Envelope, now_iso
@@ -86,12 +86,12 @@ class Recorder:
         return from_role(role)
 
     def reader(self, game_id: str, access: Access | None = None) -> GameReader:
-        """The game as `access` may see it; a digital game's owed server events first."""
+        """The game as `access` may see it, as stored. A read never writes (DESIGN.md): a
+        digital game an older version left owing server events is shown as it stands
+        until `repair` completes it (the next action by anyone completes it too)."""
         ctx = self.folding.context(game_id)
-        cursor = self.folding.cursor(ctx)
-        if self.writer.owed(ctx, cursor):
-            ctx, cursor = self._catch_up_quietly(ctx, cursor)
-        return GameReader(self.folding, ctx, access or Access.local(), latest=cursor)
+        return GameReader(self.folding, ctx, access or Access.local(),
+                          latest=self.folding.cursor(ctx))
 
     def game(self, game_id: str) -> dict[str, Any]:
         return self.folding.row(game_id)
@@ -168,11 +168,13 @@ class Recorder:
         return self.writer.create(request, game_id)
 
     def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,
-               idempotency_key: str | None = None, access: Access | None = None) -> Recorded:
-        """Validate and append one action; in digital mode, fill its chance and deal on."""
+               idempotency_key: str | None = None, access: Access | None = None,
+               minimal: bool = False) -> Recorded:
+        """Validate and append one action; in digital mode, fill its chance and deal on.
+        `minimal`: answer the stored envelope alone, without the state document."""
         return self.writer.record(game_id, raw, expected_seq=expected_seq,
                                   idempotency_key=idempotency_key,
-                                  access=access or Access.local())
+                                  access=access or Access.local(), minimal=minimal)
 
     def undo(self, game_id: str, actor: Any = "table", access: Access | None = None,
              expected_seq: int | None = None) -> Recorded:
@@ -197,15 +199,23 @@ class Recorder:
     def catch_up(self, game_id: str) -> list[Envelope]:
         """Write the server events a digital game owes (after a crash of an older version)."""
         ctx = self.folding.context(game_id)
-        fresh, _ = self.writer.catch_up(ctx)
+        fresh, _ = self.writer.catch_up(ctx, self.folding.cursor(ctx, keep=True))
         return list(self.store.events(game_id, after=ctx.last, upto=fresh.last))
 
-    def _catch_up_quietly(self, ctx: GameContext, cursor: Cursor) -> tuple[GameContext, Cursor]:
-        """Catch up on a read path; a store that cannot take the write still serves reads."""
-        try:
-            return self.writer.catch_up(ctx, cursor)
-        except ChronicleError:
-            return ctx, cursor
+    def repair(self, game_id: str) -> dict[str, Any]:
+        """The explicit write that completes what a read no longer does: the server events
+        a digital game recorded by an older version still owes (its deal, its reveal), the
+        snapshots of its log, and the audit mark of its row. {"written": [envelopes],
+        "audit": the verify report}; the written events pass the rules like any other."""
+        report = self.verifier.verify(game_id)
+        game = self.game(game_id)
+        self.folding.set_summary(game_id, game["status"], game["result"],
+                                 audit="ok" if report["ok"] else "failed")
+        if not report["ok"]:  # an altered log is marked, never written on
+            return {"written": [], "audit": report}
+        written = self.catch_up(game_id)
+        return {"written": written, "audit": self.verifier.verify(game_id) if written
+                else report}
 
     # -- verifying, importing, auditing ------------------------------------------------------
     def verify(self, game_id: str, access: Access | None = None) -> dict[str, Any]:

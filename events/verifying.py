@@ -33,11 +33,13 @@ class Verifier:
         self.editions = editions
 
     def verify(self, game_id: str) -> dict[str, Any]:
-        """Verify a stored game: chain, every event through the reducer, deals, result."""
-        game = self.folding.row(game_id)
+        """Verify a stored game: chain, every event through the reducer, deals, result.
+
+        A read: it writes nothing, not even the audit mark (`repair` records that). What it
+        found holds for the rest of this request (`Folding.noticed`)."""
+        self.folding.row(game_id)
         report = self.verify_envelopes(list(self.store.events(game_id)))
-        self.folding.set_summary(game_id, game["status"], game["result"],
-                                 audit="ok" if report["ok"] else "failed")
+        self.folding.noticed(game_id, "ok" if report["ok"] else "failed")
         return report
 
     def verify_envelopes(self, envelopes: list[Envelope]) -> dict[str, Any]:
@@ -84,13 +86,14 @@ class Verifier:
         created = envelopes[0]["data"]
         game_id = envelopes[0]["game_id"]
         rules = self._rules_of(created)
+        self.editions.ensure_default(created["game"])  # the store holds what its games name
         final = report["result"]
         tokens = mint_tokens(len(created["players"]))
         row = game_row(envelopes[0], rules.rules_version, result=final,
                        status="finished" if final is not None else "in_progress")
         self.store.import_game(row, envelopes, tokens.hashes)
         ctx = self.folding.context(game_id)
-        self.folding.cursor(ctx)  # one fold now leaves snapshots every K events behind
+        self.folding.cursor(ctx, keep=True)  # a write: it leaves snapshots every K events
         return CreatedGame(game_id, tokens.recorder, tokens.seats, [])
 
 

@@ -30,8 +30,10 @@ from .checks import (
     check_new_game,
     check_seat_meta,
     check_table_choice,
+    check_typist,
     meta_target,
     schema_of,
+    sealed_by_typist,
 )
 from .dealer import Entropy, Secret, committed, draw_secret
 from .editions import Editions
@@ -59,7 +61,10 @@ class CreatedGame:
 @dataclass(frozen=True, slots=True)
 class Recorded:
     event: Envelope
+    #: the state document after the event; empty when the caller asked for the envelope
+    #: alone (`minimal`: HTTP's `Prefer: return=minimal`), which spares building it
     state: dict[str, Any]
+    last_seq: int
     replayed: bool = False  # an idempotent retry: nothing new was stored
     #: after a correction: each later event now illegal or whose outcome changed
     correction_report: list[dict[str, Any]] | None = None
@@ -123,7 +128,8 @@ class Writer:
 
     # -- recording ---------------------------------------------------------------------------
     def record(self, game_id: str, raw: Any, *, expected_seq: int | None = None,
-               idempotency_key: str | None = None, access: Access) -> Recorded:
+               idempotency_key: str | None = None, access: Access,
+               minimal: bool = False) -> Recorded:
         """Validate and append one action with the server events it makes due."""
         for attempt in range(RETRIES):
             ctx = self.folding.context(game_id)
@@ -132,9 +138,10 @@ class Writer:
             if idempotency_key is not None:
                 done = self.store.event_by_key(game_id, idempotency_key)
                 if done is not None:
-                    return self._replay(ctx, done, raw, access)
+                    return self._replay(ctx, done, raw, access, minimal)
             try:
-                return self._record_once(ctx, raw, expected_seq, idempotency_key, access)
+                return self._record_once(ctx, raw, expected_seq, idempotency_key, access,
+                                         minimal)
             except Conflict as err:
                 if err.code == "idempotency_key_taken" or (
                         expected_seq is None and attempt < RETRIES - 1):
@@ -144,11 +151,13 @@ class Writer:
                        "and try again")
 
     def _record_once(self, ctx: GameContext, raw: Any, expected_seq: int | None,
-                     key: str | None, access: Access) -> Recorded:
+                     key: str | None, access: Access, minimal: bool = False) -> Recorded:
         schemas.check_json_text(raw, "the action")
         action = schemas.load_action(raw)
         check_actor(ctx, access, action)
-        cursor = self.folding.cursor(ctx)
+        check_typist(ctx, access, action)
+        action = sealed_by_typist(ctx, access, action)
+        cursor = self.folding.cursor(ctx, keep=True)
         if self.turns.owed(ctx, cursor):  # a server killed mid-write by an older version
             ctx, cursor = self.turns.catch_up(ctx, cursor)
         if expected_seq is not None and expected_seq != cursor.seq:
@@ -164,28 +173,32 @@ class Writer:
         plan = self.turns.plan(ctx, cursor)
         self.turns.apply(plan, cursor, action["type"], action["actor"], data, key)
         self.turns.server_turns(plan, secret)
-        answer, built = self._answer(ctx, plan, cursor, access)
+        answer, built = self._answer(ctx, plan, cursor, access, minimal)
         self.store.append_all(plan.envelopes, self.turns.summary(plan, built))
         for env, after in zip(plan.envelopes, plan.cursors, strict=True):
             self.folding.remember(ctx, after, env)
         if answer.event["type"] == "correction":
-            return Recorded(answer.event, answer.state, correction_report=correction_impact(
+            return Recorded(answer.event, answer.state, answer.last_seq,
+                            correction_report=correction_impact(
                 ctx.rules, list(self.store.events(ctx.id, upto=answer.event["seq"]))))
         return answer
 
-    def _answer(self, ctx: GameContext, plan: Plan, before: Cursor, access: Access
-                ) -> tuple[Recorded, dict[int, tuple[Any, Any]]]:
+    def _answer(self, ctx: GameContext, plan: Plan, before: Cursor, access: Access,
+                minimal: bool = False) -> tuple[Recorded, dict[int, tuple[Any, Any]]]:
         """The answer to the caller (its event as it may see it, the state after it), built
         before the append so that the write's digest reuses its view when the caller sees
         everything: (answer, {seq: (full view, result)})."""
-        env = plan.envelopes[0]
+        env, last = plan.envelopes[0], plan.envelopes[-1]["seq"]
         done = GameContext(ctx.row, ctx.rules, plan.envelopes[-1])
         reader = GameReader(self.folding, done, access, latest=plan.cursors[-1])
+        if minimal:
+            return Recorded(reader.shown(env, before)[0], {}, last), {}
         state = reader.state_of(plan.cursors[0])
         built = {env["seq"]: (state["view"], state["result"])} if reader.sees_all else {}
-        return Recorded(reader.shown(env, before)[0], state), built
+        return Recorded(reader.shown(env, before)[0], state, last), built
 
-    def _replay(self, ctx: GameContext, done: Envelope, raw: Any, access: Access) -> Recorded:
+    def _replay(self, ctx: GameContext, done: Envelope, raw: Any, access: Access,
+                minimal: bool = False) -> Recorded:
         """An idempotent retry: the stored answer, only to the token that made it."""
         if not may_replay(access, ctx.mode, done):
             raise Conflict("idempotency_key_reused", "this Idempotency-Key belongs to another "
@@ -196,7 +209,8 @@ class Writer:
                            f"different action ({done['type'].replace('_', ' ')}); send each "
                            "new action with a fresh key")
         reader = GameReader(self.folding, ctx, access)
-        return Recorded(reader.event(done["seq"]), reader.state(done["seq"]), replayed=True)
+        return Recorded(reader.event(done["seq"]), {} if minimal else reader.state(done["seq"]),
+                        reader.latest.seq, replayed=True)
 
     def meta_action(self, game_id: str, kind: str, actor: Any, access: Access) -> dict[str, Any]:
         """The undo or redo a caller asks for, aimed at the action it would retract."""

@@ -38,7 +38,7 @@ from .rules import Action, Actor, GameRules, Viewer, seat_name
 S = TypeVar("S")
 C = TypeVar("C")
 
-Kind = Literal["one", "subset", "sequence"]
+Kind = Literal["one", "subset", "sequence", "tally"]
 #: a choice's place in the data: a top-level field, then keys or indexes inside it
 Path = tuple[str | int, ...]
 
@@ -73,8 +73,10 @@ class Choice:
 
     - `kind` "one": a single value at `path`; "subset": a list built one pick at a time
       whose order does not matter to the rules (cards paid); "sequence": a list whose order
-      matters (colours by seat, cards in the order turned up).
-    - `can_end`: a subset or sequence may stop here (what is picked so far completes it);
+      matters (colours by seat, cards in the order turned up); "tally": a mapping of counts
+      built one pick at a time, each pick adding one to its value's count (servants put on
+      tiles: `{"gate": 2, "mint": 3}`), so a person taps a tile once per servant.
+    - `can_end`: a subset, sequence or tally may stop here (what is picked so far completes it);
       a list also stops by itself when nothing more is offered.
     - `fewest`/`most`: how many picks the list takes, when the rules know it (for the words
       of a prompt; the options already say what may be picked).
@@ -155,6 +157,11 @@ class Made:
         data = _copy(self.data)
         if choice.kind == "one":
             _set(data, choice.path, value)
+        elif choice.kind == "tally":
+            counts = _get(data, choice.path)
+            counts = dict(counts) if isinstance(counts, Mapping) else {}
+            counts[value] = counts.get(value, 0) + 1
+            _set(data, choice.path, counts)
         else:
             current = _get(data, choice.path)
             _set(data, choice.path, [*(current if isinstance(current, list) else []), value])
@@ -166,9 +173,15 @@ class Made:
             outcomes.setdefault(choice.path, [])
             return Made(self.data, self.ended | {choice.id}, outcomes)
         data = _copy(self.data)
-        if not isinstance(_get(data, choice.path), list):
-            _set(data, choice.path, [])
+        empty: Any = {} if choice.kind == "tally" else []
+        if not isinstance(_get(data, choice.path), type(empty)):
+            _set(data, choice.path, empty)
         return Made(data, self.ended | {choice.id}, self.outcomes)
+
+    def tally(self, name: str) -> dict[str, int]:
+        """The counts chosen so far at field `name` (a "tally" choice; empty before)."""
+        value = self.data.get(name)
+        return dict(value) if isinstance(value, Mapping) else {}
 
 
 def _copy(value: Any) -> Any:
@@ -533,7 +546,8 @@ class Walker:
             if key in skip:
                 continue
             after = made.picking(choice, option.value, outcome=outcome)
-            next_barred = {**barred, choice.id: skip | before} if choice.kind == "subset" \
+            next_barred = {**barred, choice.id: skip | before} \
+                if choice.kind in ("subset", "tally") \
                 else barred
             yield from self._moves(state, record, actor, after, next_barred, budget)
             before.add(key)

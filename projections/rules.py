@@ -32,10 +32,13 @@ CardId = str
 S = TypeVar("S")
 T = TypeVar("T")
 State = Any  # where any game's state will do (the fold, the service)
-Viewer = int | None | Literal["all"]
+Viewer = int | None | Literal["all", "table"]
 ALL: Literal["all"] = "all"
+#: the recorder at a physical table: everything but what a seat sealed with its own token
+#: (`GameRules.sealed_types`); only a game that has such moves is ever shown to it (#32)
+TABLE: Literal["table"] = "table"
 
-__all__ = ["ALL", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
+__all__ = ["ALL", "TABLE", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
            "IllegalAction", "freeze", "ordinal", "plural", "possessive", "replace", "require",
            "require_seat", "seat_name", "thaw", "with_item", "words_list"]
 
@@ -469,6 +472,11 @@ class GameRules(Generic[S]):
     chance_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: options accepted in game_created, with their defaults
     default_options: ClassVar[Mapping[str, Any]] = {}
+    #: action types a seat may seal with its own token at a table: chronicle marks them
+    #: `"sealed": true`, and the table's recorder sees them (viewer TABLE) no more than any
+    #: other seat does until the rules reveal them (issue #32). Empty: the table's
+    #: recorder sees everything (viewer ALL), which is every game but one
+    sealed_types: ClassVar[frozenset[str]] = frozenset()
     #: action types a seat may never undo in digital play, beyond those that reveal chance
     never_undoable: ClassVar[frozenset[str]] = frozenset()
     #: action type -> its apply function (a game's apply.py), dispatched by `apply`
@@ -587,6 +595,18 @@ class GameRules(Generic[S]):
         """
         chance = self.chance_fields.get(action.type, ())
         return {k: thaw(v) for k, v in action.data.items() if k not in chance}
+
+    def names_unseen(self, action: Action) -> bool:
+        """Whether `action`, typed at a table by its actor's own token, names an outcome the
+        actor may not see (a card turned up from a hidden pile, a layout, a start player):
+        the rules' check of it against the hidden piles would answer the actor what they
+        hide (issue #32). Such an action is the table recorder's to type, who sees the whole
+        table (engine ruling 16). By default: whatever `strip_chance` leaves out. A game
+        whose only seat sees everything, or whose other moves name hidden cards, says so."""
+        try:
+            return bool(self.strip_chance(action) != thaw(action.data))
+        except Exception:  # data too malformed to separate: the schema check refuses it
+            return False
 
     def chance_slots(self, state: S, action: Action) -> list[dict[str, Any]] | None:
         """Table mode: the chance outcomes `action` still needs, each to be picked at the

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from ..choices import ActionType
-from ..rules import GameRules, Parts, replace
+from ..rules import Action, GameRules, Parts, replace
 from . import chance, legal, scoring, views, words
 from .actions import ACTIONS
 from .edition import Card, Components, edition_problems, load_components
@@ -54,6 +54,12 @@ class Adaman(GameRules[State]):
     @property
     def personalities(self) -> frozenset[str]:
         return self.components().personalities
+
+    def names_unseen(self, action: Action) -> bool:
+        """A patience: its one player's view is the whole table, so the deck holds exactly
+        what that player has not seen, and a typed draw is checked against nothing hidden
+        from them (engine ruling 16)."""
+        return False
 
     @cached_property
     def personality_rank_sum(self) -> int:

@@ -1,5 +1,7 @@
-"""In the Shadow of the Emperor: the shape of every action's `data`, checked before a rule
-reads it.
+"""In the Shadow of the Emperor: its 24 action types, each declared once (docs/design.md,
+"Actions and choices"): the shape of its `data`, checked before a rule reads it, the choices
+that build it (legal.py), its chance field, its rule (apply.py), who sees it (views.py) and
+its sentence (words.py).
 
 Spec: docs/games/in_the_shadow_of_the_emperor.md, §2 (reference formats) and §6 (fields).
 Schema-shaped but wrong values (an electorate that does not exist) are the rules' refusals.
@@ -8,6 +10,11 @@ Schema-shaped but wrong values (an electorate that does not exist) are the rules
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
+
+from ..choices import ActionType, public
+from . import apply, legal, views, words
+from .edition import Components
+from .state import State
 
 
 class AristocratRef(Schema):
@@ -108,6 +115,9 @@ class TargetData(Schema):
 
 class CastVoteData(Schema):
     choice = fields.String(required=True)
+    #: written by chronicle: the seat cast it with its own token at a table, so the table's
+    #: recorder does not see it either until the reveal (ruling 21)
+    sealed = fields.Boolean()
 
 
 class RevealVotesData(Schema):
@@ -125,32 +135,81 @@ class EmperorCityData(Schema):
     to = fields.String(allow_none=True, load_default=None)
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "setup": SetupData,
-    "place_start_empire_city": ElectorateData,
-    "place_start_elector": ElectorateData,
-    "place_start_aristocrat": ElectorateData,
-    "place_start_knight": KnightPlaceData,
-    "fill_throne": ThroneData,
-    "place_son": PlaceSonData,
-    "propose_marriage": ProposeData,
-    "answer_proposal": AnswerData,
-    "send_to_convent": EmptyData,
-    "buy_card": BuyCardData,
-    "use_privilege": UsePrivilegeData,
-    "knight_action": KnightActionData,
-    "pass": EmptyData,
-    "break_tie": BreakTieData,
-    "appoint_elector": AppointData,
-    "place_former_elector": FormerElectorData,
-    "choose_church_influence_target": TargetData,
-    "choose_excommunication_target": TargetData,
-    "cast_vote": CastVoteData,
-    "reveal_votes": RevealVotesData,
-    "seat_emperor": ThroneData,
-    "place_former_emperor": FormerEmperorData,
-    "emperor_city_action": EmperorCityData,
-}
-
-#: spec §11: no randomness; the digital server may pick the starting Emperor
-CHANCE_FIELDS: dict[str, tuple[str, ...]] = {"setup": ("emperor",)}
+#: spec §8: a ballot is sealed and then revealed; neither can be taken back in digital play
+#: (`never_undoable`); the setup's `emperor` is its only chance field (§11)
+ACTIONS: tuple[ActionType[State, Components], ...] = (
+    ActionType("setup", "Set up the game", SetupData,
+               legal.setup_steps, ("emperor",), apply.apply_setup,
+               public, words.setup_sentence),
+    ActionType("place_start_empire_city", "Place the first empire city", ElectorateData,
+               legal.place_start_empire_city_steps, (), apply.apply_place_start_empire_city,
+               public, words.place_start_empire_city_sentence),
+    ActionType("place_start_elector", "Place a starting elector", ElectorateData,
+               legal.place_start_elector_steps, (), apply.apply_place_start_elector,
+               public, words.place_start_elector_sentence),
+    ActionType("place_start_aristocrat", "Place a starting aristocrat", ElectorateData,
+               legal.place_start_aristocrat_steps, (), apply.apply_place_start_aristocrat,
+               public, words.place_start_aristocrat_sentence),
+    ActionType("place_start_knight", "Place a starting knight", KnightPlaceData,
+               legal.place_start_knight_steps, (), apply.apply_place_start_knight,
+               public, words.place_start_knight_sentence),
+    ActionType("fill_throne", "Refill the throne", ThroneData,
+               legal.fill_throne_steps, (), apply.apply_fill_throne,
+               public, words.fill_throne_sentence),
+    ActionType("place_son", "Place a son", PlaceSonData,
+               legal.place_son_steps, (), apply.apply_place_son,
+               public, words.place_son_sentence),
+    ActionType("propose_marriage", "Propose a marriage", ProposeData,
+               legal.propose_marriage_steps, (), apply.apply_propose_marriage,
+               public, words.propose_marriage_sentence),
+    ActionType("answer_proposal", "Answer the proposal", AnswerData,
+               legal.answer_proposal_steps, (), apply.apply_answer_proposal,
+               public, words.answer_proposal_sentence),
+    ActionType("send_to_convent", "Send the daughter to the convent", EmptyData,
+               legal.send_to_convent_steps, (), apply.apply_send_to_convent,
+               public, words.send_to_convent_sentence),
+    ActionType("buy_card", "Buy a card", BuyCardData,
+               legal.buy_card_steps, (), apply.apply_buy_card,
+               public, words.buy_card_sentence),
+    ActionType("use_privilege", "Use a privilege", UsePrivilegeData,
+               legal.use_privilege_steps, (), apply.apply_use_privilege,
+               public, words.use_privilege_sentence),
+    ActionType("knight_action", "Place or move a knight", KnightActionData,
+               legal.knight_action_steps, (), apply.apply_knight_action,
+               public, words.knight_action_sentence),
+    ActionType("pass", "Pass", EmptyData,
+               legal.pass_steps, (), apply.apply_pass,
+               public, words.pass_sentence),
+    ActionType("break_tie", "Break the tie", BreakTieData,
+               legal.break_tie_steps, (), apply.apply_break_tie,
+               public, words.break_tie_sentence),
+    ActionType("appoint_elector", "Appoint the elector", AppointData,
+               legal.appoint_elector_steps, (), apply.apply_appoint_elector,
+               public, words.appoint_elector_sentence),
+    ActionType("place_former_elector", "Place the former elector", FormerElectorData,
+               legal.place_former_elector_steps, (), apply.apply_place_former_elector,
+               public, words.place_former_elector_sentence),
+    ActionType("choose_church_influence_target", "Name the Church Influence target", TargetData,
+               legal.choose_church_influence_target_steps, (),
+               apply.apply_choose_church_influence_target,
+               public, words.choose_church_influence_target_sentence),
+    ActionType("choose_excommunication_target", "Name the Excommunication target", TargetData,
+               legal.choose_excommunication_target_steps, (),
+               apply.apply_choose_excommunication_target,
+               public, words.choose_excommunication_target_sentence),
+    ActionType("cast_vote", "Cast a sealed ballot", CastVoteData,
+               legal.cast_vote_steps, (), apply.apply_cast_vote,
+               views.redact_cast_vote, words.cast_vote_sentence, never_undoable=True),
+    ActionType("reveal_votes", "Reveal the election cards", RevealVotesData,
+               legal.reveal_votes_steps, (), apply.apply_reveal_votes,
+               public, words.reveal_votes_sentence, never_undoable=True),
+    ActionType("seat_emperor", "Seat the new Emperor", ThroneData,
+               legal.seat_emperor_steps, (), apply.apply_seat_emperor,
+               public, words.seat_emperor_sentence),
+    ActionType("place_former_emperor", "Place the former Emperor's tile", FormerEmperorData,
+               legal.place_former_emperor_steps, (), apply.apply_place_former_emperor,
+               public, words.place_former_emperor_sentence),
+    ActionType("emperor_city_action", "Place or move an empire city", EmperorCityData,
+               legal.emperor_city_action_steps, (), apply.apply_emperor_city_action,
+               public, words.emperor_city_action_sentence),
+)

@@ -153,7 +153,8 @@ def _gain_vp(state: State, seat: Seat, k: int, source: str) -> State:
 
 def settle(state: State, components: Components) -> State:
     """Run the automatic procedure up to the next real decision: a forced decision (one
-    option, spec §7) is applied as its own action, which settles in turn."""
+    option, spec §7) is applied as its own action, which settles in turn (by its rule
+    apply_<type> here, the one its record in actions.py declares)."""
     while state.status == "playing":
         if state.pending is None:
             state = _step(state, components)
@@ -161,8 +162,9 @@ def settle(state: State, components: Components) -> State:
         forced = forced_option(state, components)
         if forced is None:
             return state
-        after: State = APPLY[forced["type"]](
-            state, Action.of(forced["type"], forced["actor"], forced["data"]), components)
+        rule: Applier = globals()[f"apply_{forced['type']}"]
+        after: State = rule(state, Action.of(forced["type"], forced["actor"], forced["data"]),
+                            components)
         return after
     return state
 
@@ -371,7 +373,7 @@ def _tally(state: State, c: Components) -> State:
     for seat, choice in sorted(chosen.items()):
         if choice == winning:
             state = _gain_vp(state, seat, c.victory_points.voted_for_winner, "election_votes")
-    state = replace(state, ballots=(), last_election=tuple(sorted(chosen.items())),
+    state = replace(state, ballots=(), sealed=(), last_election=tuple(sorted(chosen.items())),
                     last_totals=(totals[0], totals[1]), pending=None)
     if not rival_wins:
         return replace(state, step="done")
@@ -992,7 +994,9 @@ def apply_cast_vote(state: State, action: Action, components: Components) -> Sta
             f"{w.who(seat)} has already cast a ballot")
     require(choice in VOTE_CHOICES, "unknown_choice",
             f"a ballot is for the Emperor or the Rival, not {quoted(choice)}")
-    state = replace(state, ballots=(*state.ballots, (who(action), str(choice))))
+    state = replace(state, ballots=(*state.ballots, (who(action), str(choice))),
+                    sealed=(*state.sealed, seat) if action.data.get("sealed") is True
+                    else state.sealed)
     if len(state.ballots) < len(pending.seats):
         return settle(state, components)
     return settle(_tally(state, components), components)
@@ -1092,31 +1096,3 @@ def _require_empty_city_space_for_move(target: Electorate, src: Any, c: Componen
             f"an empire city moves only to an empty city space (§6.4): "
             f"{_place(target.id, c)} has no empty city space besides the one the city "
             f"stands on ({plural(spaces, 'space')}, all taken)", electorate=target.id)
-
-
-APPLY: dict[str, Applier] = {
-    "setup": apply_setup,
-    "place_start_empire_city": apply_place_start_empire_city,
-    "place_start_elector": apply_place_start_elector,
-    "place_start_aristocrat": apply_place_start_aristocrat,
-    "place_start_knight": apply_place_start_knight,
-    "fill_throne": apply_fill_throne,
-    "place_son": apply_place_son,
-    "propose_marriage": apply_propose_marriage,
-    "answer_proposal": apply_answer_proposal,
-    "send_to_convent": apply_send_to_convent,
-    "buy_card": apply_buy_card,
-    "use_privilege": apply_use_privilege,
-    "knight_action": apply_knight_action,
-    "pass": apply_pass,
-    "break_tie": apply_break_tie,
-    "appoint_elector": apply_appoint_elector,
-    "place_former_elector": apply_place_former_elector,
-    "choose_church_influence_target": apply_choose_church_influence_target,
-    "choose_excommunication_target": apply_choose_excommunication_target,
-    "cast_vote": apply_cast_vote,
-    "reveal_votes": apply_reveal_votes,
-    "seat_emperor": apply_seat_emperor,
-    "place_former_emperor": apply_place_former_emperor,
-    "emperor_city_action": apply_emperor_city_action,
-}

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Action, Dealer, thaw
-from .actions import CHANCE_FIELDS
+from ..rules import Action, Dealer, seat_name
 from .edition import Components
 from .state import State
 
@@ -24,17 +23,15 @@ def fill_chance(state: State, action: Action, dealer: Dealer, components: Compon
     return data
 
 
-def strip_chance(action: Action, components: Components) -> dict[str, Any]:
-    """What a player chooses: the action's data without the Emperor the dealer picks."""
-    chance = CHANCE_FIELDS.get(action.type, ())
-    return {k: thaw(v) for k, v in action.data.items() if k not in chance}
-
-
 def chance_slots(state: State, action: Action, components: Components
                  ) -> list[dict[str, Any]]:
     """Table mode: a setup still without its Emperor offers every seat (§4, §11); the
-    reducer accepts exactly a seat index 0..n-1. Nothing else has a chance outcome."""
+    reducer accepts exactly a seat index 0..n-1, shown by the player's name. Nothing else
+    has a chance outcome."""
     if action.type != "setup" or action.data.get("emperor") is not None:
         return []
-    return [{"field": "emperor", "path": [], "options": list(range(state.n)),
-             "many": False, "count": None, "label": "seat that starts as Emperor"}]
+    seats = list(range(state.n))
+    return [{"field": "emperor", "path": [], "options": seats, "many": False, "count": None,
+             "label": "seat that starts as Emperor",
+             "groups": [{"label": "Players", "items": [
+                 {"label": seat_name(state.names, s), "values": [s]} for s in seats]}]}]

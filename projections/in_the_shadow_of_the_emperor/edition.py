@@ -197,6 +197,26 @@ def _track(raw: Mapping[str, Any], rounds: int) -> Mapping[int, TrackEntry]:
                     for r in range(1, rounds + 1) if str(r) in raw})
 
 
+def printed_names(edition: Mapping[str, Any]) -> dict[str, str]:
+    """The names the edition prints (every listed object's `id` -> `name`), then its own
+    `labels` mapping, which wins: what `GameRules.labels` reads of any edition."""
+    out: dict[str, str] = {}
+    for value in edition.values():
+        for item in value if isinstance(value, list) else ():
+            if isinstance(item, Mapping) and isinstance(item.get("id"), str) and \
+                    isinstance(item.get("name"), str):
+                out[item["id"]] = item["name"]
+    own = edition.get("labels")
+    if isinstance(own, Mapping):
+        out.update({str(k): str(v) for k, v in own.items()})
+    return out
+
+
+def load(edition: Mapping[str, Any]) -> Components:
+    """The typed edition with its labels (Parts.load)."""
+    return load_components(edition, printed_names(edition))
+
+
 def load_components(edition: Mapping[str, Any], printed: Mapping[str, str]) -> Components:
     """The typed edition; `printed` is its printed names by id (GameRules.labels)."""
     eids = tuple(str(e) for e in edition["electorate_order"])

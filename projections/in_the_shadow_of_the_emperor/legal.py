@@ -3,22 +3,29 @@
 Spec: docs/games/in_the_shadow_of_the_emperor.md §6 (actions), §7 (decisions). The game
 always waits for one decision (`Pending`); `options` lists every distinct way to take it
 (ruling 15: tiles differ by place, side and age, pushes by owner), and a decision with
-exactly one option is forced (`forced_option`, spec §7). The board queries here (where a
-tile or a knight may go, which tiles may take the throne, what a card costs) are asked both
-by the options and by the rules that check an action (apply.py), so each lives once.
+exactly one option is forced (`forced_option`, spec §7). The choices of each action type
+(`<type>_steps`, projections/choices.py) narrow that same list one field at a time, so what
+a person is offered, what a playout draws and what is forced cannot disagree. The board
+queries here (where a tile or a knight may go, which tiles may take the throne, what a card
+costs) are asked both by the options and by the rules that check an action (apply.py), so
+each lives once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
+from ..choices import DONE, Choice, Done, Made, Step
+from ..choices import Option as ChoiceOption
 from ..errors import IllegalAction
-from ..rules import Actor
+from ..rules import Actor, ordinal, plural
 from .edition import Components
+from .scoring import influence
 from .state import EMPIRE, SINGLE, VOTE_CHOICES, Electorate, Pending, Seat, State, Tile, ref_of
-from .words import quoted, words_for
+from .words import Words, quoted, words_for
 
 # What each pending kind accepts (spec §6, §7).
 ACCEPTS: Mapping[str, tuple[str, ...]] = {
@@ -73,7 +80,9 @@ def to_act(state: State, components: Components) -> tuple[Actor, ...]:
 
 def legal_actions(state: State, seat: Actor | None, components: Components
                   ) -> list[dict[str, Any]]:
-    """Every legal action now (`setup` listed without its chance field `emperor`).
+    """Every legal action now (`setup` listed without its chance field `emperor`): the
+    list random playouts draw from. Interfaces build moves from the choices instead (the
+    `<type>_steps` below, narrowed from the same options).
 
     Complete: every distinct option of §7 is listed (tiles differ by place, side and age,
     pushes by owner); `reveal_votes` is listed in table mode only.
@@ -424,3 +433,484 @@ OPTIONS: Mapping[str, OptionMaker] = {
     "emperor_city": _options_emperor_city,
     "turn": _options_turn,
 }
+
+
+# ---------------------------------------------------------------------------
+# The choices of each action type (projections/choices.py)
+# ---------------------------------------------------------------------------
+# A move is built from the options above (`OPTIONS`, every distinct legal way to take the
+# decision, spec §7), one field at a time in the order a player thinks: the card, then where
+# its effect goes, then whose knight it pushes. Each choice offers exactly the values some
+# remaining option holds, so every pick can still complete a legal move, and every option
+# is reached. A field every remaining option agrees on is asked only where a player would
+# want to see it (`Ask.always`); otherwise it is filled in (a Doctor's direction follows
+# from whose tile it is; a push from the only knight there).
+
+Prompt = str | Callable[[State, Actor, Made, Components], str]
+Labeller = Callable[[State, Actor, Any, Components], ChoiceOption]
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One field of an action's data, asked as one choice."""
+
+    field: str
+    prompt: Prompt
+    option: Labeller
+    #: asked even when only one value remains (the player should see what they do)
+    always: bool = True
+    #: ...unless that one value is None (no destination: nothing to show)
+    skip_none: bool = False
+
+
+def _candidates(state: State, type_: str, actor: Actor, c: Components) -> list[Mapping[str, Any]]:
+    """The data of every distinct legal action of `type_` by `actor` now (spec §7)."""
+    pending = state.pending
+    if state.status != "playing" or pending is None or type_ not in ACCEPTS[pending.kind]:
+        return []
+    return [d for t, a, d in OPTIONS[pending.kind](state, pending, c)
+            if t == type_ and a == actor]
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for value in values:
+        if not any(value == v and type(value) is type(v) for v in out):
+            out.append(value)
+    return out
+
+
+def _narrowed(state: State, actor: Actor, made: Made, c: Components, type_: str,
+              asks: tuple[Ask, ...]) -> Step:
+    """The next field of `asks` the remaining options disagree on (or always asked), its
+    values as options; once every field is chosen, the one option left."""
+    candidates = _candidates(state, type_, actor, c)
+    for ask in asks:
+        if not candidates:
+            break
+        present = [d for d in candidates if ask.field in d]
+        if not present:
+            continue
+        if made.has(ask.field):
+            chosen = made.get(ask.field)
+            candidates = [d for d in candidates if d.get(ask.field) == chosen
+                          and type(d.get(ask.field)) is type(chosen)]
+            continue
+        values = _distinct([d[ask.field] for d in present])
+        if len(values) == 1 and (not ask.always or (ask.skip_none and values[0] is None)):
+            continue
+        prompt = ask.prompt if isinstance(ask.prompt, str) else ask.prompt(state, actor,
+                                                                            made, c)
+        return Choice((ask.field,), prompt, tuple(ask.option(state, actor, v, c)
+                                                  for v in values))
+    if not candidates:
+        return None
+    if any(d != candidates[0] for d in candidates[1:]):  # a field missing from `asks`
+        raise AssertionError(f"{type_}: the choices leave {len(candidates)} moves apart")
+    return Done(dict(candidates[0]))
+
+
+# -- the words of options ----------------------------------------------------------------
+def _w(state: State, c: Components) -> Words:
+    return words_for(state.names, c)
+
+
+def _kind_group(eid: str, c: Components) -> str:
+    """Electorates are grouped as the board prints them: archdioceses, secular ones."""
+    return "Archdioceses" if c.electorates[eid].spiritual else "Secular electorates"
+
+
+def _electorate_option(eid: Any, c: Components, detail: str = "") -> ChoiceOption:
+    return ChoiceOption(eid, c.labels.get(eid, str(eid)), detail, _kind_group(eid, c))
+
+
+def _court_option(none: str) -> Labeller:
+    """An electorate a tile enters (with how many aristocrat spaces are empty), or None
+    in the words `none` ("Decline the son")."""
+    def option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+        if eid is None:
+            return ChoiceOption(None, none)
+        e = state.electorates[c.eindex[eid]]
+        free = c.electorates[eid].court_spaces(state.n) - len(e.tiles) - len(e.knights)
+        return _electorate_option(eid, c, plural(free, "empty aristocrat space") if free
+                                  else "full: a knight there goes back to supply")
+    return option
+
+
+def _city_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+    e = state.electorates[c.eindex[eid]]
+    free = c.electorates[eid].city_spaces - len(e.cities)
+    return _electorate_option(eid, c, plural(free, "empty city space"))
+
+
+def _elector_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+    return _electorate_option(eid, c, "elector space empty")
+
+
+def _target_option(none: str) -> Labeller:
+    def option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+        return ChoiceOption(None, none) if eid is None else _electorate_option(eid, c)
+    return option
+
+
+def _push_option(state: State, actor: Actor, owner: Any, c: Components) -> ChoiceOption:
+    if owner is None:
+        return ChoiceOption(None, "An empty aristocrat space")
+    w = _w(state, c)
+    return ChoiceOption(owner, f"{w.whose(owner)} knight", "goes back to supply")
+
+
+def _place_group(at: str, c: Components) -> str:
+    if at == "throne":
+        return "Throne"
+    if at.startswith("elector:"):
+        return "Elector spaces"
+    return c.labels.get(at, at)
+
+
+def _tile_option(none: str = "A single aged 45 from supply") -> Labeller:
+    """A tile on the board (an AristocratRef, spec §2) by owner, side and age, under the
+    place it stands; None in the words `none`."""
+    def option(state: State, actor: Actor, ref: Any, c: Components) -> ChoiceOption:
+        if ref is None:
+            return ChoiceOption(None, none, f"{plural(state.players[actor].tiles, 'tile')} "
+                                "in supply" if isinstance(actor, int) else "")
+        w = _w(state, c)
+        return ChoiceOption(ref, f"{w.whose(ref['owner'])} {w.kind(ref['side'], ref['age'])}",
+                            w.spot(ref["at"]), _place_group(str(ref["at"]), c))
+    return option
+
+
+def _patient_option(state: State, actor: Actor, ref: Any, c: Components) -> ChoiceOption:
+    """A Doctor's target, with what the Doctor does to it (spec §3.6)."""
+    plain = _tile_option()(state, actor, ref, c)
+    index = c.ages.index(ref["age"])
+    if ref["owner"] == actor:
+        effect = f"younger, to {c.ages[index - 1]}"
+    elif index + 1 < len(c.ages):
+        effect = f"older, to {c.ages[index + 1]}"
+    else:
+        effect = "older: back to supply"
+    return replace(plain, detail=f"{plain.detail} · {effect}")
+
+
+def _direction_option(state: State, actor: Actor, value: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(value, c.labels.get(value, str(value)))
+
+
+def _card_option(state: State, actor: Actor, card: Any, c: Components) -> ChoiceOption:
+    """A card by its printed name, with its cost for this player, colour and stack."""
+    assert isinstance(actor, int)
+    cost = card_cost(state, actor, card, c)
+    info = c.cards[card]
+    left = state.display.count(card)
+    parts = [plural(cost, "thaler")]
+    if card == "permit":
+        parts[0] += f" (the {ordinal(permit_number(state, actor, c))} city)"
+    if info.color in ("blue", "red"):
+        parts.append(info.color)
+    parts.append(f"{left} left" if left else "stack empty")
+    # grouped by the colour that decides a descendant (spec §3.6, §5.3)
+    group = f"{info.color.capitalize()} cards" if info.color in ("blue", "red") else ""
+    return ChoiceOption(card, c.card_name(card), " · ".join(parts), group)
+
+
+PRIVILEGE_WORDS: Mapping[str, str] = {  # what each phase-IV privilege does (spec §3.4)
+    "trier": "an exhausted action card's effect, at its cost",
+    "koeln": "a free Doctor",
+    "palatinate": "a free single aged 15",
+    "brandenburg": "take the Gray Eminence",
+}
+
+
+def _privilege_option(state: State, actor: Actor, name: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(name, f"Privilege of {_w(state, c).place(name)}",
+                        PRIVILEGE_WORDS.get(name, ""))
+
+
+def _knight_from_option(state: State, actor: Actor, loc: Any, c: Components) -> ChoiceOption:
+    if loc is None:
+        knights = state.players[actor].knights if isinstance(actor, int) else 0
+        return ChoiceOption(None, "A knight from supply", plural(knights, "knight") + " there")
+    return ChoiceOption(loc, f"The knight on {_w(state, c).slot(loc)}", "",
+                        c.labels.get(loc["electorate"], loc["electorate"]))
+
+
+def _knight_to_option(state: State, actor: Actor, loc: Any, c: Components) -> ChoiceOption:
+    text = _w(state, c).slot(loc)
+    return ChoiceOption(loc, text[:1].upper() + text[1:], "",
+                        c.labels.get(loc["electorate"], loc["electorate"]))
+
+
+def _knight_place_option(state: State, actor: Actor, eid: Any, c: Components
+                         ) -> ChoiceOption:
+    """An electorate a knight may stand in, with the kinds of empty space it has."""
+    kinds = [text for slot, text in (("court", "aristocrat"), ("castle", "castle"))
+             if {"electorate": eid, "slot": slot} in knight_spaces(state, c)]
+    return _electorate_option(eid, c, " or ".join(kinds) + " space")
+
+
+def _slot_option(state: State, actor: Actor, slot: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(slot, c.labels.get(slot, str(slot)))
+
+
+def _seat_option(state: State, actor: Actor, seat: Any, c: Components) -> ChoiceOption:
+    """A tied player, with the influence that tied them (spec §5.5 step 1)."""
+    pending = state.pending
+    detail = ""
+    if pending is not None and pending.electorate:
+        detail = plural(influence(state, pending.electorate, c)[seat], "influence point")
+    return ChoiceOption(seat, _w(state, c).who(seat), detail)
+
+
+def _answer_option(state: State, actor: Actor, accept: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(accept, "Accept" if accept else "Refuse",
+                        "the single becomes a couple" if accept
+                        else "the daughter becomes a nun")
+
+
+def _ballot_option(state: State, actor: Actor, choice: Any, c: Components) -> ChoiceOption:
+    seat = state.emperor if choice == "emperor" else state.rival
+    role = "the Emperor" if choice == "emperor" else "the Rival"
+    return ChoiceOption(choice, f"{_w(state, c).who(seat)}, {role}")
+
+
+def _former_option(state: State, actor: Actor, to: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(to, "Back to supply" if to == "supply"
+                        else "Its aristocrat spaces, pushing a knight")
+
+
+MODE_WORDS: Mapping[str, str] = {  # spec §5.7, §6.4
+    "none": "Leave the empire cities where they are",
+    "place": "Place an empire city from the reserve",
+    "move": "Move an empire city",
+}
+
+
+def _mode_option(state: State, actor: Actor, mode: Any, c: Components) -> ChoiceOption:
+    detail = plural(state.empire_reserve, "empire city", "empire cities") + " in the reserve" \
+        if mode == "place" else ""
+    return ChoiceOption(mode, MODE_WORDS.get(mode, str(mode)), detail)
+
+
+def _city_from_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(None, "Nothing to take") if eid is None else \
+        _electorate_option(eid, c, "holds an empire city")
+
+
+def _city_to_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+    return ChoiceOption(None, "Nowhere") if eid is None else _city_option(state, actor, eid, c)
+
+
+def _push_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
+    """Where the tile enters: the electorate chosen (`to` of a Move, else `electorate`),
+    or the one the decision is about (a former elector)."""
+    where = next((made.get(f) for f in ("to", "electorate") if made.get(f) in c.eindex),
+                 state.pending.electorate if state.pending else None)
+    return f"Whose knight to push off {_w(state, c).place(where)}"
+
+
+def _who_prompt(text: str) -> Prompt:
+    def prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
+        return text.format(who=_w(state, c).who(actor))
+    return prompt
+
+
+def _promotion_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
+    return _electorate_option(eid, c, "your knight there becomes a single aged 25")
+
+
+PUSH = Ask("push_knight_owner", _push_prompt, _push_option, always=False)
+DOCTOR_ASKS = (Ask("target", "Which aristocrat the Doctor treats", _patient_option),
+               Ask("direction", "Younger or older", _direction_option, always=False))
+
+
+def _effect_asks(card: Any) -> tuple[Ask, ...]:
+    """The effect fields of a phase-IV card or privilege, in the order a player thinks
+    (spec §6.3): the tile, then where it goes, then whose knight it pushes."""
+    if card in ("doctor", "koeln"):
+        return DOCTOR_ASKS
+    if card == "move":
+        return (Ask("aristocrat", "Which of your aristocrats to move", _tile_option()),
+                Ask("to", "To which electorate", _court_option("Nowhere")), PUSH)
+    if card == "permit":
+        return (Ask("electorate", "Where to build the city", _city_option),)
+    if card == "promotion":
+        return (Ask("electorate", "Which knight on an aristocrat space to promote",
+                    _promotion_option),)
+    return (Ask("electorate", "Where the aristocrat enters", _court_option("Nowhere")), PUSH)
+
+
+# -- the steps of each action type (actions.ACTIONS) --------------------------------------
+def setup_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    """The table's first entry: the player count is the game's; the first Emperor is its
+    chance field (tapped at a table, dealt in digital play, spec §4, §11)."""
+    if state.status != "awaiting_setup" or actor != "table":
+        return None
+    return Done({"players": state.n})
+
+
+def place_start_empire_city_steps(state: State, actor: Actor, made: Made, c: Components
+                                  ) -> Step:
+    return _narrowed(state, actor, made, c, "place_start_empire_city", (
+        Ask("electorate", "Where the first empire city goes", _city_option),))
+
+
+def place_start_elector_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "place_start_elector", (
+        Ask("electorate", "Which elector space the single aged 45 takes", _elector_option),))
+
+
+def _start_tile_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
+    pending = state.pending
+    assert pending is not None
+    return f"Where the {_w(state, c).kind(pending.side, pending.age)} goes"
+
+
+def place_start_aristocrat_steps(state: State, actor: Actor, made: Made, c: Components
+                                 ) -> Step:
+    return _narrowed(state, actor, made, c, "place_start_aristocrat", (
+        Ask("electorate", _start_tile_prompt, _court_option("Nowhere")),))
+
+
+def place_start_knight_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "place_start_knight", (
+        Ask("electorate", "Where the knight goes", _knight_place_option),
+        Ask("slot", "Which kind of space", _slot_option, always=False)))
+
+
+def fill_throne_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "fill_throne", (
+        Ask("aristocrat", "Which tile takes the empty throne", _tile_option()),))
+
+
+def seat_emperor_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "seat_emperor", (
+        Ask("aristocrat", "Which tile the new Emperor seats on the throne", _tile_option()),))
+
+
+def place_son_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "place_son", (
+        Ask("electorate", "Where the son (a single aged 15) goes",
+            _court_option("Decline the son")), PUSH))
+
+
+def propose_marriage_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "propose_marriage", (
+        Ask("target", "Which single the daughter marries", _tile_option()),))
+
+
+def send_to_convent_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "send_to_convent", ())
+
+
+def _proposal_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
+    pending = state.pending
+    assert pending is not None and pending.tile is not None
+    w = _w(state, c)
+    return (f"{w.whose(pending.other)} daughter proposes to "
+            f"{w.ref(ref_of(pending.tile, pending.at or ''))}")
+
+
+def answer_proposal_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "answer_proposal", (
+        Ask("accept", _proposal_prompt, _answer_option),))
+
+
+CARD_ASK = Ask("card", "Which card to buy", _card_option)
+
+
+def buy_card_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    """The card first (with its cost and what is left), then where its effect goes."""
+    return _narrowed(state, actor, made, c, "buy_card",
+                     (CARD_ASK, *_effect_asks(made.get("card"))))
+
+
+def use_privilege_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    """The privilege, then (Trier) the exhausted card it plays, then the effect."""
+    name = made.get("privilege")
+    effect = made.get("card") if name == "trier" else name
+    return _narrowed(state, actor, made, c, "use_privilege", (
+        Ask("privilege", "Which privilege to use", _privilege_option),
+        Ask("card", "Which exhausted card the privilege of Trier plays", _card_option),
+        *_effect_asks(effect)))
+
+
+def knight_action_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    """The knight (from supply or the board), then its empty space (spec §6.3)."""
+    return _narrowed(state, actor, made, c, "knight_action", (
+        Ask("from", "Which knight", _knight_from_option),
+        Ask("to", "To which empty space", _knight_to_option)))
+
+
+def pass_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "pass", ())
+
+
+def _tie_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
+    pending = state.pending
+    return f"Who wins the tie in {_w(state, c).place(pending.electorate if pending else None)}"
+
+
+def break_tie_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "break_tie", (
+        Ask("winner", _tie_prompt, _seat_option),))
+
+
+def appoint_elector_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "appoint_elector", (
+        Ask("aristocrat", "Which of your tiles becomes the elector", _tile_option()),))
+
+
+def place_former_elector_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "place_former_elector", (
+        Ask("to", "Where the former elector goes", _former_option), PUSH))
+
+
+def choose_church_influence_target_steps(state: State, actor: Actor, made: Made,
+                                         c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "choose_church_influence_target", (
+        Ask("electorate", "Which archdiocese Church Influence names",
+            _target_option("No archdiocese")),))
+
+
+def choose_excommunication_target_steps(state: State, actor: Actor, made: Made,
+                                        c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "choose_excommunication_target", (
+        Ask("electorate", "Which secular electorate to excommunicate",
+            _target_option("No electorate")),))
+
+
+def cast_vote_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "cast_vote", (
+        Ask("choice", _who_prompt("{who}'s sealed ballot"), _ballot_option),))
+
+
+def reveal_votes_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    """At a table, every voter's election card as it was turned over, voter by voter in
+    seat order (spec §8): each may show either side, so every combination is legal."""
+    if not _candidates(state, "reveal_votes", actor, c):
+        return None
+    pending = state.pending
+    assert pending is not None
+    shown = made.get("votes") or {}
+    w = _w(state, c)
+    for seat in pending.seats:
+        if str(seat) not in shown:
+            return Choice(("votes", str(seat)), f"{w.whose(seat)} election card",
+                          tuple(_ballot_option(state, actor, v, c) for v in VOTE_CHOICES))
+    return DONE
+
+
+def place_former_emperor_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "place_former_emperor", (
+        Ask("electorate", "Where the former Emperor's tile goes",
+            _court_option("Return it to supply")), PUSH))
+
+
+def emperor_city_action_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
+    return _narrowed(state, actor, made, c, "emperor_city_action", (
+        Ask("mode", "What the Emperor does with the empire cities", _mode_option),
+        Ask("from", "Which empire city to move", _city_from_option, always=False),
+        Ask("to", "To which electorate's empty city space", _city_to_option,
+            skip_none=True)))

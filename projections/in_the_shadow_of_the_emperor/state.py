@@ -89,6 +89,8 @@ class State:
     ci_done: bool = False
     ex_done: bool = False
     ballots: tuple[tuple[Seat, str], ...] = ()
+    #: voters whose ballot is sealed from the table's recorder too (ruling 21)
+    sealed: tuple[Seat, ...] = ()
     last_election: tuple[tuple[Seat, str], ...] = ()
     last_totals: tuple[int, int] | None = None
     refill_throne: bool = False

@@ -2,14 +2,16 @@
 
 Spec: docs/games/in_the_shadow_of_the_emperor.md §10. Everything is open except the sealed
 ballots of an election before the reveal (§8): another seat's ballot shows as "hidden", in
-the view and in the event that cast it.
+the view and in the event that cast it (`redact_cast_vote`, the redaction `cast_vote`
+declares in actions.py); to the table's recorder (viewer TABLE) too when the seat sealed it
+with its own token (ruling 21).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..rules import Action, Viewer
+from ..rules import TABLE, Action, Viewer
 from .edition import Components
 from .legal import to_act
 from .scoring import gray_holder, influence, result
@@ -40,11 +42,14 @@ def view(state: State, seat: Viewer, components: Components) -> dict[str, Any]:
     }
 
 
-def redact(action: Action, seat: Viewer, state_before: State, components: Components
-           ) -> dict[str, Any] | None:
-    """Spec §8: another seat's sealed ballot shows as "hidden" until the reveal."""
+def redact_cast_vote(action: Action, seat: Viewer, state_before: State, components: Components
+                     ) -> dict[str, Any] | None:
+    """Spec §8: another seat's sealed ballot shows as "hidden" until the reveal (the
+    redaction of `cast_vote`; every other action type is public, `choices.public`)."""
     if action.type != "cast_vote" or seat == "all" or seat == action.actor:
         return None
+    if seat == TABLE and action.data.get("sealed") is not True:
+        return None  # the recorder typed it: it saw the card (ruling 21)
     pending = state_before.pending
     if pending is not None and pending.kind == "vote" and \
             len(state_before.ballots) + 1 >= len(pending.seats):
@@ -53,7 +58,8 @@ def redact(action: Action, seat: Viewer, state_before: State, components: Compon
 
 
 def _ballots_json(state: State, seat: Viewer) -> dict[str, str]:
-    return {str(s): (c if seat in ("all", s) else "hidden") for s, c in state.ballots}
+    return {str(s): (c if seat in ("all", s) or (seat == TABLE and s not in state.sealed)
+                     else "hidden") for s, c in state.ballots}
 
 
 def _electorate_json(state: State, e: Electorate, components: Components) -> dict[str, Any]:

@@ -6,7 +6,8 @@ indexes; every sentence here names players by name and pieces by their edition l
 couple, a castle space, the phases of the round track, the decisions the game waits for) get
 the words a player would use for what they see (`GAME_LABELS`).
 
-`Words` turns ids into phrases; `describe` is the sentence of an action; `decision_sentence`
+`Words` turns ids into phrases; `<type>_sentence` is the sentence of an action of that type
+(each action type's record in actions.py names its own); `decision_sentence`
 and `election_sentence` say what a view is waiting for, for the web and terminal boards.
 This module needs of the edition only its labels and electorate ids (`Lexicon`), so the
 edition (edition.py) can build its labels from `edition_labels` here.
@@ -237,14 +238,8 @@ def labels(lexicon: Lexicon) -> dict[str, str]:
     return dict(lexicon.labels)
 
 
-def describe(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
-    """One sentence naming the actor, the players and the pieces; a sealed ballot never
-    names its choice (spec §8)."""
-    return action_sentence(words_for(names, lexicon), action.type, action.actor, action.data)
-
-
 # ---------------------------------------------------------------------------
-# describe(): one sentence per action, naming the actor (spec §4, §6)
+# The parts of sentences several action types share (spec §6.3, §6.4)
 # ---------------------------------------------------------------------------
 
 
@@ -324,73 +319,169 @@ def _city(w: Words, data: Mapping[str, Any]) -> str:
     return "left the empire cities where they are"
 
 
-Phrases = dict[str, Callable[[], str]]
+
+# ---------------------------------------------------------------------------
+# The sentence of each action type (actions.ACTIONS), naming the actor (spec §4, §6)
+# ---------------------------------------------------------------------------
 
 
-def _setup_phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> Phrases:
-    """The setup and phases II-III (spec §4, §5.2, §5.3)."""
-    where = data.get("electorate")
-    push = w.push(data.get("push_knight_owner"), actor)
-    return {
-        "setup": lambda: f"set up the game for {plural(int(data.get('players') or 0), 'player')}"
-                         + (f" with {w.who(data['emperor'])} as the first Emperor"
-                            if isinstance(data.get("emperor"), int) else ""),
-        "place_start_empire_city": lambda: f"placed the first empire city in {w.place(where)}",
-        "place_start_elector": lambda: f"placed a single aged 45 on the elector space of "
-                                       f"{w.place(where)}",
-        "place_start_aristocrat": lambda: f"placed a starting aristocrat in {w.place(where)}",
-        "place_start_knight": lambda: f"placed a knight on {w.slot(data)}",
-        "fill_throne": lambda: f"put {w.ref(data.get('aristocrat'), actor, source=True)} on "
-                               "the empty throne",
-        "seat_emperor": lambda: f"took the throne with "
-                                f"{w.ref(data.get('aristocrat'), actor, source=True)}",
-        "place_son": lambda: f"placed a son (a single aged 15) in {w.place(where)}{push}"
-        if where else "declined the son",
-        "propose_marriage": lambda: f"proposed a daughter's marriage to "
-                                    f"{w.ref(data.get('target'))}",
-        "answer_proposal": lambda: "accepted the marriage proposal" if data.get("accept")
-        else "refused the marriage proposal; the daughter became a nun",
-        "send_to_convent": lambda: "sent a daughter to the convent",
-    }
+def _said(action: Action, names: Sequence[str], lexicon: Lexicon,
+          what: Callable[[Words, Any, Mapping[str, Any]], str]) -> str:
+    """ "Anna " + what she did, capitalised: every sentence starts with its actor."""
+    w = words_for(names, lexicon)
+    return sentence(f"{w.who(action.actor)} {what(w, action.actor, action.data)}")
 
 
-def _play_phrases(w: Words, actor: Any, data: Mapping[str, Any]) -> Phrases:
-    """Phases IV-VII (spec §5.4-§5.7, §6.3, §6.4)."""
-    where = data.get("electorate")
-    push = w.push(data.get("push_knight_owner"), actor)
-    winner = data.get("winner")
-    return {
-        "buy_card": lambda: f"bought {w.card(data.get('card'))}"
-                            + _effect(w, actor, data.get("card"), data),
-        "use_privilege": lambda: _privilege(w, actor, data),
-        "knight_action": lambda: _knight(w, data),
-        "pass": lambda: "passed",
-        "break_tie": lambda: f"broke the tie in {w.place(where)} in "
-                             + ("their own favour" if winner == actor
-                                else f"favour of {w.who(winner)}"),
-        "appoint_elector": lambda: f"appointed {w.ref(data.get('aristocrat'), actor, where=False)}"
-                                   f" as the elector of {w.place(where)}",
-        "place_former_elector": lambda: _former_elector(w, actor, data),
-        "choose_church_influence_target": lambda: f"named {w.place(where)} for Church Influence"
-        if where else "named no archdiocese for Church Influence",
-        "choose_excommunication_target": lambda: f"excommunicated the elector of "
-                                                 f"{w.place(where)}"
-        if where else "excommunicated no one",
-        "cast_vote": lambda: "cast a sealed ballot",
-        "reveal_votes": lambda: _reveal(w, data),
-        "place_former_emperor": lambda: f"placed the former Emperor's tile in {w.place(where)}"
-                                        f"{push}"
-        if where else "returned the former Emperor's tile to supply",
-        "emperor_city_action": lambda: _city(w, data),
-    }
+def _where(data: Mapping[str, Any]) -> Any:
+    return data.get("electorate")
 
 
-def action_sentence(w: Words, type_: str, actor: Any, data: Mapping[str, Any]) -> str:
-    """The sentence for one action: "Anna broke the tie in the Duchy of Saxony in favour of
-    Bo". A sealed ballot never names its choice (spec §8)."""
-    phrase = (_setup_phrases(w, actor, data) | _play_phrases(w, actor, data)).get(type_)
-    what = phrase() if phrase else f"recorded {ACTION_WORDS.get(type_, type_.replace('_', ' '))}"
-    return sentence(f"{w.who(actor)} {what}")
+def _pushing(w: Words, actor: Any, data: Mapping[str, Any]) -> str:
+    return w.push(data.get("push_knight_owner"), actor)
+
+
+def setup_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    """The table names the player count and, once known, the first Emperor (spec §4)."""
+    def what(w: Words, actor: Any, data: Mapping[str, Any]) -> str:
+        emperor = data.get("emperor")
+        return (f"set up the game for {plural(int(data.get('players') or 0), 'player')}"
+                + (f" with {w.who(emperor)} as the first Emperor"
+                   if isinstance(emperor, int) else ""))
+    return _said(action, names, lexicon, what)
+
+
+def place_start_empire_city_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                     ) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"placed the first empire city in {w.place(_where(data))}")
+
+
+def place_start_elector_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                 ) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"placed a single aged 45 on the elector space of {w.place(_where(data))}")
+
+
+def place_start_aristocrat_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                    ) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"placed a starting aristocrat in {w.place(_where(data))}")
+
+
+def place_start_knight_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                ) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"placed a knight on {w.slot(data)}")
+
+
+def fill_throne_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"put {w.ref(data.get('aristocrat'), actor, source=True)} on the empty throne")
+
+
+def seat_emperor_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"took the throne with {w.ref(data.get('aristocrat'), actor, source=True)}")
+
+
+def place_son_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"placed a son (a single aged 15) in {w.place(_where(data))}"
+                 f"{_pushing(w, actor, data)}" if _where(data) else "declined the son")
+
+
+def propose_marriage_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"proposed a daughter's marriage to {w.ref(data.get('target'))}")
+
+
+def answer_proposal_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 "accepted the marriage proposal" if data.get("accept")
+                 else "refused the marriage proposal; the daughter became a nun")
+
+
+def send_to_convent_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 "sent a daughter to the convent")
+
+
+def buy_card_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    """ "Cleo bought Doctor and made Anna's couple aged 45 on the throne older"; without
+    its effect fields yet (a preview), only the card."""
+    def what(w: Words, actor: Any, data: Mapping[str, Any]) -> str:
+        card = data.get("card")
+        if card is None:
+            return "bought an action card"
+        return f"bought {w.card(card)}" + _effect(w, actor, card, data)
+    return _said(action, names, lexicon, what)
+
+
+def use_privilege_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, _privilege)
+
+
+def knight_action_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data: _knight(w, data))
+
+
+def pass_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data: "passed")
+
+
+def break_tie_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    def what(w: Words, actor: Any, data: Mapping[str, Any]) -> str:
+        winner = data.get("winner")
+        return (f"broke the tie in {w.place(_where(data))} in "
+                + ("their own favour" if winner == actor else f"favour of {w.who(winner)}"))
+    return _said(action, names, lexicon, what)
+
+
+def appoint_elector_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"appointed {w.ref(data.get('aristocrat'), actor, where=False)} as the "
+                 f"elector of {w.place(_where(data))}")
+
+
+def place_former_elector_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                  ) -> str:
+    return _said(action, names, lexicon, _former_elector)
+
+
+def choose_church_influence_target_sentence(action: Action, names: Sequence[str],
+                                            lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"named {w.place(_where(data))} for Church Influence" if _where(data)
+                 else "named no archdiocese for Church Influence")
+
+
+def choose_excommunication_target_sentence(action: Action, names: Sequence[str],
+                                           lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"excommunicated the elector of {w.place(_where(data))}" if _where(data)
+                 else "excommunicated no one")
+
+
+def cast_vote_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    """A sealed ballot never names its choice (spec §8), in any view."""
+    return _said(action, names, lexicon, lambda w, actor, data: "cast a sealed ballot")
+
+
+def reveal_votes_sentence(action: Action, names: Sequence[str], lexicon: Lexicon) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data: _reveal(w, data))
+
+
+def place_former_emperor_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                  ) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data:
+                 f"placed the former Emperor's tile in {w.place(_where(data))}"
+                 f"{_pushing(w, actor, data)}" if _where(data)
+                 else "returned the former Emperor's tile to supply")
+
+
+def emperor_city_action_sentence(action: Action, names: Sequence[str], lexicon: Lexicon
+                                 ) -> str:
+    return _said(action, names, lexicon, lambda w, actor, data: _city(w, data))
 
 
 # ---------------------------------------------------------------------------

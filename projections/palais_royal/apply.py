@@ -313,6 +313,12 @@ def apply_move_servants(state: State, action: Action, components: Components) ->
 def _check_step(state: State, court: list[int], step: Mapping[str, Any],
                 positions: Mapping[TileId, tuple[int, int]], diagonal: bool, number: int,
                 components: Components) -> None:
+    # a step the data schema would refuse (an API caller is checked by it first; the
+    # rules are still called directly) is refused, never a crash
+    if not isinstance(step, Mapping):  # the words only for a refusal (a hot path)
+        raise IllegalAction("bad_move", f"move {number} is not a step from one court tile "
+                            "to another (it names the tile it leaves and the tile it "
+                            f"reaches); got {quoted(step)}", number=number)
     src = _tile(step.get("from"), components)
     dst = _tile(step.get("to"), components)
     # spec §5.5: "from ≠ to" - a servant "moved" to the tile it stands on is no move
@@ -380,11 +386,14 @@ def _court_plan(state: State, seat: Seat, d: Mapping[str, Any],
             f"{who(state, seat)} may place {plural(owned, 'bonus servant')} (one per "
             f"{seal} noble owned); {who(state, seat)} placed {len(bonus)}", allowed=owned)
     for entry in bonus:
-        tile = entry.get("tile")
-        require(tile in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
+        if not isinstance(entry, Mapping):
+            raise IllegalAction("bad_seal_bonus", f"each {seal} servant names the tile it "
+                                f"goes on and where it comes from; got {quoted(entry)}")
+        onto = entry.get("tile")
+        require(onto in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
                 f"a {seal} servant goes on {the(KINGS, components)} or on "
-                f"{the(POMPADOUR, components)}, not on {the(tile, components)}")
-        plan.append((tile, entry.get("source")))
+                f"{the(POMPADOUR, components)}, not on {the(onto, components)}")
+        plan.append((onto, entry.get("source")))
     return plan
 
 
@@ -566,20 +575,6 @@ def apply_end_turn(state: State, action: Action, components: Components) -> Stat
         return replace(state, phase="over")
     final = nobles_left(state) <= components.garden_threshold
     return replace(state, round=state.round + 1, final_round=final)
-
-
-APPLY: dict[str, Applier] = {
-    "setup": apply_setup,
-    "initial_placement": apply_initial_placement,
-    "play_privilege_card": apply_play_privilege_card,
-    "place_at_gate": apply_place_at_gate,
-    "move_servants": apply_move_servants,
-    "court_placements": apply_court_placements,
-    "recruit_noble": apply_recruit_noble,
-    "draw_privilege_cards": apply_draw_privilege_cards,
-    "keep_privilege_cards": apply_keep_privilege_cards,
-    "end_turn": apply_end_turn,
-}
 
 
 # ---------------------------------------------------------------------------

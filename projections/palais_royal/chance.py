@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import Action, Dealer, thaw
-from .actions import CHANCE_FIELDS
 from .edition import Components, Noble, NobleId
 from .state import State
 from .words import label
@@ -35,13 +34,6 @@ def fill_chance(state: State, action: Action, dealer: Dealer,
             cards += dealer.shuffled(state.discard)[: wanted - len(cards)]
         data["cards"] = cards
     return data
-
-
-def strip_chance(action: Action, components: Components) -> dict[str, Any]:
-    """What a player chooses: the data without its chance fields (none also carries a
-    choice in this game)."""
-    chance = CHANCE_FIELDS.get(action.type, ())
-    return {k: thaw(v) for k, v in action.data.items() if k not in chance}
 
 
 def chance_slots(state: State, action: Action, components: Components) -> list[Slot]:

@@ -1,16 +1,21 @@
-"""Who acts now in Palais Royal and what they may do: a finite, representative subset of
-the legal actions that keeps random play productive (see `legal_actions`)."""
+"""Who acts now in Palais Royal and what they may do: each action's choices, exactly the
+legal moves, built pick by pick (the `<type>_steps` functions, projections/choices.py),
+and, for random playouts only, a finite, representative subset of the legal actions that
+keeps random play productive (see `legal_actions`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
-from ..rules import Action, Actor, IllegalAction, Seat
+from ..choices import DONE, Choice, Done, Made, Option, Step
+from ..rules import Action, Actor, IllegalAction, Seat, plural, words_list
 from .apply import (
-    APPLY,
+    apply_court_placements,
+    apply_play_privilege_card,
     check_recruit,
     close_steps,
     draw_allowance,
@@ -23,6 +28,7 @@ from .apply import (
     recruit_price,
     servants_on,
 )
+from .chance import noble_groups
 from .edition import (
     BACK_DOOR,
     CARDINAL,
@@ -41,6 +47,7 @@ from .edition import (
     TileId,
 )
 from .state import PlayerState, State, placing_seat
+from .words import label, the, who
 
 Proposal = tuple[str, dict[str, Any]]
 
@@ -72,7 +79,9 @@ def auto_action(state: State, components: Components) -> dict[str, Any] | None:
 
 def legal_actions(state: State, seat: Actor | None,
                   components: Components) -> list[dict[str, Any]]:
-    """A finite, representative subset of the legal actions; every one applies.
+    """A finite, representative subset of the legal actions, for random playouts only;
+    every one applies. Interfaces build every legal move from the choices instead (the
+    `<type>_steps` below, rulings #23-#25).
 
     The true action space is huge (any sequence of moves, any split of 5 servants), so
     this lists: setup; initial placements of all 5 on one tile or spread over 5 useful
@@ -140,10 +149,17 @@ def _step_options(state: State, seat: Seat, components: Components) -> list[Prop
     return [*found, ("end_turn", {})]
 
 
+#: the rules `_is_legal` asks (apply.py: the one place each rule lives)
+APPLIERS: Mapping[str, Callable[[State, Action, Components], State]] = {
+    "play_privilege_card": apply_play_privilege_card,
+    "court_placements": apply_court_placements,
+}
+
+
 def _is_legal(state: State, type_: str, seat: Seat, data: Mapping[str, Any],
               components: Components) -> bool:
     try:
-        APPLY[type_](state, Action.of(type_, seat, data), components)
+        APPLIERS[type_](state, Action.of(type_, seat, data), components)
     except IllegalAction:
         return False
     return True
@@ -302,3 +318,335 @@ def _paths_to(layout: tuple[TileId, ...], cols: int, diagonal: bool, target: Til
                 distance[other] = distance[tile] + 1
                 queue.append(other)
     return queue, towards, distance
+
+
+# ---------------------------------------------------------------------------
+# The choices of each action (projections/choices.py): what a person picks, in the order
+# a player thinks, each option exactly one that can still complete a legal move
+# ---------------------------------------------------------------------------
+
+
+def _is_active(state: State, actor: Actor) -> bool:
+    """The actor is the seat whose turn it is (spec §5: every turn event)."""
+    return state.phase == "play" and isinstance(actor, int) and \
+        not isinstance(actor, bool) and actor == state.active
+
+
+def setup_steps(state: State, actor: Actor, made: Made, components: Components) -> Step:
+    """The table lays out the court and the garden: chance only (spec §5.1, §9), tapped at
+    a table from `chance_slots`, dealt by the server in digital play. The six nobles set
+    aside are no tap: once the garden is tapped in they are the nobles left (rulings #11,
+    #19), so the move a table records carries them as the digital deal does."""
+    if state.phase != "awaiting_setup" or actor != "table":
+        return None
+    fixed: dict[str, Any] = {"player_count": state.player_count}
+    placed = [made.outcomes.get(("garden", s)) for s in components.space_ids]
+    if all(isinstance(n, str) for n in placed):
+        fixed["set_aside"] = sorted(set(components.nobles) - set(cast(list[str], placed)))
+    return Done(fixed)
+
+
+def initial_placement_steps(state: State, actor: Actor, made: Made,
+                            components: Components) -> Step:
+    """Spec §5.2: the placing seat puts exactly its free servants on any court tiles, every
+    tile allowed. The data is one mapping tile -> count, built as a tally: one tap of a tile
+    per servant (docs/rulings/palais_royal.md 23), the court in its reading order."""
+    if state.phase != "initial_placement" or actor != placing_seat(state) or \
+            isinstance(actor, bool):
+        return None
+    need = components.free_initial_servants
+    if state.players[actor].supply < need:
+        return None
+    placed = made.tally("placements")
+    done = sum(placed.values())
+    if done >= need:
+        return DONE
+    return Choice(("placements",), f"Where {who(state, actor)} places "
+                  f"{plural(need, 'servant')} ({done} of {need} placed)",
+                  tuple(_tile_option(tile, placed.get(tile, 0), components)
+                        for tile in state.court_layout),
+                  kind="tally", fewest=need, most=need)
+
+
+def _tile_option(tile: TileId, placed: int, components: Components) -> Option:
+    return Option(tile, the(tile, components)[:1].upper() + the(tile, components)[1:],
+                  detail=f"{plural(placed, 'servant')} placed" if placed else "")
+
+
+def play_privilege_card_steps(state: State, actor: Actor, made: Made,
+                              components: Components) -> Step:
+    """Spec §5.3: a card of the hand whose window is open and whose cost can be paid (the
+    rules themselves judge each), then, for a bonus-seal card, how its seals split."""
+    if not _is_active(state, actor):
+        return None
+    seat = cast(Seat, actor)
+    playable = [c for c in state.players[seat].hand.counts() if _playable(state, seat, c,
+                                                                           components)]
+    if not playable:
+        return None
+    if not made.has("card"):
+        hand = state.players[seat].hand
+        return Choice(("card",), "Which privilege card to play", tuple(
+            Option(c, label(c, components), detail=_card_detail(c, hand.count(c),
+                                                                 components))
+            for c in playable))
+    total = int(components.cards[made.get("card")].effect.get("bonus_seals", 0))
+    if not total or made.has("seals"):
+        return DONE
+    return Choice(("seals",), f"How the {plural(total, 'bonus seal')} split",
+                  tuple(Option({"blue": b, "purple": total - b}, _seals_words(b, total - b))
+                        for b in range(total, -1, -1)))
+
+
+def _playable(state: State, seat: Seat, card: CardId, components: Components) -> bool:
+    total = int(components.cards[card].effect.get("bonus_seals", 0))
+    data: dict[str, Any] = {"card": card}
+    if total:
+        data["seals"] = {"blue": total, "purple": 0}  # every split is judged alike
+    return _is_legal(state, "play_privilege_card", seat, data, components)
+
+
+def _card_detail(card: CardId, held: int, components: Components) -> str:
+    cost = components.cards[card].cost
+    text = f"costs {cost} gold" if cost else "free"
+    return text if held == 1 else f"{text} · {held} held"
+
+
+def _seals_words(blue: int, purple: int) -> str:
+    parts = [plural(k, f"{colour} seal") for k, colour in ((blue, "blue"), (purple, "purple"))
+             if k]
+    return words_list(parts)[:1].upper() + words_list(parts)[1:]
+
+
+def _source_options(supply: int, court: Sequence[int], dest: TileId, state: State,
+                    components: Components) -> list[tuple[str, str, int]]:
+    """Spec §4.2: where the next placed servant may come from: the personal supply while
+    it holds any, else each other court tile holding one of the player's servants, in the
+    court's reading order. (value, words, servants there)."""
+    if supply > 0:
+        return [(SUPPLY, "the personal supply", supply)]
+    index = components.tile_index
+    return [(t, the(t, components), court[index[t]]) for t in state.court_layout
+            if t != dest and court[index[t]] > 0]
+
+
+def _after_sources(state: State, seat: Seat, placed: Sequence[tuple[TileId, Any]],
+                   components: Components) -> tuple[int, list[int]]:
+    """The supply and the court once the (destination, source) placements `placed`
+    (offered, so valid) are made: a later one may take from an earlier one's tile."""
+    supply, court = state.players[seat].supply, list(state.players[seat].court)
+    index = components.tile_index
+    for dest, source in placed:
+        if source == SUPPLY:
+            supply -= 1
+        else:
+            court[index[source]] -= 1
+        court[index[dest]] += 1
+    return supply, court
+
+
+def place_at_gate_steps(state: State, actor: Actor, made: Made,
+                        components: Components) -> Step:
+    """Spec §5.4: step 1, the servants put on the Gate one at a time, each from where §4.2
+    allows at that moment, up to the Gate allowance (measured before the first)."""
+    if not _is_active(state, actor) or state.turn.open_step > 1:
+        return None
+    seat = cast(Seat, actor)
+    sources = made.picked("sources")
+    allowance = None if state.turn.gate_unlimited else gate_allowance(state, seat, components)
+    full = allowance is not None and len(sources) >= allowance
+    if not made.is_open("sources") or full:
+        return Done({"sources": []})
+    supply, court = _after_sources(state, seat, [(GATE, s) for s in sources], components)
+    options = tuple(Option(value, f"A servant from {words}", detail=f"{held} there")
+                    for value, words, held in _source_options(supply, court, GATE, state,
+                                                              components))
+    if not options:
+        return Done({"sources": []})
+    limit = "as many as you like" if allowance is None else f"up to {allowance}"
+    return Choice(("sources",), f"Servants to put on {the(GATE, components)} ({limit}; "
+                  f"{len(sources)} so far)", options, kind="sequence", can_end=True,
+                  most=allowance)
+
+
+def move_servants_steps(state: State, actor: Actor, made: Made,
+                        components: Components) -> Step:
+    """Spec §5.5: step 2, the moves one at a time, each a servant to a neighbouring tile
+    (diagonal with a Diagonal move noble), up to the allowance fixed before the first."""
+    if not _is_active(state, actor) or state.turn.open_step > 2:
+        return None
+    seat = cast(Seat, actor)
+    steps = made.picked("steps")
+    allowance = move_allowance(state, seat, components)
+    if not made.is_open("steps") or len(steps) >= allowance:
+        return Done({"steps": []})
+    court = list(state.players[seat].court)
+    index = components.tile_index
+    for step in steps:
+        court[index[step["from"]]] -= 1
+        court[index[step["to"]]] += 1
+    options = tuple(_step_choices(state, seat, court, components))
+    if not options:
+        return Done({"steps": []})
+    return Choice(("steps",), f"Moves ({len(steps)} of up to {allowance} made)", options,
+                  kind="sequence", can_end=True, most=allowance)
+
+
+def _step_choices(state: State, seat: Seat, court: Sequence[int], components: Components
+                  ) -> Iterator[Option]:
+    diagonal = owns(state.players[seat], "diagonal_move", components)
+    cols = components.grid_cols
+    positions = {t: divmod(i, cols) for i, t in enumerate(state.court_layout)}
+    index = components.tile_index
+    for src in state.court_layout:
+        held = court[index[src]]
+        if held <= 0:
+            continue
+        group = f"From {the(src, components)} ({plural(held, 'servant')})"
+        for dst in state.court_layout:
+            if dst != src and is_adjacent(positions[src], positions[dst], diagonal):
+                yield Option({"from": src, "to": dst},
+                             f"From {the(src, components)} to {the(dst, components)}",
+                             group=group[:1].upper() + group[1:])
+
+
+#: court_placements' data when nothing is placed (spec §5.6)
+NO_COURT_PLACEMENTS: Mapping[str, Any] = {"kings_chamber_extra": None,
+                                          "pompadour_extra": None, "seal_bonus": []}
+
+
+def court_placements_steps(state: State, actor: Actor, made: Made,
+                           components: Components) -> Step:
+    """Spec §5.6, after closing steps 1-2: the King's Chamber extra (with the advantage
+    there), the Pompadour extra (likewise; both measured before any placement), then the
+    Seal +1 servants one at a time, each with its source under §4.2 in that order.
+    Placing none is a legal move too (it closes step 3)."""
+    if not _is_active(state, actor) or state.turn.open_step > 3:
+        return None
+    seat = cast(Seat, actor)
+    closed = close_steps(state, 3, components)
+    for tile, key in ((KINGS, "kings_chamber_extra"), (POMPADOUR, "pompadour_extra")):
+        if not made.has(key) and has_advantage(closed, seat, tile, components):
+            return _extra_choice(closed, seat, made, tile, key, components)
+    owned = privilege_count(closed.players[seat], "seal_plus_1", components)
+    bonus = made.picked("seal_bonus")
+    if not owned or not made.is_open("seal_bonus") or len(bonus) >= owned:
+        return Done(NO_COURT_PLACEMENTS)
+    supply, court = _court_taken(closed, seat, made, components)
+    options = tuple(
+        Option({"tile": tile, "source": value}, f"On {the(tile, components)}, from {words}",
+               detail=f"{held} there", group=f"On {the(tile, components)}")
+        for tile in (KINGS, POMPADOUR)
+        for value, words, held in _source_options(supply, court, tile, closed, components))
+    if not options:
+        return Done(NO_COURT_PLACEMENTS)
+    seal = label("seal_plus_1", components)
+    return Choice(("seal_bonus",), f"Servants of the {seal} nobles ({len(bonus)} of up to "
+                  f"{owned} placed)", options, kind="sequence", can_end=True, most=owned)
+
+
+def _extra_choice(closed: State, seat: Seat, made: Made, tile: TileId, key: str,
+                  components: Components) -> Choice:
+    """The advantage's extra servant on `tile`: none, or one from where §4.2 allows."""
+    supply, court = _court_taken(closed, seat, made, components)
+    options = [Option(None, "No extra servant")] + [
+        Option(value, f"One from {words}", detail=f"{held} there")
+        for value, words, held in _source_options(supply, court, tile, closed, components)]
+    return Choice((key,), f"The extra servant on {the(tile, components)} (advantage)",
+                  tuple(options))
+
+
+def _court_taken(closed: State, seat: Seat, made: Made, components: Components
+                 ) -> tuple[int, list[int]]:
+    """The supply and court once the placements picked so far are made (each source
+    offered, so valid)."""
+    extras = [(tile, made.get(key)) for tile, key in ((KINGS, "kings_chamber_extra"),
+                                                      (POMPADOUR, "pompadour_extra"))]
+    placed = [(t, s) for t, s in extras if s is not None] + [
+        (e["tile"], e["source"]) for e in made.picked("seal_bonus")]
+    return _after_sources(closed, seat, placed, components)
+
+
+def recruit_noble_steps(state: State, actor: Actor, made: Made,
+                        components: Components) -> Step:
+    """Spec §5.7, after closing steps 1-3: a noble of the garden the player can recruit
+    now (the rule itself judges each), under the heading of what its tile shows; its
+    space follows from it, since each noble lies on one space."""
+    if not _is_active(state, actor) or state.turn.open_step > 4:
+        return None
+    seat = cast(Seat, actor)
+    closed = close_steps(state, 4, components)
+    if made.has("noble"):
+        noble = made.get("noble")
+        return Done({"space": components.space_ids[closed.garden.index(noble)]})
+    options = tuple(_recruit_options_in_words(closed, seat, components))
+    if not options:
+        return None
+    return Choice(("noble",), "Which noble to recruit", options)
+
+
+def _recruit_options_in_words(closed: State, seat: Seat, components: Components
+                              ) -> Iterator[Option]:
+    where = dict(zip(closed.garden, components.space_ids, strict=True))
+    for group, noble in _nobles_by_look(components):
+        space = where.get(noble)
+        if space is None:
+            continue
+        try:
+            _, price = check_recruit(closed, seat, space, noble, components)
+        except IllegalAction:
+            continue
+        yield Option(noble, label(noble, components),
+                     detail=f"{label(space, components)} · {price} gold here", group=group)
+
+
+@lru_cache(maxsize=16)
+def _nobles_by_look(components: Components) -> tuple[tuple[str, NobleId], ...]:
+    """Every noble with its heading, in the order of the setup's groups (chance.py: by
+    privilege icon, or by the points of a tile without one)."""
+    return tuple((str(g["label"])[:1].upper() + str(g["label"])[1:], str(noble))
+                 for g in noble_groups(components) for item in g["items"]
+                 for noble in item["values"])
+
+
+def draw_privilege_cards_steps(state: State, actor: Actor, made: Made,
+                               components: Components) -> Step:
+    """Spec §5.8: how many cards to draw, from none up to the Back Door allowance (the
+    cards themselves are chance: tapped at a table, dealt in digital play)."""
+    if not _is_active(state, actor) or state.turn.open_step > 4:
+        return None
+    if made.has("count"):
+        return DONE
+    allowance = draw_allowance(state, cast(Seat, actor), components)
+    pile = len(state.deck) + len(state.discard)
+    return Choice(("count",), f"How many privilege cards to draw (up to {allowance})",
+                  tuple(Option(k, plural(k, "card") if k else "No cards",
+                               detail="" if k <= pile else f"{pile} left to draw")
+                        for k in range(allowance, -1, -1)))
+
+
+def keep_privilege_cards_steps(state: State, actor: Actor, made: Made,
+                               components: Components) -> Step:
+    """Spec §5.9: the drawn cards kept, one pick at a time, each returning a servant from
+    the Back Door; keeping none is allowed."""
+    if not _is_active(state, actor) or not state.turn.pending:
+        return None
+    seat = cast(Seat, actor)
+    room = min(servants_on(state.players[seat], BACK_DOOR, components),
+               len(state.turn.pending))
+    kept = made.picked("kept")
+    if not made.is_open("kept") or len(kept) >= room:
+        return Done({"kept": []})
+    left = Counter(state.turn.pending)
+    left.subtract(kept)
+    order = list(components.cards)
+    options = tuple(Option(c, label(c, components),
+                           detail="" if left[c] == 1 else f"{left[c]} drawn")
+                    for c in sorted(left, key=order.index) if left[c] > 0)
+    return Choice(("kept",), f"Privilege cards to keep ({len(kept)} of up to {room})",
+                  options, kind="subset", can_end=True, most=room)
+
+
+def end_turn_steps(state: State, actor: Actor, made: Made, components: Components) -> Step:
+    """Spec §5.10: once no drawn card waits to be kept."""
+    return DONE if _is_active(state, actor) and not state.turn.pending else None

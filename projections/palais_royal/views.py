@@ -95,15 +95,21 @@ def _public_scores(state: State, components: Components) -> list[int]:
     return [r["total"] - h for r, h in zip(rows, hidden, strict=True)]
 
 
-def redact(action: Action, seat: Viewer, state_before: State,
-           components: Components) -> dict[str, Any] | None:
-    """Spec §8: drawn and kept privilege cards are the drawer's secret (rulings #13); the
-    setup's set_aside is the complement of the public garden (rulings #11)."""
+def redact_draw_privilege_cards(action: Action, seat: Viewer, state_before: State,
+                                components: Components) -> dict[str, Any] | None:
+    """Spec §8: the cards drawn are the drawer's secret; others see how many were asked
+    for and drawn (rulings #13)."""
     if seat == ALL or seat == action.actor:
         return None
-    if action.type == "draw_privilege_cards":
-        return {"count": action.data.get("count"),
-                "drawn_count": len(action.data.get("cards", ()))}
-    if action.type == "keep_privilege_cards":
-        return {"kept_count": len(action.data.get("kept", ()))}
-    return None
+    return {"count": action.data.get("count"),
+            "drawn_count": len(action.data.get("cards", ()))}
+
+
+def redact_keep_privilege_cards(action: Action, seat: Viewer, state_before: State,
+                                components: Components) -> dict[str, Any] | None:
+    """Spec §8: the cards kept are the keeper's secret; others see how many (rulings #13).
+    Every other action is public: the setup's set_aside is the complement of the public
+    garden (rulings #11)."""
+    if seat == ALL or seat == action.actor:
+        return None
+    return {"kept_count": len(action.data.get("kept", ()))}

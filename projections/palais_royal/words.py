@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -170,16 +170,9 @@ def labels_text(ids: Iterable[Any], components: Components) -> str:
 # Sentences
 # ---------------------------------------------------------------------------
 
-Say = Callable[[Mapping[str, Any], Sequence[str], Components], str]
-
-
-def describe(action: Action, names: Sequence[str], components: Components) -> str:
-    """The sentence a player would say. A draw or a keep names only how many cards:
-    which ones is the drawer's secret (spec §8), and this sentence is shown to all."""
-    who = seat_name(names, action.actor)
-    build = SAY.get(action.type)
-    text = build(action.data, names, components) if build else action.type.replace("_", " ")
-    sentence = f"{who} {text}"
+def _sentence(action: Action, names: Sequence[str], text: str) -> str:
+    """ "Ann placed 5 servants on the Office": the actor by name, then what was done."""
+    sentence = f"{seat_name(names, action.actor)} {text}"
     return sentence[:1].upper() + sentence[1:]
 
 
@@ -276,18 +269,50 @@ def _say_end_turn(d: Mapping[str, Any], names: Sequence[str], components: Compon
     return "ended the turn"
 
 
-SAY: Mapping[str, Say] = {
-    "setup": _say_setup,
-    "initial_placement": _say_initial_placement,
-    "play_privilege_card": _say_play_privilege_card,
-    "place_at_gate": _say_place_at_gate,
-    "move_servants": _say_move_servants,
-    "court_placements": _say_court_placements,
-    "recruit_noble": _say_recruit_noble,
-    "draw_privilege_cards": _say_draw_privilege_cards,
-    "keep_privilege_cards": _say_keep_privilege_cards,
-    "end_turn": _say_end_turn,
-}
+def setup_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_setup(action.data, names, components))
+
+
+def initial_placement_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_initial_placement(action.data, names, components))
+
+
+def play_privilege_card_sentence(action: Action, names: Sequence[str],
+                                 components: Components) -> str:
+    return _sentence(action, names, _say_play_privilege_card(action.data, names, components))
+
+
+def place_at_gate_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_place_at_gate(action.data, names, components))
+
+
+def move_servants_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_move_servants(action.data, names, components))
+
+
+def court_placements_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_court_placements(action.data, names, components))
+
+
+def recruit_noble_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_recruit_noble(action.data, names, components))
+
+
+def draw_privilege_cards_sentence(action: Action, names: Sequence[str],
+                                  components: Components) -> str:
+    """How many cards only: which ones is the drawer's secret (spec §8), and this
+    sentence is shown to all; a move not yet dealt says how many are asked for."""
+    return _sentence(action, names, _say_draw_privilege_cards(action.data, names, components))
+
+
+def keep_privilege_cards_sentence(action: Action, names: Sequence[str],
+                                  components: Components) -> str:
+    """How many cards only, as for the draw (spec §8)."""
+    return _sentence(action, names, _say_keep_privilege_cards(action.data, names, components))
+
+
+def end_turn_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    return _sentence(action, names, _say_end_turn(action.data, names, components))
 
 
 # ---------------------------------------------------------------------------

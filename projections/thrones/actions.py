@@ -1,13 +1,22 @@
-"""The data of every Thrones action (shape only; the rules are checked by the reducer).
+"""Every Thrones action, declared once (docs/design.md, "Actions and choices"): the data a
+recorder sends (shape only; the rules are checked by the reducer), the choices that build
+it (legal.py), its chance fields, its rule (apply/), who sees it (views.py) and its
+sentence (words.py).
 
 Spec: docs/games/thrones.md §6 (the actions and their fields). The schemas refuse fields
 they do not declare (marshmallow's default), so a typo in a field name is caught before the
-rules see it.
+rules see it. The changes an `effect` records (§9) are declared the same way, one record
+per op, in apply/effects.py (`OPS`).
 """
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields
+
+from ..choices import ActionType, public
+from . import apply, legal, views, words
+from .edition import Components
+from .state import State
 
 
 class StartGameData(Schema):
@@ -95,25 +104,86 @@ class EffectData(Schema):
     text = fields.String(load_default=None, allow_none=True)
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "start_game": StartGameData, "mulligan": MulliganData, "setup_cards": SetupCardsData,
-    "setup_draw": DrawsData, "choose_plot": PlotData, "break_initiative_tie": WinnerData,
-    "choose_first_player": FirstPlayerData, "choose_title": TitleData,
-    "draw_phase": DrawsData, "marshal_card": MarshalData, "end_marshalling": EmptyData,
-    "declare_challenge": DeclareChallengeData, "assign_stealth": StealthData,
-    "redirect_challenge": RedirectData, "declare_defenders": DefendersData,
-    "take_challenge": EmptyData, "resolve_challenge": EmptyData,
-    "choose_claim_targets": ClaimTargetsData, "apply_claim": ClaimData,
-    "apply_deadly": ClaimData, "end_challenges": EmptyData, "resolve_dominance": EmptyData,
-    "end_round": EmptyData, "effect": EffectData, "choose_winner": WinnerData,
-    "concede": EmptyData,
-}
 
-
-#: the data fields that hold chance outcomes: hands and draws dealt, the initiative tie's
-#: winner, the cards an intrigue claim discards at random
-CHANCE_FIELDS: dict[str, tuple[str, ...]] = {
-    "start_game": ("setup_hands", "setup_first"), "mulligan": ("new_hand",),
-    "setup_draw": ("draws",), "draw_phase": ("draws",),
-    "break_initiative_tie": ("winner",), "apply_claim": ("discards",),
-}
+#: the data fields that hold chance outcomes are each record's `chance`: hands and draws
+#: dealt, the initiative tie's winner, the cards an intrigue claim discards at random
+ACTIONS: tuple[ActionType[State, Components], ...] = (
+    ActionType("start_game", "Start the game", StartGameData,
+               legal.start_game_steps, ("setup_hands", "setup_first"), apply.apply_start_game,
+               views.redact_start_game, words.start_game_sentence),
+    ActionType("mulligan", "Take a mulligan", MulliganData,
+               legal.mulligan_steps, ("new_hand",), apply.apply_mulligan,
+               views.redact_mulligan, words.mulligan_sentence),
+    ActionType("setup_cards", "Place setup cards", SetupCardsData,
+               legal.setup_cards_steps, (), apply.apply_setup_cards,
+               views.redact_setup_cards, words.setup_cards_sentence),
+    ActionType("setup_draw", "Deal the setup draw", DrawsData,
+               legal.setup_draw_steps, ("draws",), apply.apply_setup_draw,
+               views.redact_draws, words.setup_draw_sentence),
+    ActionType("choose_plot", "Choose a plot", PlotData,
+               legal.choose_plot_steps, (), apply.apply_choose_plot,
+               views.redact_choose_plot, words.choose_plot_sentence, never_undoable=True),
+    ActionType("break_initiative_tie", "Break the initiative tie", WinnerData,
+               legal.break_initiative_tie_steps, ("winner",), apply.apply_break_initiative_tie,
+               public, words.break_initiative_tie_sentence),
+    ActionType("choose_first_player", "Choose the first player", FirstPlayerData,
+               legal.choose_first_player_steps, (), apply.apply_choose_first_player,
+               public, words.choose_first_player_sentence),
+    ActionType("choose_title", "Choose a title", TitleData,
+               legal.choose_title_steps, (), apply.apply_choose_title,
+               public, words.choose_title_sentence),
+    ActionType("draw_phase", "Deal the draw phase", DrawsData,
+               legal.draw_phase_steps, ("draws",), apply.apply_draw_phase,
+               views.redact_draws, words.draw_phase_sentence),
+    ActionType("marshal_card", "Marshal a card", MarshalData,
+               legal.marshal_card_steps, (), apply.apply_marshal_card,
+               public, words.marshal_card_sentence),
+    ActionType("end_marshalling", "End marshalling", EmptyData,
+               legal.end_marshalling_steps, (), apply.apply_end_marshalling,
+               public, words.end_marshalling_sentence),
+    ActionType("declare_challenge", "Declare a challenge", DeclareChallengeData,
+               legal.declare_challenge_steps, (), apply.apply_declare_challenge,
+               public, words.declare_challenge_sentence),
+    ActionType("assign_stealth", "Assign stealth", StealthData,
+               legal.assign_stealth_steps, (), apply.apply_assign_stealth,
+               public, words.assign_stealth_sentence),
+    ActionType("redirect_challenge", "Redirect the challenge", RedirectData,
+               legal.redirect_challenge_steps, (), apply.apply_redirect_challenge,
+               public, words.redirect_challenge_sentence),
+    ActionType("declare_defenders", "Declare defenders", DefendersData,
+               legal.declare_defenders_steps, (), apply.apply_declare_defenders,
+               public, words.declare_defenders_sentence),
+    ActionType("take_challenge", "Take the challenge", EmptyData,
+               legal.take_challenge_steps, (), apply.apply_take_challenge,
+               public, words.take_challenge_sentence),
+    ActionType("resolve_challenge", "Resolve the challenge", EmptyData,
+               legal.resolve_challenge_steps, (), apply.apply_resolve_challenge,
+               public, words.resolve_challenge_sentence),
+    ActionType("choose_claim_targets", "Name further claim targets", ClaimTargetsData,
+               legal.choose_claim_targets_steps, (), apply.apply_choose_claim_targets,
+               public, words.choose_claim_targets_sentence),
+    ActionType("apply_claim", "Apply the claim", ClaimData,
+               legal.apply_claim_steps, ("discards",), apply.apply_apply_claim,
+               public, words.apply_claim_sentence),
+    ActionType("apply_deadly", "Apply deadly", ClaimData,
+               legal.apply_deadly_steps, (), apply.apply_apply_deadly,
+               public, words.apply_deadly_sentence),
+    ActionType("end_challenges", "End challenges", EmptyData,
+               legal.end_challenges_steps, (), apply.apply_end_challenges,
+               public, words.end_challenges_sentence),
+    ActionType("resolve_dominance", "Resolve dominance", EmptyData,
+               legal.resolve_dominance_steps, (), apply.apply_resolve_dominance,
+               public, words.resolve_dominance_sentence),
+    ActionType("end_round", "End the round", EmptyData,
+               legal.end_round_steps, (), apply.apply_end_round,
+               public, words.end_round_sentence),
+    ActionType("effect", "Record a card effect", EffectData,
+               legal.effect_steps, (), apply.apply_effect,
+               views.redact_effect, words.effect_sentence),
+    ActionType("choose_winner", "Choose the winner", WinnerData,
+               legal.choose_winner_steps, (), apply.apply_choose_winner,
+               public, words.choose_winner_sentence),
+    ActionType("concede", "Concede", EmptyData,
+               legal.concede_steps, (), apply.apply_concede,
+               public, words.concede_sentence),
+)

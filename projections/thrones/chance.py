@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import Action, Dealer, IllegalAction, seat_name, thaw
-from .actions import CHANCE_FIELDS
 from .apply.claims import pending_need
+from .apply.effects import OP_TYPES
 from .apply.guards import per_seat, seat_of
 from .apply.rounds import draw_counts
 from .apply.setup import deck_for, setup_draw_counts, start_houses
-from .edition import Components, Seat, instance_ids
+from .edition import Components, Seat, instance_ids, parse_id
 from .state import State
 
 Slot = dict[str, Any]
@@ -68,14 +68,34 @@ def reveals_cards(action: Action) -> bool:
     if action.type != "effect":
         return False
     ops = [*(action.data.get("costs") or ()), *(action.data.get("ops") or ())]
-    return any(hasattr(op, "get") and op.get("op") in ("draw", "discard_from_deck",
-                                                        "search_deck") for op in ops)
+    return any(bool(_op_chance(op)) for op in ops)
 
 
-def strip_chance(action: Action, ed: Components) -> dict[str, Any]:
-    """The action's data without its chance outcomes: what a player chooses."""
-    chance = CHANCE_FIELDS.get(action.type, ())
-    return {k: thaw(v) for k, v in action.data.items() if k not in chance}
+def _op_chance(op: Any) -> tuple[str, ...]:
+    """The fields of an op naming cards of a hidden deck (its record's `chance`)."""
+    record = OP_TYPES.get(op.get("op")) if hasattr(op, "get") else None
+    return record.chance if record is not None else ()
+
+
+def names_others_hidden(action: Action) -> bool:
+    """Whether an effect names cards of a hand or deck not the actor's (another seat's,
+    hidden from the actor by §11): typed by a seat at a table, its check would tell that
+    seat what the other holds (engine ruling 16). An op's record says whether it names
+    cards of its `seat`'s hand or deck (`OpType.hidden_zone`); a card put into play from a
+    hand or deck is that of its id's owner (§3)."""
+    if action.type != "effect":
+        return False
+    for op in [*(action.data.get("costs") or ()), *(action.data.get("ops") or ())]:
+        record = OP_TYPES.get(op.get("op")) if hasattr(op, "get") else None
+        if record is None:
+            continue
+        if record.hidden_zone and op.get("seat") != action.actor:
+            return True
+        owner = parse_id(op.get("card"))
+        if "from" in record.fields and op.get("from") in ("hand", "deck") and \
+                owner is not None and owner[0] != action.actor:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -111,7 +131,8 @@ def chance_slots(state: State, action: Action, ed: Components) -> list[Slot]:
     start_game: each seat's setup hand from that seat's draw deck (as the action's houses
     and decks build it), and the seat that sets up first; mulligan: the new hand from the
     seat's deck and old hand; setup_draw and draw_phase: the cards each seat draws (a seat
-    drawing none has no slot: the reducer accepts its entry missing); break_initiative_tie:
+    drawing none has a slot of 0 cards, so its entry is an empty list, as the digital
+    dealer writes it); break_initiative_tie:
     one of the tied seats; an intrigue apply_claim: the cards discarded from the losing
     seat's hand. Card ids are per-seat ("p<seat>-..."), so no two slots share an option.
     """
@@ -134,7 +155,7 @@ def _slots_for(state: State, action: Action, ed: Components) -> list[Slot]:
         counts = setup_draw_counts(state, ed) if kind == "setup_draw" \
             else draw_counts(state, ed)
         return [_slot("draws", [str(s)], sorted(state.players[s].deck), True, n,
-                      f"cards {_who(state, s)} drew") for s, n in counts.items() if n > 0]
+                      f"cards {_who(state, s)} drew") for s, n in counts.items()]
     if kind == "break_initiative_tie" and state.phase == "plot" and state.step == "tie":
         return [_slot("winner", [], list(state.tied), False, None,
                       "player who wins the initiative tie")]

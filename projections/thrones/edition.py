@@ -7,9 +7,9 @@ they live here too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from marshmallow import fields, validate
 
@@ -178,9 +178,20 @@ class House:
     house_card: int
 
 
+class OpWords(Protocol):
+    """What the sentence of an effect reads of an op's record (apply/effects.OpType): its
+    clause, (op, names, components) -> words."""
+
+    @property
+    def sentence(self) -> Callable[[Any, Sequence[str], Any], str]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Components:
-    """The typed edition, built once per bound rules object."""
+    """The typed edition, built once per bound rules object. `ops` are the records of the
+    effect ops (apply/effects.OP_TYPES), bound when the rules load the edition, so the
+    sentence of an effect (words.py, which the rules read) finds each op's clause without
+    importing the rules."""
 
     cards: tuple[Card, ...]  # in the edition's order
     by_number: Mapping[int, Card]
@@ -190,6 +201,7 @@ class Components:
     houses: tuple[House, ...]
     house_ids: Mapping[str, int]
     effect_ops: tuple[str, ...]
+    ops: Mapping[str, OpWords] = field(default_factory=dict)
     _memo: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def card(self, card: CardId) -> Card:

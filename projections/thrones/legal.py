@@ -1,6 +1,9 @@
-"""Who acts now and what they may do (contract: a representative finite subset, §12).
+"""Who acts now, what they may do, and the choices that build each action.
 
-Where the true action space is huge, a representative subset is listed:
+The choices (`<type>_steps`, projections/choices.py) are what every interface builds a
+move from: exactly the legal moves, asked one choice at a time in words. `legal_actions`
+stays a representative finite subset (§12), for random playouts only; where the true
+action space is huge, it lists:
 - setup: no cards, each affordable card alone, and greedy fills starting from each card;
 - marshalling: each card of the hand that can be marshalled (attachments on up to three
   hosts), duplicates, and ending the turn;
@@ -13,11 +16,19 @@ Where the true action space is huge, a representative subset is listed:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import Any, cast
 
-from ..rules import Action, Actor, IllegalAction
-from .apply import APPLY
+from ..choices import DONE, Choice, Done, Made, Option, Step
+from ..rules import Action, Actor, IllegalAction, seat_name
+from .apply import (
+    apply_concede,
+    apply_end_challenges,
+    apply_end_marshalling,
+    apply_end_round,
+    apply_resolve_dominance,
+)
 from .apply.challenges import (
     can_attack,
     challenge_allowed,
@@ -26,14 +37,22 @@ from .apply.challenges import (
     take_problem,
 )
 from .apply.claims import claim_victims, extra_opponent_options, participants_of, pending_need
-from .apply.rounds import plot_source
+from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup
 from .apply.titles import holder
-from .apply.values import check_unique, controls_name, has_keyword, marshal_cost, play_index
+from .apply.values import (
+    check_unique,
+    controls_name,
+    has_keyword,
+    marshal_cost,
+    play_index,
+    surcharge,
+)
 from .apply.victory import chooser
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
 from .state import TYPES, Challenge, State
+from .words import CHALLENGE_TYPES
 
 CONCEDE_ROUND = 25
 HOUSE_ORDER = ("Stark", "Lannister", "Baratheon", "Targaryen")
@@ -126,7 +145,7 @@ def _valid(state: State, candidates: list[Proposal], ed: Components) -> list[Pro
     good = []
     for cand in candidates:
         try:
-            APPLY[cand["type"]](state, Action.of(cand["type"], cand["actor"], cand["data"]), ed)
+            apply_marshal_card(state, Action.of(cand["type"], cand["actor"], cand["data"]), ed)
         except IllegalAction:
             continue
         good.append(cand)
@@ -344,3 +363,547 @@ def _legal_pending(state: State, ch: Challenge, actor: Seat, ed: Components
         out.append(act(name, actor, {"kills": kills,
                                      "saves": [{"card": dup[0], "by": "duplicate"}]}))
     return out
+
+
+# ---------------------------------------------------------------------------
+# The choices of each action (projections/choices.py)
+# ---------------------------------------------------------------------------
+#
+# Each `<type>_steps(state, actor, made, ed)` says what is asked next for the data chosen
+# so far: a Choice, DONE (or Done with the fields nobody chooses), or None when `actor`
+# cannot take the action now. Where a move's last check is the rule itself (a turn, a
+# phase), the rule is asked (`_accepts`), so the check is not written twice.
+
+Rule = Callable[[State, Action, Components], State]
+
+
+def _accepts(rule: Rule, state: State, kind: str, actor: Actor, data: dict[str, Any],
+             ed: Components) -> bool:
+    """Whether the reducer accepts this move now."""
+    try:
+        rule(state, Action.of(kind, actor, data), ed)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _playing(state: State) -> bool:
+    """The game is on and no simultaneous victory waits to be chosen (§7.7)."""
+    return state.winner is None and not state.pending_winner and bool(state.players)
+
+
+def _done_if(rule: Rule, state: State, kind: str, actor: Actor, ed: Components) -> Step:
+    """An action without data: complete at once when the rule accepts it."""
+    return DONE if _accepts(rule, state, kind, actor, {}, ed) else None
+
+
+def _who(state: State, seat: Any) -> str:
+    return seat_name(state.names, seat)
+
+
+def card_detail(card: CardId, ed: Components, house: str | None = None) -> str:
+    """The printed values a player looks for beside a card's name: "cost 3 · STR 4 ·
+    military, power"; the out-of-house surcharge where it applies (§3)."""
+    data = ed.card(card)
+    parts = []
+    if data.type in ("character", "location", "attachment", "event"):
+        extra = surcharge(data, house, ed) if house else 0
+        parts.append(f"cost {data.cost}" + (f" +{extra} out of house" if extra else ""))
+    if data.type == "character":
+        parts.append(f"STR {data.strength}")
+        if data.icons:
+            parts.append(", ".join(data.icons))
+    if data.unique:
+        parts.append("unique")
+    if "limited" in data.keywords:
+        parts.append("limited")
+    return " · ".join(parts)
+
+
+GROUPS = {"character": "Characters", "location": "Locations", "attachment": "Attachments",
+          "event": "Events", "plot": "Plots"}
+
+
+def _card_option(card: CardId, ed: Components, value: Any = None, house: str | None = None,
+                 group: str | None = None) -> Option:
+    return Option(card if value is None else value, ed.name(card),
+                  detail=card_detail(card, ed, house),
+                  group=GROUPS.get(ed.card(card).type, "") if group is None else group)
+
+
+def _seat_option(state: State, seat: Seat) -> Option:
+    return Option(seat, _who(state, seat))
+
+
+# -- start and setup (§5, §6.1-§6.4) ----------------------------------------------------
+def start_game_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """Each seat's House, seat by seat, from the starter decks still free (§6.1: without
+    custom decks the Houses are distinct). Custom decks are data a recorder sends whole;
+    the setup hands and the setup starter are chance (tapped at a table)."""
+    if actor != "table" or state.phase != "start":
+        return None
+    picked = made.picked("players")
+    if len(picked) >= state.n:
+        return DONE
+    seat, taken = len(picked), {p.get("house") for p in picked}
+    options = tuple(
+        Option({"seat": seat, "name": state.names[seat], "house": house.id},
+               _house_name(house.id, ed), detail=f"the {house.id} starter deck")
+        for house in ed.houses if house.id in ed.starter and house.id not in taken)
+    return Choice(("players",), f"House of {_who(state, seat)}", options, kind="sequence",
+                  fewest=state.n, most=state.n)
+
+
+def _house_name(house: str, ed: Components) -> str:
+    card = ed.by_number.get(ed.house_ids[house])
+    return card.name if card else f"House {house}"
+
+
+def mulligan_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.2: before setting up, once, where the option allows; the new hand is chance."""
+    if not (_playing(state) and state.phase == "setup" and isinstance(actor, int)
+            and state.option("allow_mulligan") and 0 <= actor < state.n):
+        return None
+    player = state.players[actor]
+    ok = not (player.conceded or player.set_up or player.mulliganed)
+    return DONE if ok else None
+
+
+def setup_cards_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§5.3, §6.3: the cards placed face down, one at a time; a Chambers or Tent location
+    is offered also onto the House card. Every limit of setup (cost, limited, unique names,
+    House only) holds for any subset of a legal setup, so a card is offered exactly when
+    adding it keeps the setup legal, and the setup may end at any point."""
+    if not (_playing(state) and state.phase == "setup" and actor == state.turn):
+        return None
+    assert isinstance(actor, int)
+    picked = made.picked("cards")
+    if not made.is_open("cards"):
+        return DONE
+    house = state.players[actor].house
+    chosen = {e.get("card") for e in picked}
+    options = tuple(
+        _card_option(card, ed, entry, house)
+        for card in sorted(set(state.players[actor].hand)) if card not in chosen
+        for entry in _setup_entries(card, ed)
+        if _setup_ok(state, actor, [*picked, entry], ed))
+    if not options:
+        return Done({"cards": []})
+    return Choice(("cards",), "Cards to place face down for setup", options, kind="subset",
+                  can_end=True)
+
+
+def _setup_ok(state: State, seat: Seat, entries: list[dict[str, Any]], ed: Components
+              ) -> bool:
+    try:
+        check_setup(state, seat, [(e.get("card"), e.get("attach_to")) for e in entries], ed)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _setup_entries(card: CardId, ed: Components) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = [{"card": card}]
+    if ed.card(card).may_attach_to_own_house_card:
+        entries.append({"card": card, "attach_to": "house"})
+    return entries
+
+
+def setup_draw_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.4: the table deals; the cards drawn are chance."""
+    return DONE if actor == "table" and _playing(state) and state.phase == "setup_draw" \
+        else None
+
+
+# -- the plot phase (§6.5-§6.8, §7.1) ---------------------------------------------------
+def choose_plot_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.5: a plot of the seat's plot deck (or the partner's, under a swap)."""
+    if not (_playing(state) and state.phase == "plot" and state.step == "choose"
+            and isinstance(actor, int) and actor in state.active
+            and state.players[actor].chosen_plot is None):
+        return None
+    house = state.players[actor].house
+    plots = [p for p in sorted(set(state.players[plot_source(state, actor)].plot_deck))
+             if ed.card(p).house_only in (None, house)]
+    if not plots:
+        return None
+    if made.has("plot"):
+        return DONE
+    return Choice(("plot",), "Plot to reveal this round", tuple(
+        Option(p, ed.name(p), detail=_plot_detail(p, ed)) for p in plots))
+
+
+def _plot_detail(plot: CardId, ed: Components) -> str:
+    values = ed.card(plot).plot
+    if values is None:
+        return ""
+    text = f"income {values.income} · initiative {values.initiative} · claim {values.claim}"
+    only = ed.card(plot).house_only
+    return f"{text} · House {only} only" if only else text
+
+
+def break_initiative_tie_steps(state: State, actor: Actor, made: Made, ed: Components
+                               ) -> Step:
+    """§6.6: the winner of the tie is chance."""
+    return DONE if actor == "table" and _playing(state) and state.phase == "plot" \
+        and state.step == "tie" else None
+
+
+def choose_first_player_steps(state: State, actor: Actor, made: Made, ed: Components
+                              ) -> Step:
+    """§6.7: any player still in the game, the chooser included."""
+    if not (_playing(state) and state.phase == "plot" and state.step == "first_player"
+            and actor == state.initiative_winner):
+        return None
+    if made.has("first_player"):
+        return DONE
+    return Choice(("first_player",), "First player this round",
+                  tuple(_seat_option(state, s) for s in state.active))
+
+
+def choose_title_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.8: a title not yet taken this round, in turn."""
+    if not (_playing(state) and state.phase == "plot" and state.step == "titles"
+            and actor == state.turn):
+        return None
+    if made.has("title"):
+        return DONE
+    return Choice(("title",), "Title to take this round", tuple(
+        Option(t.id, t.name, detail=_title_detail(t.id, ed)) for t in ed.titles.values()
+        if t.id not in state.titles))
+
+
+def _title_detail(title: str, ed: Components) -> str:
+    supports = [ed.titles[s].name for s in ed.titles[title].supports if s in ed.titles]
+    return f"supports {', '.join(supports)}" if supports else ""
+
+
+def draw_phase_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.9: the table deals; the cards drawn are chance."""
+    return DONE if actor == "table" and _playing(state) and state.phase == "draw" else None
+
+
+# -- marshalling (§6.10, §6.11) ---------------------------------------------------------
+def marshal_card_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.10: a card of the hand, then, where the card allows more than one way, a
+    duplicate or not and the host (a character in play, or the House card for an
+    attachment that may go there or a Chambers or Tent location). Every way offered is
+    one the rule accepts (the cost, uniqueness, limited, House only, §6.14 hosts)."""
+    if not (_playing(state) and state.phase == "marshalling" and actor == state.turn):
+        return None
+    assert isinstance(actor, int)
+    if made.has("card"):
+        ways = _marshal_ways(state, actor, made.get("card"), ed)
+        return _narrow(ways, made, (
+            ("as_duplicate", "Marshal it as a duplicate?", _duplicate_option),
+            ("attach_to", "Where it goes", lambda v: _host_option(state, actor, v, ed))))
+    house = state.players[actor].house
+    cards = [c for c in sorted(set(state.players[actor].hand))
+             if _marshal_ways(state, actor, c, ed)]
+    if not cards:
+        return None
+    return Choice(("card",), "Card to marshal", tuple(
+        _card_option(c, ed, house=house) for c in cards))
+
+
+def _marshal_ways(state: State, seat: Seat, card: CardId, ed: Components
+                  ) -> list[dict[str, Any]]:
+    """Every data of a marshal of `card` the rule accepts (without `declared_cost`, a
+    check of the cost the rule computes anyway)."""
+    data = ed.card(card)
+    if data.type not in ("character", "location", "attachment"):
+        return []
+    ways: list[dict[str, Any]] = []
+    if data.type != "attachment":
+        ways.append({"card": card, "as_duplicate": False, "attach_to": None})
+    if data.unique:
+        ways.append({"card": card, "as_duplicate": True, "attach_to": None})
+    if data.type == "attachment" or data.may_attach_to_own_house_card:
+        hosts = [c.id for c in state.cards if c.host is None and ed.is_character(c.id)]
+        ways += [{"card": card, "as_duplicate": False, "attach_to": h}
+                 for h in ["house", *hosts]]
+    return [w for w in ways if _accepts(apply_marshal_card, state, "marshal_card", seat,
+                                        w, ed)]
+
+
+Ask = tuple[str, str, Callable[[Any], Option]]
+
+
+def _narrow(ways: Sequence[dict[str, Any]], made: Made, asks: Sequence[Ask]) -> Step:
+    """Among the complete data `ways`, those agreeing with what is chosen: the first field
+    of `asks` on which they still differ is asked; once none differs, the data is complete
+    with the rest fixed (a field at its default, None or False, is left out)."""
+    left = [w for w in ways if all(w.get(k) == v for k, v in made.data.items())]
+    if not left:
+        return None
+    for name, prompt, option in asks:
+        if made.has(name):
+            continue
+        values = list(dict.fromkeys(w.get(name) for w in left))
+        if len(values) > 1:
+            return Choice((name,), prompt, tuple(option(v) for v in values))
+    return Done({k: v for k, v in left[0].items()
+                 if not made.has(k) and v is not None and v is not False})
+
+
+def _duplicate_option(value: Any) -> Option:
+    if value:
+        return Option(True, "As a duplicate", detail="under the copy in play, free")
+    return Option(False, "As a new card")
+
+
+def _host_option(state: State, seat: Seat, host: Any, ed: Components) -> Option:
+    if host is None:
+        return Option(None, "In front of you", detail="not attached")
+    if host == "house":
+        return Option("house", "Your House card")
+    owner = in_play(state, host, ed).controller
+    return Option(host, ed.name(host), detail=card_detail(host, ed),
+                  group=f"{_who(state, owner)}'s characters")
+
+
+def end_marshalling_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    return _done_if(apply_end_marshalling, state, "end_marshalling", actor, ed)
+
+
+# -- challenges (§8) --------------------------------------------------------------------
+def declare_challenge_steps(state: State, actor: Actor, made: Made, ed: Components
+                            ) -> Step:
+    """§8.2: the type, the defender, then the attackers one by one (at least one), then,
+    where an attacker need not kneel, the attackers that do not."""
+    if not (_playing(state) and state.phase == "challenges" and state.challenge is None
+            and actor == state.turn):
+        return None
+    assert isinstance(actor, int)
+    index = play_index(state)
+    ready = {kind: [c.id for c in state.cards
+                    if can_attack(state, actor, c.id, kind, index, ed)] for kind in TYPES}
+    against = {kind: [s for s in state.active
+                      if challenge_allowed(state, actor, kind, s, ed) is None]
+               for kind in TYPES}
+    kinds = [k for k in TYPES if ready[k] and against[k]]
+    if not kinds:
+        return None
+    if not made.has("type"):
+        return Choice(("type",), "Type of challenge", tuple(
+            Option(k, CHALLENGE_TYPES[k].capitalize(),
+                   detail=f"{len(ready[k])} can attack") for k in kinds))
+    kind = made.get("type")
+    if not made.has("defender"):
+        return Choice(("defender",), f"Opponent to challenge ({kind})",
+                      tuple(_seat_option(state, s) for s in against[kind]))
+    return _participants(made, "attackers", ready[kind], kind, "attack", ed, least=1)
+
+
+def _participants(made: Made, name: str, eligible: list[CardId], kind: str, side: str,
+                  ed: Components, least: int) -> Step:
+    """Attackers or defenders picked one by one from `eligible` (at least `least`), then
+    those of them whose card says they need not kneel (§8.2, §8.5)."""
+    picked = made.picked(name)
+    rest = [c for c in eligible if c not in picked]
+    if made.is_open(name) and rest:
+        return Choice((name,), f"{side.capitalize()}ers", tuple(
+            _card_option(c, ed, group="") for c in rest), kind="subset",
+            can_end=len(picked) >= least, fewest=least or None)
+    if not picked:
+        return Done({name: []})
+    exempt = [c for c in picked if kind in ed.card(c).kneel_exempt(side)]
+    standing = made.picked("not_kneeling")
+    left = [c for c in exempt if c not in standing]
+    if exempt and made.is_open("not_kneeling") and left:
+        return Choice(("not_kneeling",), f"{side.capitalize()}ers that do not kneel",
+                      tuple(_card_option(c, ed, group="") for c in left), kind="subset",
+                      can_end=True)
+    return DONE
+
+
+def assign_stealth_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§8.3: which character each stealth attacker bypasses (or none), as one choice of
+    the whole assignment: a bypass is a mapping, and each character is bypassed once.
+    Offered while a stealth attacker takes part (with none, the empty assignment changes
+    nothing)."""
+    ch = state.challenge
+    if not (_playing(state) and ch is not None and ch.step == "attackers_declared"
+            and actor == ch.attacker):
+        return None
+    index = play_index(state)
+    sneaks = [a for a in ch.attackers if a in index
+              and has_keyword(state, a, "stealth", ed, index)]
+    if not sneaks:
+        return None
+    if made.has("bypass"):
+        return DONE
+    targets = [c.id for c in state.cards if c.controller == ch.defender and c.host is None
+               and ed.is_character(c.id) and not ed.card(c.id).stealth_immune
+               and not has_keyword(state, c.id, "stealth", ed, index)]
+    return Choice(("bypass",), "Characters the stealth attackers bypass", tuple(
+        Option(b, _bypass_words(b, ed)) for b in _bypasses(sneaks, targets)))
+
+
+def _bypasses(sneaks: list[CardId], targets: list[CardId]) -> Iterator[dict[str, str]]:
+    """Every assignment of distinct targets to some of `sneaks`, in a stable order."""
+    if not sneaks:
+        yield {}
+        return
+    head, tail = sneaks[0], sneaks[1:]
+    for rest in _bypasses(tail, targets):
+        yield rest
+    for target in targets:
+        for rest in _bypasses(tail, [t for t in targets if t != target]):
+            yield {head: target, **rest}
+
+
+def _bypass_words(bypass: dict[str, str], ed: Components) -> str:
+    if not bypass:
+        return "No character bypassed"
+    return "; ".join(f"{ed.name(a)} bypasses {ed.name(t)}" for a, t in bypass.items())
+
+
+def redirect_challenge_steps(state: State, actor: Actor, made: Made, ed: Components
+                             ) -> Step:
+    """§8.4: the Crown Regent's new defender."""
+    ch = state.challenge
+    if not (_playing(state) and ch is not None and ch.step == "attackers_declared"
+            and state.is_melee and holder(state, "crown_regent") == actor):
+        return None
+    seats = [s for s in state.active if redirect_problem(state, ch, actor, s, ed) is None]
+    if not seats:
+        return None
+    if made.has("new_defender"):
+        return DONE
+    return Choice(("new_defender",), "New defender",
+                  tuple(_seat_option(state, s) for s in seats))
+
+
+def declare_defenders_steps(state: State, actor: Actor, made: Made, ed: Components
+                            ) -> Step:
+    """§8.5: the defenders one by one; none only where no character may defend or
+    defence is not compulsory; then those that need not kneel."""
+    ch = state.challenge
+    if not (_playing(state) and ch is not None and ch.step == "attackers_declared"
+            and actor == ch.defender):
+        return None
+    eligible = eligible_defenders(state, ch, ed)
+    least = 1 if eligible and state.option("defense_compulsory") else 0
+    return _participants(made, "defenders", eligible, ch.type, "defend", ed, least)
+
+
+def take_challenge_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§8.5: the Lord Commander takes an undefended challenge."""
+    ch = state.challenge
+    ok = _playing(state) and ch is not None and ch.step == "defenders_declared" and \
+        take_problem(state, ch, actor) is None
+    return DONE if ok else None
+
+
+def resolve_challenge_steps(state: State, actor: Actor, made: Made, ed: Components
+                            ) -> Step:
+    """§8.6: by the attacker or the table."""
+    ch = state.challenge
+    ok = _playing(state) and ch is not None and ch.step == "defenders_declared" and \
+        actor in ("table", ch.attacker)
+    return DONE if ok else None
+
+
+def _pending(state: State, actor: Actor, kind: str) -> Challenge | None:
+    """The open challenge when its next pending choice is `kind` and `actor`'s."""
+    ch = state.challenge
+    if _playing(state) and ch is not None and ch.step == "resolved" and ch.pending and \
+            ch.pending[0] == (kind, actor):
+        return ch
+    return None
+
+
+def choose_claim_targets_steps(state: State, actor: Actor, made: Made, ed: Components
+                               ) -> Step:
+    """§2.5: the Master of Whispers names further opponents, any of them or none."""
+    ch = _pending(state, actor, "targets")
+    if ch is None:
+        return None
+    picked = made.picked("extra_opponents")
+    rest = [s for s in extra_opponent_options(state, ch, ed) if s not in picked]
+    if not rest or not made.is_open("extra_opponents"):
+        return Done({"extra_opponents": []})
+    return Choice(("extra_opponents",), "Further opponents who suffer the claim",
+                  tuple(_seat_option(state, s) for s in rest), kind="subset", can_end=True)
+
+
+def apply_claim_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§8.6: a military claim kills exactly as many characters as it needs, then which
+    of them a duplicate saves; an intrigue claim's discards are chance."""
+    ch = _pending(state, actor, "claim")
+    if ch is None:
+        return None
+    assert isinstance(actor, int)
+    if ch.type == "intrigue":
+        return DONE
+    need = pending_need(state, ch, "claim", actor, ed)
+    return _kills(state, made, claim_victims(state, ch, actor, ed), need,
+                  "Characters killed by the claim", ed)
+
+
+def apply_deadly_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§8.6: deadly kills exactly as many participating characters as it needs."""
+    ch = _pending(state, actor, "deadly")
+    if ch is None:
+        return None
+    assert isinstance(actor, int)
+    need = pending_need(state, ch, "deadly", actor, ed)
+    return _kills(state, made, participants_of(state, ch, actor), need,
+                  "Characters killed by deadly", ed)
+
+
+def _kills(state: State, made: Made, pool: list[CardId], need: int, prompt: str,
+           ed: Components) -> Step:
+    """Exactly `need` of `pool`, one by one, then the duplicate saves among them (§8.6).
+    Saves by an ability and redirects are the abilities' (declared with them, issue #30)."""
+    kills = made.picked("kills")
+    if len(kills) < need:
+        return Choice(("kills",), prompt, tuple(
+            _card_option(c, ed, group="") for c in pool if c not in kills), kind="subset",
+            fewest=need, most=need)
+    saves = made.picked("saves")
+    saved = {s.get("card") for s in saves}
+    dups = [c for c in kills if c not in saved and in_play(state, c, ed).duplicates]
+    if not dups or not made.is_open("saves"):
+        return DONE
+    return Choice(("saves",), "Killed characters saved by discarding a duplicate", tuple(
+        Option({"card": c, "by": "duplicate"}, ed.name(c), detail="discard a duplicate")
+        for c in dups), kind="subset", can_end=True)
+
+
+def end_challenges_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    return _done_if(apply_end_challenges, state, "end_challenges", actor, ed)
+
+
+# -- dominance, the round's end, the game's end (§7.5-§7.7, §6.15-§6.17) ----------------
+def resolve_dominance_steps(state: State, actor: Actor, made: Made, ed: Components
+                            ) -> Step:
+    return _done_if(apply_resolve_dominance, state, "resolve_dominance", actor, ed)
+
+
+def end_round_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    return _done_if(apply_end_round, state, "end_round", actor, ed)
+
+
+def effect_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """None for now: an effect's choices come from the cards' declared abilities (issue
+    #30); a recorder sends an effect's data whole meanwhile."""
+    return None
+
+
+def choose_winner_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.16: the first player picks among those who reached the goal together."""
+    if not state.pending_winner or state.winner is not None or actor != chooser(state):
+        return None
+    if made.has("winner"):
+        return DONE
+    return Choice(("winner",), "Winner", tuple(_seat_option(state, s)
+                                               for s in state.pending_winner))
+
+
+def concede_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """§6.17: a player still in the game, any time after the start."""
+    if state.winner is not None or not isinstance(actor, int):
+        return None
+    return _done_if(apply_concede, state, "concede", actor, ed)

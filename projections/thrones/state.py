@@ -78,6 +78,9 @@ class Player:
     discard: tuple[CardId, ...] = ()
     dead: tuple[CardId, ...] = ()
     removed: tuple[CardId, ...] = ()
+    #: the cards of `removed` that left the game unseen at a concession (its hand, decks and
+    #: face-down setup cards, §6.17): others see how many until the game is over (#32)
+    removed_unseen: tuple[CardId, ...] = ()
     gold: int = 0
     house_power: int = 0
     house_knelt: bool = False

@@ -2,7 +2,8 @@
 redaction of an event's data.
 
 A player sees their own hand, deck, plot deck, chosen plot and face-down setup cards; the
-others see counts. A finished game is fully public.
+others see counts, also of the cards a conceded player's hand and decks took out of the game
+(ruling 25). A finished game is fully public.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from ..rules import ALL, Action, Viewer, thaw
 from .apply.challenges import totals
+from .apply.effects import OP_TYPES
 from .apply.values import play_index, strength, total_power
 from .edition import Components, Seat
 from .legal import to_act
@@ -72,6 +74,10 @@ def _player_view(state: State, seat: Seat, p: Player, own: bool) -> dict[str, An
                                     strict=True)),
         "limited_played": p.limited_played,
     }
+    if p.removed_unseen and not own:  # §6.17, ruling 25: removed unseen, a count to others
+        unseen = set(p.removed_unseen)
+        out.update(removed=[c for c in p.removed if c not in unseen],
+                   removed_unseen_count=len(p.removed_unseen))
     if own:
         out.update(hand=sorted(p.hand), deck=sorted(p.deck), plot_deck=sorted(p.plot_deck),
                    chosen_plot=p.chosen_plot,
@@ -86,44 +92,68 @@ def _player_view(state: State, seat: Seat, p: Player, own: bool) -> dict[str, An
 # ---------------------------------------------------------------------------
 
 
-def redact(action: Action, seat: Viewer, state_before: State, ed: Components
-           ) -> dict[str, Any] | None:
-    """What `seat` may see of an action's data, or None when it may see all of it."""
+def redact_start_game(action: Action, seat: Viewer, state_before: State, ed: Components
+                      ) -> dict[str, Any] | None:
+    """A seat sees its own setup hand; everybody sees how many cards each was dealt."""
     if seat == ALL:
         return None
-    data, kind, actor = thaw(action.data), action.type, action.actor
-    if kind == "start_game":
-        hands = data.get("setup_hands") or {}
-        data["setup_hands"] = {k: v for k, v in hands.items() if str(seat) == str(k)}
-        data["setup_hand_counts"] = {k: len(v) for k, v in hands.items()}
-        return dict(data)
-    if kind in ("setup_draw", "draw_phase"):
-        draws = data.get("draws") or {}
-        return {"draws": {k: v for k, v in draws.items() if str(seat) == str(k)},
-                "drawn_counts": {k: len(v) for k, v in draws.items()}}
-    if actor != seat and kind == "mulligan":
-        return {"new_hand_count": len(data.get("new_hand") or ())}
-    if actor != seat and kind == "setup_cards":
-        return {"count": len(data.get("cards") or ())}
-    if actor != seat and kind == "choose_plot":
-        return {"chosen": True}
-    if kind == "effect":
-        return _redact_effect(data, seat)
-    return None
+    data = thaw(action.data)
+    hands = data.get("setup_hands") or {}
+    data["setup_hands"] = {k: v for k, v in hands.items() if str(seat) == str(k)}
+    data["setup_hand_counts"] = {k: len(v) for k, v in hands.items()}
+    return dict(data)
 
 
-def _redact_effect(data: dict[str, Any], seat: Viewer) -> dict[str, Any] | None:
-    """Cards drawn by an ability, and a card taken from a deck unrevealed, show as counts."""
+def redact_draws(action: Action, seat: Viewer, state_before: State, ed: Components
+                 ) -> dict[str, Any] | None:
+    """The setup draw and the draw phase: a seat sees its own cards, the others counts."""
+    if seat == ALL:
+        return None
+    draws = thaw(action.data).get("draws") or {}
+    return {"draws": {k: v for k, v in draws.items() if str(seat) == str(k)},
+            "drawn_counts": {k: len(v) for k, v in draws.items()}}
+
+
+def redact_mulligan(action: Action, seat: Viewer, state_before: State, ed: Components
+                    ) -> dict[str, Any] | None:
+    """Another seat sees how many cards the new hand holds."""
+    if seat == ALL or action.actor == seat:
+        return None
+    return {"new_hand_count": len(action.data.get("new_hand") or ())}
+
+
+def redact_setup_cards(action: Action, seat: Viewer, state_before: State, ed: Components
+                       ) -> dict[str, Any] | None:
+    """Face down until every seat has set up: another seat sees the number of cards."""
+    if seat == ALL or action.actor == seat:
+        return None
+    return {"count": len(action.data.get("cards") or ())}
+
+
+def redact_choose_plot(action: Action, seat: Viewer, state_before: State, ed: Components
+                       ) -> dict[str, Any] | None:
+    """Secret until every seat has chosen: another seat sees that a plot was chosen."""
+    if seat == ALL or action.actor == seat:
+        return None
+    return {"chosen": True}
+
+
+def redact_effect(action: Action, seat: Viewer, state_before: State, ed: Components
+                  ) -> dict[str, Any] | None:
+    """Each op of another seat as its record lets that viewer see it (cards drawn by an
+    ability as a count, a card taken from a deck unrevealed without its name)."""
+    if seat == ALL:
+        return None
+    data = thaw(action.data)
     changed = False
     for key in ("costs", "ops"):
-        for op in data.get(key) or []:
+        ops = data.get(key) or []
+        for i, op in enumerate(ops):
             if not isinstance(op, dict) or op.get("seat") == seat:
                 continue
-            if op.get("op") == "draw" and isinstance(op.get("cards"), list):
-                op["count"] = len(op.pop("cards"))
-                changed = True
-            elif op.get("op") == "search_deck" and op.get("to") == "hand" \
-                    and not op.get("reveal"):
-                op.pop("card", None)
+            record = OP_TYPES.get(op.get("op"))  # type: ignore[arg-type]
+            hidden = record.redact(op) if record is not None else None
+            if hidden is not None:
+                ops[i] = hidden
                 changed = True
     return data if changed else None

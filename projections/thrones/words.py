@@ -1,5 +1,6 @@
 """What a person reads in A Game of Thrones: the words of the game's vocabulary, the card
-names of instance ids, and every action as the sentence a player would say (`describe`).
+names of instance ids, and every action as the sentence a player would say (one
+`<type>_sentence` per action type, and one clause per effect op, `<op>_clause`).
 
 Machine fields keep ids ("p1-063-2", "master_of_coin", "attackers_declared"); every board,
 sentence and refusal shows these words instead. Card names come only from the edition
@@ -27,6 +28,8 @@ Names = Sequence[str]
 Phrase = Callable[[Any, Names, Any, Components], str]
 #: an effect op's clause: (op, names, components) -> words
 Clause = Callable[[Any, Names, Components], str]
+#: an action's whole sentence: (action, names, components) -> words
+Sentence = Callable[[Action, Sequence[str], Components], str]
 
 #: an instance id `p<seat>-NNN[-k]` (§3): seat's copy of card NNN, its k-th copy from 2 on
 INSTANCE_ID = re.compile(r"^p(\d+)-(\d{3})(?:-([2-9]|[1-9]\d+))?$")
@@ -233,20 +236,21 @@ def _title_words(title: Any, ed: Components) -> str:
 # ---------------------------------------------------------------------------
 
 
-def describe(action: Action, names: Sequence[str], components: Components) -> str:
-    """ "Anna declared a military challenge against Bo with Eddard Stark": one whole
-    sentence naming the actor; malformed data still gets a sentence."""
-    speaker = seat_name(names, action.actor)
-    say = SAY.get(action.type)
-    phrase = None
-    if say is not None:
+def _sentence(phrase: Phrase) -> Sentence:
+    """The sentence of one action type: "Anna declared a military challenge against Bo
+    with Eddard Stark", the actor named first; malformed data still gets a sentence."""
+
+    def sentence(action: Action, names: Sequence[str], components: Components) -> str:
         try:
-            phrase = say(action.data, names, action.actor, components)
+            said: str | None = phrase(action.data, names, action.actor, components)
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
-            phrase = None
-    if phrase is None:
-        phrase = f"recorded the action {words(action.type)}"
-    return capitalized(f"{speaker} {phrase}")
+            said = None
+        if said is None:
+            said = f"recorded the action {words(action.type)}"
+        return capitalized(f"{seat_name(names, action.actor)} {said}")
+
+    sentence.__doc__ = phrase.__doc__
+    return sentence
 
 
 # ---------------------------------------------------------------------------
@@ -282,6 +286,8 @@ def _draw_counts(d: Any, names: Names) -> str:
 
 
 def _say_setup_draw(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    if d.get("draws") is None and d.get("drawn_counts") is None:  # a preview, before dealing
+        return "dealt the setup draw"
     return f"dealt the setup draw: {_draw_counts(d, names)}"
 
 
@@ -318,6 +324,8 @@ def _say_choose_title(d: Any, names: Names, actor: Any, ed: Components) -> str:
 
 
 def _say_draw_phase(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    if d.get("draws") is None and d.get("drawn_counts") is None:  # a preview, before dealing
+        return "dealt the draw phase"
     return f"dealt the draw phase: {_draw_counts(d, names)}"
 
 
@@ -402,6 +410,8 @@ def _saves_words(d: Any, names: Names, ed: Components) -> str:
 def _say_apply_claim(d: Any, names: Names, actor: Any, ed: Components) -> str:
     if d.get("discards") is not None:
         return f"discarded {_card_words(d['discards'], ed)} for the intrigue claim"
+    if d.get("kills") is None:  # an intrigue claim before the discards are dealt
+        return "discarded cards at random for the intrigue claim"
     return _kills_words(d, names, "the military claim", ed)
 
 
@@ -470,46 +480,46 @@ def _say_effect(d: Any, names: Names, actor: Any, ed: Components) -> str:
 def op_words(op: Any, names: Names, ed: Components) -> str:
     """One change of an effect as a clause: "Eddard Stark kneels"."""
     kind = str(op.get("op")) if hasattr(op, "get") else ""
-    say = OP_WORDS.get(kind)
-    if say is not None:
+    record = ed.ops.get(kind)  # the op's record (apply/effects.py), bound to the edition
+    if record is not None:
         try:
-            return str(say(op, names, ed))
+            return str(record.sentence(op, names, ed))
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             pass
     return words(kind) or "an unnamed change"
 
 
-def _op_words_kneel(op: Any, names: Names, ed: Components) -> str:
+def kneel_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{_target_words(op['card'], names, ed)} kneels"
 
 
-def _op_words_stand(op: Any, names: Names, ed: Components) -> str:
+def stand_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{_target_words(op['card'], names, ed)} stands"
 
 
-def _op_words_kill(op: Any, names: Names, ed: Components) -> str:
+def kill_clause(op: Any, names: Names, ed: Components) -> str:
     cards = list(op["cards"])
     return f"{_card_words(cards, ed)} {_is(cards)} killed{_saves_words(op, names, ed)}"
 
 
-def _op_words_discard_from_play(op: Any, names: Names, ed: Components) -> str:
+def discard_from_play_clause(op: Any, names: Names, ed: Components) -> str:
     cards = list(op["cards"])
     return (f"{_card_words(cards, ed)} {_is(cards)} discarded from play"
             f"{_saves_words(op, names, ed)}")
 
 
-def _op_words_return_to_hand(op: Any, names: Names, ed: Components) -> str:
+def return_to_hand_clause(op: Any, names: Names, ed: Components) -> str:
     cards = list(op["cards"])
     if len(cards) == 1:
         return f"{_card_words(cards, ed)} returns to its owner's hand"
     return f"{_card_words(cards, ed)} return to their owners' hands"
 
 
-def _op_words_take_control(op: Any, names: Names, ed: Components) -> str:
+def take_control_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{seat_name(names, op['controller'])} takes control of {ed.name(op['card'])}"
 
 
-def _op_words_put_into_play(op: Any, names: Names, ed: Components) -> str:
+def put_into_play_clause(op: Any, names: Names, ed: Components) -> str:
     text = (f"{ed.name(op['card'])} is put into play from "
             f"{FROM_WORDS.get(op.get('from'), words(str(op.get('from'))))}")
     if isinstance(op.get("controller"), int):
@@ -527,7 +537,7 @@ def _op_words_put_into_play(op: Any, names: Names, ed: Components) -> str:
     return text
 
 
-def _op_words_move_attachment(op: Any, names: Names, ed: Components) -> str:
+def move_attachment_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} moves onto {_target_words(op['to'], names, ed)}"
 
 
@@ -536,32 +546,32 @@ def _until_words(op: Any) -> str:
     return UNTIL_WORDS.get(op.get("until") or "round", "until the end of the round")
 
 
-def _op_words_adjust_strength(op: Any, names: Names, ed: Components) -> str:
+def adjust_strength_clause(op: Any, names: Names, ed: Components) -> str:
     return (f"{ed.name(op['card'])} gets {_signed(int(op['amount']))} STR "
             f"{_until_words(op)}")
 
 
-def _op_words_no_strength(op: Any, names: Names, ed: Components) -> str:
+def no_strength_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} counts no STR {_until_words(op)}"
 
 
-def _op_words_gain_icon(op: Any, names: Names, ed: Components) -> str:
+def gain_icon_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} gains the {op['icon']} icon {_until_words(op)}"
 
 
-def _op_words_lose_icon(op: Any, names: Names, ed: Components) -> str:
+def lose_icon_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} loses the {op['icon']} icon {_until_words(op)}"
 
 
-def _op_words_gain_keyword(op: Any, names: Names, ed: Components) -> str:
+def gain_keyword_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} gains {words(op['keyword'])} {_until_words(op)}"
 
 
-def _op_words_lose_keyword(op: Any, names: Names, ed: Components) -> str:
+def lose_keyword_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} loses {words(op['keyword'])} {_until_words(op)}"
 
 
-def _op_words_continuous(op: Any, names: Names, ed: Components) -> str:
+def continuous_clause(op: Any, names: Names, ed: Components) -> str:
     gains = []
     if op.get("strength"):
         gains.append(f"{_signed(int(op['strength']))} STR")
@@ -572,68 +582,68 @@ def _op_words_continuous(op: Any, names: Names, ed: Components) -> str:
             f"{WHEN_WORDS.get(op.get('when') or 'always', '')} while it stays in play")
 
 
-def _op_words_exclude_character_power(op: Any, names: Names, ed: Components) -> str:
+def exclude_character_power_clause(op: Any, names: Names, ed: Components) -> str:
     players = words_list(seat_name(names, s) for s in op.get("players") or ())
     return (f"power on the cards of {players} does not count while "
             f"{ed.name(op['source'])} stays in play")
 
 
-def _op_words_no_stand(op: Any, names: Names, ed: Components) -> str:
+def no_stand_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{_target_words(op['card'], names, ed)} does not stand this round"
 
 
-def _op_words_join_challenge(op: Any, names: Names, ed: Components) -> str:
+def join_challenge_clause(op: Any, names: Names, ed: Components) -> str:
     side = SIDES.get(op.get("side"), words(str(op.get("side"))))
     return f"{ed.name(op['card'])} joins the challenge on the {side} side"
 
 
-def _op_words_remove_from_challenge(op: Any, names: Names, ed: Components) -> str:
+def remove_from_challenge_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{ed.name(op['card'])} leaves the challenge"
 
 
-def _op_words_gain_power(op: Any, names: Names, ed: Components) -> str:
+def gain_power_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{_target_words(op['target'], names, ed)} gains {op['amount']} power"
 
 
-def _op_words_lose_power(op: Any, names: Names, ed: Components) -> str:
+def lose_power_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{_target_words(op['target'], names, ed)} loses {op['amount']} power"
 
 
-def _op_words_move_power(op: Any, names: Names, ed: Components) -> str:
+def move_power_clause(op: Any, names: Names, ed: Components) -> str:
     return (f"{op['amount']} power moves from {_target_words(op['from'], names, ed)} to "
             f"{_target_words(op['to'], names, ed)}")
 
 
-def _op_words_gain_gold(op: Any, names: Names, ed: Components) -> str:
+def gain_gold_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{seat_name(names, op['seat'])} gains {op['amount']} gold"
 
 
-def _op_words_pay_gold(op: Any, names: Names, ed: Components) -> str:
+def pay_gold_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{seat_name(names, op['seat'])} pays {op['amount']} gold"
 
 
-def _op_words_give_gold(op: Any, names: Names, ed: Components) -> str:
+def give_gold_clause(op: Any, names: Names, ed: Components) -> str:
     return (f"{seat_name(names, op['from'])} gives {seat_name(names, op['to'])} "
             f"{op['amount']} gold")
 
 
-def _op_words_draw(op: Any, names: Names, ed: Components) -> str:
+def draw_clause(op: Any, names: Names, ed: Components) -> str:
     count = len(op["cards"]) if op.get("cards") is not None else int(op.get("count") or 0)
     return f"{seat_name(names, op['seat'])} draws {plural(count, 'card')}"
 
 
-def _op_words_discard_from_hand(op: Any, names: Names, ed: Components) -> str:
+def discard_from_hand_clause(op: Any, names: Names, ed: Components) -> str:
     how = " at random" if op.get("random") else ""
     return (f"{seat_name(names, op['seat'])} discards {_card_words(op['cards'], ed)} "
             f"from hand{how}")
 
 
-def _op_words_discard_from_deck(op: Any, names: Names, ed: Components) -> str:
+def discard_from_deck_clause(op: Any, names: Names, ed: Components) -> str:
     return (f"{seat_name(names, op['seat'])} discards {_card_words(op['cards'], ed)} "
             "from the top of the draw deck")
 
 
-def _op_words_search_deck(op: Any, names: Names, ed: Components) -> str:
+def search_deck_clause(op: Any, names: Names, ed: Components) -> str:
     who = seat_name(names, op["seat"])
     if op.get("to") == "play":
         return f"{who} searches the draw deck and puts {ed.name(op['card'])} into play"
@@ -642,23 +652,23 @@ def _op_words_search_deck(op: Any, names: Names, ed: Components) -> str:
     return f"{who} searches the draw deck and takes a card into hand"
 
 
-def _op_words_return_from_pile(op: Any, names: Names, ed: Components) -> str:
+def return_from_pile_clause(op: Any, names: Names, ed: Components) -> str:
     to = "its owner's hand" if op.get("to") == "hand" else "its owner's draw deck"
     return (f"{ed.name(op['card'])} returns from "
             f"{FROM_WORDS.get(op.get('from'), 'a pile')} to {to}")
 
 
-def _op_words_shuffle_pile_into_deck(op: Any, names: Names, ed: Components) -> str:
+def shuffle_pile_into_deck_clause(op: Any, names: Names, ed: Components) -> str:
     pile = {"hand": "hand", "discard": "discard pile", "dead": "dead pile"}.get(
         op.get("pile"), words(str(op.get("pile"))))
     return f"{seat_name(names, op['seat'])} shuffles the {pile} into the draw deck"
 
 
-def _op_words_reveal_new_plot(op: Any, names: Names, ed: Components) -> str:
+def reveal_new_plot_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{seat_name(names, op['seat'])} reveals a new plot, {ed.name(op['plot'])}"
 
 
-def _op_words_modify_plot(op: Any, names: Names, ed: Components) -> str:
+def modify_plot_clause(op: Any, names: Names, ed: Components) -> str:
     change = f"becomes {op['set']}" if op.get("set") is not None else \
         f"changes by {_signed(int(op['delta']))}"
     until = UNTIL_WORDS.get(op.get("until") or "round", "until the end of the round")
@@ -666,78 +676,68 @@ def _op_words_modify_plot(op: Any, names: Names, ed: Components) -> str:
             f"{change} {until}")
 
 
-def _op_words_suppress_income_bonuses(op: Any, names: Names, ed: Components) -> str:
+def suppress_income_bonuses_clause(op: Any, names: Names, ed: Components) -> str:
     return (f"income bonuses of cards do not count for "
             f"{words_list(seat_name(names, s) for s in op['seats'])} this round")
 
 
-def _op_words_forbid_challenge(op: Any, names: Names, ed: Components) -> str:
+def forbid_challenge_clause(op: Any, names: Names, ed: Components) -> str:
     a, b = op["seats"]
     return (f"no {op['type']} challenges between {seat_name(names, a)} and "
             f"{seat_name(names, b)} this round")
 
 
-def _op_words_extra_challenge(op: Any, names: Names, ed: Components) -> str:
+def extra_challenge_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{seat_name(names, op['seat'])} may make one more {op['type']} challenge"
 
 
-def _op_words_skip_taxation(op: Any, names: Names, ed: Components) -> str:
+def skip_taxation_clause(op: Any, names: Names, ed: Components) -> str:
     return f"{possessive(seat_name(names, op['seat']))} gold is not taxed this round"
 
 
-def _op_words_swap_plot_decks(op: Any, names: Names, ed: Components) -> str:
+def swap_plot_decks_clause(op: Any, names: Names, ed: Components) -> str:
     a, b = op["seats"]
     return (f"{seat_name(names, a)} and {seat_name(names, b)} choose plots from each "
             "other's plot decks this round")
 
 
-def _op_words_cost_reduction(op: Any, names: Names, ed: Components) -> str:
+def cost_reduction_clause(op: Any, names: Names, ed: Components) -> str:
     return (f"the next matching card {seat_name(names, op['seat'])} marshals this phase "
             f"costs {op['amount']} gold less")
 
 
-def _op_words_note(op: Any, names: Names, ed: Components) -> str:
+def note_clause(op: Any, names: Names, ed: Components) -> str:
     return f'a note: "{op["text"]}"' if op.get("text") else "a note"
 
 
-#: action type -> its phrase after the actor's name
-SAY: dict[str, Phrase] = {
-    "start_game": _say_start_game, "mulligan": _say_mulligan, "setup_cards": _say_setup_cards,
-    "setup_draw": _say_setup_draw, "choose_plot": _say_choose_plot,
-    "break_initiative_tie": _say_break_initiative_tie,
-    "choose_first_player": _say_choose_first_player, "choose_title": _say_choose_title,
-    "draw_phase": _say_draw_phase, "marshal_card": _say_marshal_card,
-    "end_marshalling": _say_end_marshalling, "declare_challenge": _say_declare_challenge,
-    "assign_stealth": _say_assign_stealth, "redirect_challenge": _say_redirect_challenge,
-    "declare_defenders": _say_declare_defenders, "take_challenge": _say_take_challenge,
-    "resolve_challenge": _say_resolve_challenge, "choose_claim_targets": _say_choose_claim_targets,
-    "apply_claim": _say_apply_claim, "apply_deadly": _say_apply_deadly,
-    "end_challenges": _say_end_challenges, "resolve_dominance": _say_resolve_dominance,
-    "end_round": _say_end_round, "choose_winner": _say_choose_winner, "concede": _say_concede,
-    "effect": _say_effect,
-}
-#: op name -> its clause in an effect's sentence
-OP_WORDS: dict[str, Clause] = {
-    "kneel": _op_words_kneel, "stand": _op_words_stand, "kill": _op_words_kill,
-    "discard_from_play": _op_words_discard_from_play, "return_to_hand": _op_words_return_to_hand,
-    "take_control": _op_words_take_control, "put_into_play": _op_words_put_into_play,
-    "move_attachment": _op_words_move_attachment, "adjust_strength": _op_words_adjust_strength,
-    "no_strength": _op_words_no_strength, "gain_icon": _op_words_gain_icon,
-    "lose_icon": _op_words_lose_icon, "gain_keyword": _op_words_gain_keyword,
-    "lose_keyword": _op_words_lose_keyword, "continuous": _op_words_continuous,
-    "exclude_character_power": _op_words_exclude_character_power, "no_stand": _op_words_no_stand,
-    "join_challenge": _op_words_join_challenge,
-    "remove_from_challenge": _op_words_remove_from_challenge, "gain_power": _op_words_gain_power,
-    "lose_power": _op_words_lose_power, "move_power": _op_words_move_power,
-    "gain_gold": _op_words_gain_gold, "pay_gold": _op_words_pay_gold,
-    "give_gold": _op_words_give_gold, "draw": _op_words_draw,
-    "discard_from_hand": _op_words_discard_from_hand,
-    "discard_from_deck": _op_words_discard_from_deck, "search_deck": _op_words_search_deck,
-    "return_from_pile": _op_words_return_from_pile,
-    "shuffle_pile_into_deck": _op_words_shuffle_pile_into_deck,
-    "reveal_new_plot": _op_words_reveal_new_plot, "modify_plot": _op_words_modify_plot,
-    "suppress_income_bonuses": _op_words_suppress_income_bonuses,
-    "forbid_challenge": _op_words_forbid_challenge, "extra_challenge": _op_words_extra_challenge,
-    "skip_taxation": _op_words_skip_taxation, "swap_plot_decks": _op_words_swap_plot_decks,
-    "cost_reduction": _op_words_cost_reduction, "note": _op_words_note,
-}
+
+# ---------------------------------------------------------------------------
+# One sentence per action type (actions.ACTIONS)
+# ---------------------------------------------------------------------------
+
+start_game_sentence = _sentence(_say_start_game)
+mulligan_sentence = _sentence(_say_mulligan)
+setup_cards_sentence = _sentence(_say_setup_cards)
+setup_draw_sentence = _sentence(_say_setup_draw)
+choose_plot_sentence = _sentence(_say_choose_plot)
+break_initiative_tie_sentence = _sentence(_say_break_initiative_tie)
+choose_first_player_sentence = _sentence(_say_choose_first_player)
+choose_title_sentence = _sentence(_say_choose_title)
+draw_phase_sentence = _sentence(_say_draw_phase)
+marshal_card_sentence = _sentence(_say_marshal_card)
+end_marshalling_sentence = _sentence(_say_end_marshalling)
+declare_challenge_sentence = _sentence(_say_declare_challenge)
+assign_stealth_sentence = _sentence(_say_assign_stealth)
+redirect_challenge_sentence = _sentence(_say_redirect_challenge)
+declare_defenders_sentence = _sentence(_say_declare_defenders)
+take_challenge_sentence = _sentence(_say_take_challenge)
+resolve_challenge_sentence = _sentence(_say_resolve_challenge)
+choose_claim_targets_sentence = _sentence(_say_choose_claim_targets)
+apply_claim_sentence = _sentence(_say_apply_claim)
+apply_deadly_sentence = _sentence(_say_apply_deadly)
+end_challenges_sentence = _sentence(_say_end_challenges)
+resolve_dominance_sentence = _sentence(_say_resolve_dominance)
+end_round_sentence = _sentence(_say_end_round)
+choose_winner_sentence = _sentence(_say_choose_winner)
+concede_sentence = _sentence(_say_concede)
+effect_sentence = _sentence(_say_effect)

@@ -337,3 +337,28 @@ def test_the_body_and_the_action_are_held_to_one_depth_limit(client, rec):
     with pytest.raises(InvalidEvent, match=refusal):
         rec.record(game.id, json.loads(_nested(65)))
     assert rec.last_seq(game.id) == before
+
+
+def test_prefer_return_minimal_answers_the_stored_envelope_alone(client):
+    """RFC 7240 (issue #34): the envelope without the state document, said so in
+    Preference-Applied; the default answer is unchanged; the stored event is the same."""
+    made = client.post("/games", json={"game": "adaman", "players": ["Ann"], "mode": "digital",
+                                       "seed": "minimal"}).json
+    game_id, seat = made["id"], made["seat_tokens"][0]
+    move = client.get(f"/games/{game_id}/legal-actions",
+                      headers={"Authorization": f"Bearer {seat}"}).json["actions"][0]
+    lean = client.post(f"/games/{game_id}/events", json=move, headers={
+        "Authorization": f"Bearer {seat}", "Prefer": "respond-async, return=minimal"})
+    assert lean.status_code == 201, lean.json
+    assert set(lean.json) == {"event"}
+    assert lean.headers["Preference-Applied"] == "return=minimal"
+    last = client.get(f"/games/{game_id}/state", headers={"Authorization": f"Bearer {seat}"})
+    assert lean.headers["ETag"] == last.headers["ETag"]
+    stored = client.get(f"/games/{game_id}/events?after={lean.json['event']['seq'] - 1}",
+                        headers={"Authorization": f"Bearer {seat}"}).json["events"][0]
+    assert stored == lean.json["event"]
+    move = client.get(f"/games/{game_id}/legal-actions",
+                      headers={"Authorization": f"Bearer {seat}"}).json["actions"][0]
+    full = client.post(f"/games/{game_id}/events", json=move,
+                       headers={"Authorization": f"Bearer {seat}"})
+    assert set(full.json) == {"event", "state"} and "Preference-Applied" not in full.headers

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
+import marshmallow
 import pytest
 
 from projections import GAMES, get_rules
@@ -35,7 +36,12 @@ NOT_YET_CHOICES = {("thrones", "effect")}
 
 def _normal(rules: GameRules[Any], type_: str, data: Any) -> Any:
     """Data as the rules read it: the schema's defaults filled, JSON round-tripped."""
-    loaded = rules.action_schemas[type_]().load(json.loads(json.dumps(data)), partial=True)
+    schema = rules.action_schemas[type_]()
+    loaded = schema.load(json.loads(json.dumps(data)), partial=True)
+    for name in schema.fields:  # partial loading leaves a missing field out: its default
+        default = _default(rules, type_, name)
+        if name not in loaded and default is not _MISSING:
+            loaded[name] = default
     return json.loads(json.dumps(loaded, sort_keys=True))
 
 
@@ -50,6 +56,16 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 _MISSING = object()
+
+
+def _default(rules: GameRules[Any], type_: str, name: str) -> Any:
+    """A top-level field the recorded action leaves out reads as its schema's default (the
+    same data once loaded, as `_normal` compares them); _MISSING when it has none."""
+    field = rules.action_schemas[type_]().fields.get(name)
+    default = getattr(field, "load_default", None) if field is not None else None
+    if field is None or default is marshmallow.missing:
+        return _MISSING
+    return default() if callable(default) else default
 
 
 def reach(walker: Walker, state: Any, action: dict[str, Any]) -> str | None:
@@ -70,10 +86,15 @@ def reach(walker: Walker, state: Any, action: dict[str, Any]) -> str | None:
             return None if got == want else f"reached {got}, recorded {want}"
         choice = walk.choice
         want = _at(target, choice.path)
+        if want is _MISSING and len(choice.path) == 1:
+            want = _default(walker.rules, action["type"], str(choice.path[0]))
         if want is _MISSING:
             return f"asked {choice.id!r} ({choice.prompt}), which the action does not hold"
         if choice.kind == "one":
             picks.append(Pick(choice.id, want))
+            continue
+        if choice.kind == "tally":
+            picks.append(_tally_pick(choice, want, taken))
             continue
         count = taken.get(choice.id, 0)
         if not isinstance(want, list):
@@ -84,6 +105,20 @@ def reach(walker: Walker, state: Any, action: dict[str, Any]) -> str | None:
             picks.append(Pick(choice.id, want[count]))
             taken[choice.id] = count + 1
     return "no end after 500 picks"
+
+
+def _tally_pick(choice: Choice, want: Any, taken: dict[str, int]) -> Pick:
+    """The next pick towards a recorded mapping of counts: the first value offered whose
+    count is not reached yet, else the end (a value not offered stays unreached, and the
+    walk then ends at a move that differs from the record)."""
+    if not isinstance(want, dict):
+        return Pick(choice.id, end=True)
+    for option in choice.options:
+        key = f"{choice.id}={option.value}"
+        if isinstance(option.value, str) and taken.get(key, 0) < want.get(option.value, 0):
+            taken[key] = taken.get(key, 0) + 1
+            return Pick(choice.id, option.value)
+    return Pick(choice.id, end=True)
 
 
 def fixture_actions(slug: str) -> Iterator[tuple[str, str, Any, dict[str, Any]]]:

@@ -1021,9 +1021,13 @@ def _picked(listed: dict[str, Any], slot: dict[str, Any], value: Any) -> Action:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_at_a_table_setup_offers_every_seat_as_the_starting_emperor(players):
     state, setup = _listed_setup(players)
+    # each seat is shown by the player's name from game_created, never by its number
+    names = created_for(R, players, mode="table")["players"]
     assert _slots(state, setup) == [{
         "field": "emperor", "path": [], "options": list(range(players)), "many": False,
-        "count": None, "label": "seat that starts as Emperor"}]
+        "count": None, "label": "seat that starts as Emperor",
+        "groups": [{"label": "Players", "items": [{"label": names[seat], "values": [seat]}
+                                                  for seat in range(players)]}]}]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

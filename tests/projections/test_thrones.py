@@ -1235,12 +1235,16 @@ def test_slots_of_a_mulligan_are_a_new_hand_from_the_deck_and_the_old_hand():
          "label": "new hand of Player 1"}]
 
 
-def test_slots_of_the_setup_draw_refill_hands_and_skip_a_seat_that_draws_none():
+def test_slots_of_the_setup_draw_refill_hands_and_give_a_seat_that_draws_none_no_card():
+    """Ruling 21: a seat drawing none has a slot of 0 cards, so the tapped draw lists it
+    with no cards, as the digital dealer and the recorded games do."""
     t = Table().do("setup_cards", 0, cards=[{"card": "p0-006"}]).do("setup_cards", 1, cards=[])
     assert t.state.phase == "setup_draw"
     assert RULES.chance_slots(t.state, Action.of("setup_draw", "table")) == [
         {"field": "draws", "path": ["0"], "options": sorted(t.p[0].deck), "many": True,
-         "count": 1, "label": "cards Player 1 drew"}]
+         "count": 1, "label": "cards Player 1 drew"},
+        {"field": "draws", "path": ["1"], "options": sorted(t.p[1].deck), "many": True,
+         "count": 0, "label": "cards Player 2 drew"}]
 
 
 def test_slots_of_the_draw_phase_give_the_master_of_laws_a_third_card():
@@ -1442,3 +1446,38 @@ def test_every_seats_power_at_once_is_each_seats_power_in_turn(players, seed):
         for s in planted:
             assert card_values.total_powers(s) == [card_values.total_power(s, seat)
                                                    for seat in range(len(s.players))]
+
+
+# -- ruling 25: a concession removes cards unseen (issue #32) ----------------------------------
+def test_a_conceded_seats_hand_and_decks_leave_the_game_as_counts_until_it_is_over():
+    """§6.17 removes a conceding player's cards from the game; it reveals none. The cards
+    that were in play (seen by all) stay listed; hand, deck and plot deck are a count to
+    every other viewer until the game is over, and then public like the rest."""
+    from pathlib import Path
+
+    from projections.rules import ALL
+
+    rules = get_rules("thrones")
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "thrones" / \
+        "3_players_effects.jsonl"
+    lines = fixture.read_text("utf-8")
+    envs = [json.loads(line) for line in lines.splitlines()[:6]]
+    state = rules.initial_state(envs[0]["data"])
+    for env in envs[1:]:
+        state = rules.apply(state, Action.of(env["type"], env["actor"], env["data"]))
+    before = state.players[2]
+    secret = {*before.hand, *before.deck, *before.plot_deck}
+    state = rules.apply(state, Action.of("concede", 2, {}))
+    full = rules.view(state, ALL)["players"][2]
+    assert secret <= set(full["removed"])
+    in_play = set(full["removed"]) - secret
+    assert in_play, "seat 2's setup cards were in play, seen by all"
+    for viewer in (0, 1, None):
+        seen = rules.view(state, viewer)["players"][2]
+        text = json.dumps(seen)
+        assert set(seen["removed"]) == in_play and not [c for c in secret if f'"{c}"' in text]
+        assert seen["removed_unseen_count"] == len(secret)
+    assert rules.view(state, 2)["players"][2]["removed"] == full["removed"]
+    state = rules.apply(state, Action.of("concede", 1, {}))  # one seat left: it is over
+    assert rules.result(state) is not None
+    assert rules.view(state, None)["players"][2]["removed"] == full["removed"]

@@ -10,12 +10,14 @@ sent alike to both twins, so the twins stay twins whatever chronicle does with t
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from events import Recorder
 from projections import get_rules
+from projections.rules import Action
 
 from .twins import (
     Game,
@@ -170,6 +172,59 @@ def refusal_bodies(twins: Twins, who: Observer, rules: Any, states: tuple[Any, A
             if not any(is_legal_now(rules, s, b, twins.mode) for s in states)]
 
 
+def typed_chance_bodies(twins: Twins, who: Observer, rules: Any, states: tuple[Any, Any]
+                        ) -> list[tuple[str, dict[str, Any]]]:
+    """At a table, the observer types its own chance outcome (issue #32): for each of its
+    legal moves that turns up cards into one list, the outcome filled from what twin A
+    still offers, and one built to tell the twins apart - as many copies as twin B's pile
+    holds of a card it holds more of than A's, the rest from what both hold. The rules
+    would record the second in one twin and refuse it in the other, so an answer that
+    depends on the rules' check against the hidden piles is the leak; chronicle must answer
+    both twins the same."""
+    if twins.mode != "table" or who.kind != "seat":
+        return []
+    out: list[tuple[str, dict[str, Any]]] = []
+    for i, legal in enumerate(rules.legal_actions(states[0], who.seat)):
+        if not rules.chance_fields.get(legal["type"]):
+            continue
+        action = Action.of(legal["type"], legal["actor"], legal["data"])
+        slots = [rules.chance_slots(s, action) or [] for s in states]
+        listed = [(a, b) for a, b in zip(*slots, strict=False)
+                  if len(a["path"]) == 1 and isinstance(a["path"][0], int)]
+        if not listed or len({a["field"] for a, _ in listed}) != 1:
+            continue
+        field_name = listed[0][0]["field"]
+        for name, picks in (("filled", _picks(listed, apart=False)),
+                            ("told apart", _picks(listed, apart=True))):
+            if picks is None:
+                continue
+            out.append((f"POST /events typed {legal['type']} {i}, {name}",
+                        {**_plain(legal), "data": {**_plain(legal["data"]),
+                                                   field_name: picks}}))
+    return out
+
+
+def _picks(slots: list[tuple[dict[str, Any], dict[str, Any]]], apart: bool
+           ) -> list[Any] | None:
+    """One value per slot, in order, each still unused in its slot's options (a multiset
+    the slots share): with `apart`, a value twin B offers more of than twin A wherever one
+    is left, else one both offer; None when `apart` finds no such value at all."""
+    picks: list[Any] = []
+    used: Counter[Any] = Counter()
+    told = False
+    for a, b in slots:
+        ca, cb = Counter(a["options"]), Counter(b["options"])
+        more = [v for v in sorted(cb, key=str) if cb[v] > ca[v] and cb[v] > used[v]]
+        common = [v for v in sorted(ca, key=str) if min(ca[v], cb[v]) > used[v]]
+        pool = more if apart and more else common
+        if not pool:
+            return None
+        told |= pool is more
+        picks.append(pool[0])
+        used[pool[0]] += 1
+    return picks if told or not apart else None
+
+
 def attempts(client: Any, twins: Twins, game: Game, who: Observer, depth: Depth,
              bodies: list[tuple[str, dict[str, Any]]]) -> Answers:
     """Replays, refusals, undo and redo, in one fixed order (the same for both twins)."""
@@ -219,7 +274,7 @@ def compare(twins: Twins, who: Observer, answers_a: Answers, answers_b: Answers)
         if ra is None or rb is None:
             leaks.append(Leak(twins.id, who.label, question, ["asked of one twin only"]))
             continue
-        ta, tb = (normalise(ra.body, names_a), normalise(rb.body, names_b))
+        ta, tb = (normalise(_new_game(ra), names_a), normalise(_new_game(rb), names_b))
         where = []
         if (ra.status, ra.content_type) != (rb.status, rb.content_type):
             where.append(f"status {ra.status} vs {rb.status}")
@@ -232,6 +287,20 @@ def compare(twins: Twins, who: Observer, answers_a: Answers, answers_b: Answers)
         if where:
             leaks.append(Leak(twins.id, who.label, question, where))
     return leaks
+
+
+def _new_game(raw: Raw) -> str:
+    """A game a question made (a fork the caller may make) comes with a fresh id and tokens,
+    different in any two games: named as such, the rest of the answer compared."""
+    doc = documents(raw.body) if raw.status == 201 else None
+    if not (isinstance(doc, dict) and "recorder_token" in doc and "seat_tokens" in doc):
+        return raw.body
+    fresh = {doc["id"]: "<new game>", doc["recorder_token"]: "<new recorder token>"}
+    fresh |= {t: f"<new seat {i} token>" for i, t in enumerate(doc["seat_tokens"])}
+    body = raw.body
+    for value, name in fresh.items():
+        body = body.replace(value, name)
+    return body
 
 
 def probe(client: Any, rec: Recorder, twins: Twins, who: Iterable[Observer],
@@ -249,7 +318,9 @@ def probe(client: Any, rec: Recorder, twins: Twins, who: Iterable[Observer],
         answers_a = {**recording_replies(twins.a, o), **read_a[o]}
         answers_b = {**recording_replies(twins.b, o), **read_b[o]}
         if write:
-            bodies = refusal_bodies(twins, o, rules, _states(rec, twins))
+            states = _states(rec, twins)
+            bodies = refusal_bodies(twins, o, rules, states)
+            bodies += typed_chance_bodies(twins, o, rules, states)
             answers_a |= attempts(client, twins, twins.a, o, depth, bodies)
             answers_b |= attempts(client, twins, twins.b, o, depth, bodies)
         if on_answers is not None:

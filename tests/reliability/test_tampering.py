@@ -58,6 +58,10 @@ def test_a_hand_altered_event_is_caught_by_verify_naming_the_first_bad_seq(
     report = client.get(f"/games/{gid}/verify").json
     assert report["ok"] is False
     assert report["first_bad_seq"] == seq
+    # verify is a read: it stores no mark (reads never write, issue #32); repair does
+    assert client.get(f"/games/{gid}").json["audit"] is None
+    repaired = runner(["repair", gid])
+    assert repaired.exit_code == 1 and f"seq {seq}" in repaired.output, repaired.output
     assert client.get(f"/games/{gid}").json["audit"] == "failed"
     for path in READS:
         r = client.get(f"/games/{gid}{path}")
@@ -81,7 +85,9 @@ def test_a_read_that_folds_a_tampered_event_marks_the_audit_failed_by_itself(db_
     assert fresh.game(gid)["audit"] is None
     doc = fresh.state(gid)
     assert doc["audit"] == "failed", "the fold noticed the hash mismatch"
-    assert fresh.game(gid)["audit"] == "failed"
+    assert fresh.audit_flag(gid) == "failed"
+    # ... and wrote nothing: the row's mark is a writer's (`repair`), never a read's
+    assert Recorder(SQLiteStore(str(db_path))).game(gid)["audit"] is None
 
 
 def test_a_log_that_no_longer_folds_is_a_storage_error_not_a_crash(db_path):
@@ -93,4 +99,7 @@ def test_a_log_that_no_longer_folds_is_a_storage_error_not_a_crash(db_path):
     with pytest.raises(StorageError) as err:
         fresh.state(gid)
     assert err.value.code == "log_corrupt" and err.value.details["first_bad_seq"] == 1
-    assert fresh.game(gid)["audit"] == "failed"
+    assert fresh.audit_flag(gid) == "failed"
+    assert Recorder(SQLiteStore(str(db_path))).game(gid)["audit"] is None  # a read
+    assert fresh.repair(gid)["audit"]["first_bad_seq"] == 1  # the write that records it
+    assert Recorder(SQLiteStore(str(db_path))).game(gid)["audit"] == "failed"

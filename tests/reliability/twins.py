@@ -28,7 +28,16 @@ from typing import Any
 
 from projections import GAMES, get_rules
 from projections.replay import META_TYPES
-from projections.rules import ALL, Action, Dealer, GameRules, IllegalAction, State, thaw
+from projections.rules import (
+    ALL,
+    TABLE,
+    Action,
+    Dealer,
+    GameRules,
+    IllegalAction,
+    State,
+    thaw,
+)
 
 from .conftest import ROOT
 
@@ -49,8 +58,13 @@ class Secret:
     upto: int  # the twins' last seq: the value is still hidden there
     owner: int  # the seat that sees the value
     vary: Vary  # the other twin's data, by seq
-    #: moves the fixture lacks, recorded from seq `at` on instead of the fixture's
+    #: moves the fixture lacks, recorded from seq `extra_from` (default `at`) on instead of
+    #: the fixture's
     extra: Callable[[GameRules, State], list[dict[str, Any]]] | None = None
+    extra_from: int | None = None
+    #: at the table the owner seals the value with its own token, so the table's recorder
+    #: must not see it either (issue #32: In the Shadow of the Emperor's ballots)
+    sealed_from_table: bool = False
 
     @property
     def id(self) -> str:
@@ -99,6 +113,23 @@ def _thrones_setup_hand(rules: GameRules, before: State, data: dict[str, Any]
     into = _other(set(after.players[1].deck) - drawn_later, out)
     hand[hand.index(out)] = into
     return data
+
+
+def _thrones_conceded_hand(rules: GameRules, before: State, data: dict[str, Any]
+                           ) -> dict[str, Any]:
+    """Seat 2 is dealt one other card: one its setup (seq 3) does not use, swapped with one
+    of its deck that its setup draw (seq 5) does not draw; it concedes at seq 6."""
+    hand = data["setup_hands"]["2"]
+    out = next(c for c in sorted(hand) if c not in {"p2-108", "p2-110"})
+    after = rules.apply(before, Action.of("start_game", "table", data))
+    into = _other(set(after.players[2].deck) - {"p2-152", "p2-117"}, out)
+    hand[hand.index(out)] = into
+    return data
+
+
+def _thrones_concede(rules: GameRules, before: State) -> list[dict[str, Any]]:
+    """Seat 2 concedes (§6.17): its hand and decks leave the game unseen."""
+    return [{"type": "concede", "actor": 2, "data": {}}]
 
 
 def _thrones_setup_cards(rules: GameRules, before: State, data: dict[str, Any]
@@ -158,17 +189,23 @@ def _palais_drawn(rules: GameRules, before: State, data: dict[str, Any]) -> dict
     return data
 
 
-def _palais_kept(rules: GameRules, states: list[State], script: Script
+def _palais_kept(rules: GameRules, states: list[State], script: Script, at: int = 34
                  ) -> dict[int, dict[str, Any]]:
     """The kept card differs, and so the card drawn: the cards discarded (face up, §5.8) are
     the same in both twins."""
-    draw, keep = copy.deepcopy(script[34]["data"]), copy.deepcopy(script[35]["data"])
-    before = states[33]
+    draw, keep = copy.deepcopy(script[at]["data"]), copy.deepcopy(script[at + 1]["data"])
+    before = states[at - 1]
     (kept,) = keep["kept"]
     spare = [c for c in sorted(set(before.deck))
              if c != kept and before.deck.count(c) > draw["cards"].count(c)]
     draw["cards"][draw["cards"].index(kept)] = spare[0]
-    return {34: draw, 35: {"kept": [spare[0]]}}
+    return {at: draw, at + 1: {"kept": [spare[0]]}}
+
+
+def _palais_kept_late(rules: GameRules, states: list[State], script: Script
+                      ) -> dict[int, dict[str, Any]]:
+    """Seat 1 draws and keeps one card (seqs 221, 222); seat 0 is next to draw, 10 cards."""
+    return _palais_kept(rules, states, script, at=221)
 
 
 # In the Shadow of the Emperor (spec §8): a ballot is sealed until the last is cast.
@@ -190,6 +227,9 @@ REGISTRY: tuple[Secret, ...] = (
     Secret("thrones", "effect-draw", "the card seat 1 drew by a card ability",
            "2_players", at=12, upto=12, owner=1, vary=_one(12, _thrones_effect_draw),
            extra=_thrones_ability_draw),
+    Secret("thrones", "conceded-hand", "a card of seat 2's hand, which it conceded with",
+           "3_players_effects", at=1, upto=6, owner=2, vary=_one(1, _thrones_conceded_hand),
+           extra=_thrones_concede, extra_from=6),
     Secret("thrones", "plot", "the plot seat 1 chose face down",
            "2_players", at=5, upto=5, owner=1, vary=_one(5, _thrones_plot)),
     Secret("thrones", "draw", "a card seat 1 drew in the draw phase",
@@ -198,8 +238,13 @@ REGISTRY: tuple[Secret, ...] = (
            "2_players", at=34, upto=34, owner=1, vary=_one(34, _palais_drawn)),
     Secret("palais_royal", "kept", "the privilege card seat 1 kept",
            "2_players", at=34, upto=37, owner=1, vary=_palais_kept),
+    # issue #32: seat 0, about to draw 10 at the Back Door, types its own draw to probe
+    Secret("palais_royal", "kept-before-a-draw",
+           "the privilege card seat 1 kept, while seat 0 may draw next",
+           "2_players", at=221, upto=225, owner=1, vary=_palais_kept_late),
     Secret("in_the_shadow_of_the_emperor", "ballot", "seat 2's sealed ballot",
-           "4_players", at=52, upto=52, owner=2, vary=_one(52, _emperor_ballot)),
+           "4_players", at=52, upto=52, owner=2, vary=_one(52, _emperor_ballot),
+           sealed_from_table=True),
 )
 MODES = ("table", "digital")
 
@@ -209,13 +254,14 @@ def fixture_script(secret: Secret) -> tuple[dict[str, Any], Script]:
     """game_created's data and the fixture's actions 1..upto, by seq."""
     path = ROOT / "fixtures" / secret.game / f"{secret.fixture}.jsonl"
     envelopes = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
-    last = secret.upto if secret.extra is None else secret.at - 1
+    start = secret.at if secret.extra_from is None else secret.extra_from
+    last = secret.upto if secret.extra is None else start - 1
     script = {e["seq"]: {k: e[k] for k in ("seq", "type", "actor", "data")}
               for e in envelopes[1: last + 1]}
     if secret.extra is not None:
         rules = get_rules(secret.game)
         before = fold(rules, {**envelopes[0]["data"], "mode": "table"}, script)[-1]
-        for seq, act in enumerate(secret.extra(rules, before), start=secret.at):
+        for seq, act in enumerate(secret.extra(rules, before), start=start):
             script[seq] = {"seq": seq, **act}
         assert max(script) == secret.upto, "the extra moves must end at upto"
     return envelopes[0]["data"], script
@@ -342,8 +388,11 @@ def record_script(client: Any, rec: Any, game: Game, script: Script, upto: int,
         act = script[seq]
         if len(stored(rec, game.id)) > seq:
             continue  # the server made it (digital play)
-        token = game.recorder if act["actor"] == "table" else game.seats[act["actor"]]
         data = act["data"]
+        typed_by_table = game.mode == "table" and rules.names_unseen(
+            Action.of(act["type"], act["actor"], data))  # engine ruling 16
+        token = game.recorder if act["actor"] == "table" or typed_by_table \
+            else game.seats[act["actor"]]
         if game.mode == "digital" and rules.chance_fields.get(act["type"]):
             data = rules.strip_chance(Action.of(act["type"], act["actor"], data))
         if dealer is not None:
@@ -358,9 +407,18 @@ def record_script(client: Any, rec: Any, game: Game, script: Script, upto: int,
     events = stored(rec, game.id)
     assert len(events) == upto + 1, f"the server went on past seq {upto}: {events[upto + 1:]}"
     for env in events[1:]:
-        want = script[env["seq"]]
+        want = as_stored(rules, game.mode, script[env["seq"]])
         assert (env["type"], env["actor"], thaw(env["data"])) == (
             want["type"], want["actor"], want["data"]), (env, want)
+
+
+def as_stored(rules: GameRules, mode: str, act: dict[str, Any]) -> dict[str, Any]:
+    """A scripted move as chronicle stores it when `record_script` sends it: at a table, a
+    move a seat may seal cast with that seat's token is marked sealed (issue #32)."""
+    if mode == "table" and act["type"] in rules.sealed_types and act["actor"] != "table" \
+            and not rules.names_unseen(Action.of(act["type"], act["actor"], act["data"])):
+        return {**act, "data": {**act["data"], "sealed": True}}
+    return act
 
 
 @dataclass
@@ -432,12 +490,13 @@ class Observer:
     def actor(self) -> Any:
         return self.seat if self.kind == "seat" else "table"
 
-    def viewer(self, mode: str) -> Any:
-        """Whose eyes the rules say this observer has (docs/design.md, "Access and tokens")."""
+    def viewer(self, mode: str, seals: bool = False) -> Any:
+        """Whose eyes the rules say this observer has (docs/design.md, "Access and tokens";
+        `seals`: the game lets seats seal moves from the table's recorder)."""
         if self.kind == "seat":
             return self.seat
         if self.kind == "recorder" and mode == "table":
-            return ALL
+            return TABLE if seals else ALL
         return None
 
 
@@ -446,7 +505,7 @@ def observers(secret: Secret, mode: str, players: int) -> list[Observer]:
     the recorder (who there sees what a spectator sees)."""
     out = [Observer("seat", s) for s in range(players) if s != secret.owner]
     out.append(Observer("spectator"))
-    if mode == "digital":
+    if mode == "digital" or secret.sealed_from_table:
         out.append(Observer("recorder"))
     return out
 
@@ -454,7 +513,7 @@ def observers(secret: Secret, mode: str, players: int) -> list[Observer]:
 def seers(secret: Secret, mode: str) -> list[Observer]:
     """Who may see the value: its owner, and at the table the recorder (who types it)."""
     out = [Observer("seat", secret.owner)]
-    if mode == "table":
+    if mode == "table" and not secret.sealed_from_table:
         out.append(Observer("recorder"))
     return out
 
@@ -582,7 +641,9 @@ def rules_level_differences(secret: Secret, mode: str, who: Observer) -> list[st
     created, script, other = twin_scripts(secret)
     created = {**created, "mode": mode}
     rules = get_rules(secret.game)
-    viewer = who.viewer(mode)
+    script, other = ({s: as_stored(rules, mode, a) for s, a in v.items()}
+                     for v in (script, other))
+    viewer = who.viewer(mode, bool(rules.sealed_types))
     out = []
     states = [fold(rules, created, s) for s in (script, other)]
     for n in range(secret.upto + 1):

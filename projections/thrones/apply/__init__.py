@@ -1,4 +1,5 @@
-"""The reducer of A Game of Thrones: one apply function per action type (`APPLY`).
+"""The reducer of A Game of Thrones: one apply function per action type
+(`apply_<type>`, which actions.ACTIONS declares).
 
 Spec: docs/games/thrones.md. Card abilities are not coded: players record them as generic
 `effect` events (§9); the reducer enforces the structural rules (§5-§8, §10) and checks each
@@ -13,7 +14,6 @@ and fields.py what every check shares.
 
 from __future__ import annotations
 
-from ...rules import Applier
 from .challenges import (
     apply_assign_stealth,
     apply_declare_challenge,
@@ -40,24 +40,7 @@ from .rounds import (
 from .setup import apply_mulligan, apply_setup_cards, apply_setup_draw, apply_start_game
 from .victory import apply_choose_winner
 
-APPLY: dict[str, Applier] = {
-    "start_game": apply_start_game, "mulligan": apply_mulligan,
-    "setup_cards": apply_setup_cards, "setup_draw": apply_setup_draw,
-    "choose_plot": apply_choose_plot, "break_initiative_tie": apply_break_initiative_tie,
-    "choose_first_player": apply_choose_first_player, "choose_title": apply_choose_title,
-    "draw_phase": apply_draw_phase, "marshal_card": apply_marshal_card,
-    "end_marshalling": apply_end_marshalling, "declare_challenge": apply_declare_challenge,
-    "assign_stealth": apply_assign_stealth, "redirect_challenge": apply_redirect_challenge,
-    "declare_defenders": apply_declare_defenders, "take_challenge": apply_take_challenge,
-    "resolve_challenge": apply_resolve_challenge,
-    "choose_claim_targets": apply_choose_claim_targets, "apply_claim": apply_apply_claim,
-    "apply_deadly": apply_apply_deadly, "end_challenges": apply_end_challenges,
-    "resolve_dominance": apply_resolve_dominance, "end_round": apply_end_round,
-    "effect": apply_effect, "choose_winner": apply_choose_winner, "concede": apply_concede,
-}
-
 __all__ = [
-    "APPLY",
     "apply_apply_claim",
     "apply_apply_deadly",
     "apply_assign_stealth",

@@ -3,7 +3,6 @@ between piles, draws and discards, searches."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ...rules import plural, replace, require
@@ -16,11 +15,11 @@ from .values import check_host, check_house_only, check_unique, controls_name
 from .zones import house_target, in_play, leave_play, take_from_zone, to_pile, update_card
 
 
-def _kneel(state: State, actor: object, op: Op, ed: Components) -> State:
+def kneel_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _set_knelt(state, text(op, "card"), True, ed)
 
 
-def _stand(state: State, actor: object, op: Op, ed: Components) -> State:
+def stand_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _set_knelt(state, text(op, "card"), False, ed)
 
 
@@ -36,14 +35,14 @@ def _set_knelt(state: State, card: str, knelt: bool, ed: Components) -> State:
     return update_card(state, replace(ip, knelt=knelt))
 
 
-def _return_to_hand(state: State, actor: object, op: Op, ed: Components) -> State:
+def return_to_hand_op(state: State, actor: object, op: Op, ed: Components) -> State:
     for card in ids(op, "cards"):
         in_play(state, card, ed)
         state = leave_play(state, card, "hand", ed)
     return state
 
 
-def _take_control(state: State, actor: object, op: Op, ed: Components) -> State:
+def take_control_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = in_play(state, text(op, "card"), ed)
     seat = op_seat(state, op, "controller")
     require(seat != ip.controller, "bad_state",
@@ -61,7 +60,7 @@ def _take_control(state: State, actor: object, op: Op, ed: Components) -> State:
 # ---------------------------------------------------------------------------
 
 
-def _put_into_play(state: State, actor: object, op: Op, ed: Components) -> State:
+def put_into_play_op(state: State, actor: object, op: Op, ed: Components) -> State:
     card = text(op, "card")
     zone = text(op, "from")
     require(zone in ("hand", "deck", "discard", "dead"), "bad_op",
@@ -108,7 +107,7 @@ def _enter_as_duplicate(state: State, seat: int, card: CardId, ed: Components) -
     return update_card(state, replace(base, duplicates=(*base.duplicates, card)))
 
 
-def _move_attachment(state: State, actor: object, op: Op, ed: Components) -> State:
+def move_attachment_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = in_play(state, text(op, "card"), ed)
     target = text(op, "to")
     require(ip.host is not None and ed.card(ip.id).type == "attachment",
@@ -126,7 +125,7 @@ def _move_attachment(state: State, actor: object, op: Op, ed: Components) -> Sta
 # ---------------------------------------------------------------------------
 
 
-def _draw(state: State, actor: object, op: Op, ed: Components) -> State:
+def draw_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     cards = ids(op, "cards")
     player = state.players[seat]
@@ -148,7 +147,7 @@ def discard_from_hand(state: State, actor: object, op: Op, ed: Components) -> St
     return state.with_player(seat, hand=hand, discard=(*player.discard, *cards))
 
 
-def _discard_from_deck(state: State, actor: object, op: Op, ed: Components) -> State:
+def discard_from_deck_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     cards = ids(op, "cards")
     player = state.players[seat]
@@ -156,7 +155,7 @@ def _discard_from_deck(state: State, actor: object, op: Op, ed: Components) -> S
     return state.with_player(seat, deck=deck, discard=(*player.discard, *cards))
 
 
-def _search_deck(state: State, actor: object, op: Op, ed: Components) -> State:
+def search_deck_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     card = text(op, "card")
     to = text(op, "to")
@@ -170,7 +169,7 @@ def _search_deck(state: State, actor: object, op: Op, ed: Components) -> State:
     return _enter_play(state, card, op, ed)
 
 
-def _return_from_pile(state: State, actor: object, op: Op, ed: Components) -> State:
+def return_from_pile_op(state: State, actor: object, op: Op, ed: Components) -> State:
     card = text(op, "card")
     zone, to = text(op, "from"), text(op, "to")
     require(zone in ("discard", "dead") and to in ("hand", "deck"), "bad_op",
@@ -179,7 +178,7 @@ def _return_from_pile(state: State, actor: object, op: Op, ed: Components) -> St
     return to_pile(take_from_zone(state, card, zone, ed), card, to)
 
 
-def _shuffle_pile_into_deck(state: State, actor: object, op: Op, ed: Components) -> State:
+def shuffle_pile_into_deck_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     pile = text(op, "pile")
     require(pile in ("discard", "dead", "hand"), "bad_op",
@@ -190,11 +189,3 @@ def _shuffle_pile_into_deck(state: State, actor: object, op: Op, ed: Components)
     empty = type(player.hand)() if pile == "hand" else ()
     return state.with_player(seat, deck=player.deck.add(cards), **{pile: empty})
 
-
-OPS: dict[str, Callable[[State, Any, Op, Components], State]] = {
-    "kneel": _kneel, "stand": _stand, "return_to_hand": _return_to_hand,
-    "take_control": _take_control, "put_into_play": _put_into_play,
-    "move_attachment": _move_attachment, "draw": _draw, "discard_from_hand": discard_from_hand,
-    "discard_from_deck": _discard_from_deck, "search_deck": _search_deck,
-    "return_from_pile": _return_from_pile, "shuffle_pile_into_deck": _shuffle_pile_into_deck,
-}

@@ -31,13 +31,16 @@ def apply_concede(state: State, action: Action, ed: Components) -> State:
         if any(c.id == card for c in state.cards):
             state = leave_play(state, card, "removed", ed)
     player = state.players[seat]
-    removed = [*player.removed, *player.hand, *player.deck, *player.plot_deck,
-               *(c for c, _ in player.setup_cards)]
+    # §6.17 removes them from the game, it does not reveal them: the cards nobody saw stay
+    # unseen by the others until the game is over (ruling 25)
+    unseen = (*player.hand, *player.deck, *player.plot_deck, *(c for c, _ in player.setup_cards))
+    removed = [*player.removed, *unseen]
     if player.revealed_plot:
         removed.append(player.revealed_plot)
     state = add_power(state, f"house:{seat}", -player.house_power, ed)
     state = state.with_player(seat, conceded=True, final_power=power,
                               removed=tuple(removed), hand=type(player.hand)(),
+                              removed_unseen=(*player.removed_unseen, *unseen),
                               deck=type(player.deck)(), plot_deck=type(player.deck)(),
                               setup_cards=(), revealed_plot=None, chosen_plot=None, gold=0)
     titles = (*state.titles[:seat], None, *state.titles[seat + 1:]) if state.titles else ()

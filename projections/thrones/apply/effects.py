@@ -1,16 +1,26 @@
 """The generic `effect` event (spec §9): card abilities are not coded, players record what
 an ability does as a list of changes (ops), each checked here; and cards removed from play
-(killed, discarded) with their saves (§8.6)."""
+(killed, discarded) with their saves (§8.6).
+
+Every op is declared once, here (`OPS`): its fields (§9's table), its rule (card_ops.py,
+lasting_ops.py, or below), its clause in the effect's sentence (words.py), what another
+seat may not see of it (§11) and the fields that name cards from a hidden deck (§12). The
+reducer, the redaction (views.py), the sentence and the digital undo policy (chance.py)
+all read these records, so a new op is one record in one place.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ...rules import Action, IllegalAction, replace, require
+from .. import words as say
 from ..edition import CardId, Components
 from ..state import State
-from . import card_ops, lasting_ops
+from . import card_ops as co
+from . import lasting_ops as lo
 from .fields import Op, ids
 from .guards import thing, who
 from .values import check_house_only
@@ -18,6 +28,58 @@ from .victory import rule
 from .zones import in_play, leave_play, to_pile, update_card
 
 OpHandler = Callable[[State, Any, Op, Components], State]
+#: what a seat other than the op's own may see of it: a copy with the hidden part taken
+#: out, or None when it may see all of it (§11)
+OpRedactor = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+
+
+def public_op(op: dict[str, Any]) -> dict[str, Any] | None:
+    """An op every seat sees whole."""
+    return None
+
+
+def _redact_draw(op: dict[str, Any]) -> dict[str, Any] | None:
+    """§11: the cards an ability draws show as their count."""
+    if not isinstance(op.get("cards"), list):
+        return None
+    hidden = dict(op)
+    hidden["count"] = len(hidden.pop("cards"))
+    return hidden
+
+
+def _redact_search(op: dict[str, Any]) -> dict[str, Any] | None:
+    """§11: a card taken from a deck into the hand unrevealed is not named."""
+    if op.get("to") != "hand" or op.get("reveal"):
+        return None
+    hidden = dict(op)
+    hidden.pop("card", None)
+    return hidden
+
+
+@dataclass(frozen=True, slots=True)
+class OpType:
+    """One change an `effect` may record (§9), declared once. Every part is required but
+    the redaction and the chance fields (tests/projections/test_thrones_ops.py checks
+    each against the spec and the recorded games).
+
+    - `fields`: the op's data beside "op", as §9's table lists it;
+    - `apply`: the rule; `sentence`: the clause in the effect's sentence;
+    - `redact`: what another seat sees (`public_op`: all of it);
+    - `chance`: the fields naming cards of a hidden deck, seen as they are drawn,
+      discarded from the top or searched: an effect holding such an op is not undone in
+      digital play, since the player would have seen them (§12);
+    - `hidden_zone`: the op names cards of its `seat`'s hand or draw deck, which §11 hides
+      from the other seats (a seat typing it for another seat at a table is refused,
+      engine ruling 16).
+    """
+
+    name: str
+    fields: tuple[str, ...]
+    apply: OpHandler
+    sentence: say.Clause
+    redact: OpRedactor = public_op
+    chance: tuple[str, ...] = ()
+    hidden_zone: bool = False
 
 
 @rule
@@ -63,11 +125,11 @@ def apply_op(state: State, actor: object, op: Any, ed: Components) -> State:
     """One change of an effect, by its `op` name."""
     require(hasattr(op, "get") and isinstance(op.get("op"), str), "bad_op",
             'each change of an effect is an object with an "op" field naming it')
-    handler = OPS.get(op["op"])
-    if handler is None:
+    record = OP_TYPES.get(op["op"])
+    if record is None:
         raise IllegalAction("unknown_op", f'there is no effect op "{op["op"]}" (§9)',
                             op=op["op"])
-    return handler(state, actor, op, ed)
+    return record.apply(state, actor, op, ed)
 
 
 # ---------------------------------------------------------------------------
@@ -115,7 +177,7 @@ def remove_cards(state: State, actor: object, cards: list[CardId], dest: str, ed
     return state
 
 
-def _kill(state: State, actor: object, op: Op, ed: Components) -> State:
+def kill_op(state: State, actor: object, op: Op, ed: Components) -> State:
     cards = ids(op, "cards")
     for card in cards:
         ip = in_play(state, card, ed)
@@ -124,14 +186,78 @@ def _kill(state: State, actor: object, op: Op, ed: Components) -> State:
     return remove_cards(state, actor, cards, "dead", ed, op.get("saves"), op.get("redirect"))
 
 
-def _discard_from_play(state: State, actor: object, op: Op, ed: Components) -> State:
+def discard_from_play_op(state: State, actor: object, op: Op, ed: Components) -> State:
     cards = ids(op, "cards")
     for card in cards:
         in_play(state, card, ed)
     return remove_cards(state, actor, cards, "discard", ed, op.get("saves"))
 
 
-#: every op of §9 by name
-OPS: dict[str, OpHandler] = {
-    "kill": _kill, "discard_from_play": _discard_from_play, **card_ops.OPS, **lasting_ops.OPS,
-}
+#: every op of §9, in the spec's order
+OPS: tuple[OpType, ...] = (
+    OpType("kneel", ("card",), co.kneel_op, say.kneel_clause),
+    OpType("stand", ("card",), co.stand_op, say.stand_clause),
+    OpType("kill", ("cards", "saves", "redirect"), kill_op, say.kill_clause),
+    OpType("discard_from_play", ("cards", "saves"),
+           discard_from_play_op, say.discard_from_play_clause),
+    OpType("return_to_hand", ("cards",), co.return_to_hand_op, say.return_to_hand_clause),
+    OpType("take_control", ("card", "controller"), co.take_control_op, say.take_control_clause),
+    OpType("put_into_play", ("card", "from", "controller", "attach_to", "knelt", "pay_gold",
+                             "as_duplicate"),
+           co.put_into_play_op, say.put_into_play_clause),
+    OpType("move_attachment", ("card", "to"), co.move_attachment_op, say.move_attachment_clause),
+    OpType("adjust_strength", ("card", "amount", "until"),
+           lo.adjust_strength_op, say.adjust_strength_clause),
+    OpType("no_strength", ("card", "until"), lo.no_strength_op, say.no_strength_clause),
+    OpType("gain_icon", ("card", "icon", "until"), lo.gain_icon_op, say.gain_icon_clause),
+    OpType("lose_icon", ("card", "icon", "until"), lo.lose_icon_op, say.lose_icon_clause),
+    OpType("gain_keyword", ("card", "keyword", "until"),
+           lo.gain_keyword_op, say.gain_keyword_clause),
+    OpType("lose_keyword", ("card", "keyword", "until"),
+           lo.lose_keyword_op, say.lose_keyword_clause),
+    OpType("continuous", ("source", "filter", "strength", "icons", "keywords", "when",
+                          "requires_source_standing"),
+           lo.continuous_op, say.continuous_clause),
+    OpType("exclude_character_power", ("source", "players", "requires_source_standing"),
+           lo.exclude_character_power_op, say.exclude_character_power_clause),
+    OpType("no_stand", ("card",), lo.no_stand_op, say.no_stand_clause),
+    OpType("join_challenge", ("card", "side"), lo.join_challenge_op, say.join_challenge_clause),
+    OpType("remove_from_challenge", ("card",),
+           lo.remove_from_challenge_op, say.remove_from_challenge_clause),
+    OpType("gain_power", ("target", "amount"), lo.gain_power_op, say.gain_power_clause),
+    OpType("lose_power", ("target", "amount"), lo.lose_power_op, say.lose_power_clause),
+    OpType("move_power", ("from", "to", "amount"), lo.move_power_op, say.move_power_clause),
+    OpType("gain_gold", ("seat", "amount"), lo.gain_gold_op, say.gain_gold_clause),
+    OpType("pay_gold", ("seat", "amount"), lo.pay_gold_op, say.pay_gold_clause),
+    OpType("give_gold", ("from", "to", "amount"), lo.give_gold_op, say.give_gold_clause),
+    OpType("draw", ("seat", "cards"),
+           co.draw_op, say.draw_clause, redact=_redact_draw, chance=("cards",),
+           hidden_zone=True),
+    OpType("discard_from_hand", ("seat", "cards", "random"),
+           co.discard_from_hand, say.discard_from_hand_clause, hidden_zone=True),
+    OpType("discard_from_deck", ("seat", "cards"),
+           co.discard_from_deck_op, say.discard_from_deck_clause, chance=("cards",),
+           hidden_zone=True),
+    OpType("search_deck", ("seat", "card", "to", "reveal", "attach_to"),
+           co.search_deck_op, say.search_deck_clause, redact=_redact_search, chance=("card",),
+           hidden_zone=True),
+    OpType("return_from_pile", ("card", "from", "to"),
+           co.return_from_pile_op, say.return_from_pile_clause),
+    OpType("shuffle_pile_into_deck", ("seat", "pile"),
+           co.shuffle_pile_into_deck_op, say.shuffle_pile_into_deck_clause),
+    OpType("reveal_new_plot", ("seat", "plot"), lo.reveal_new_plot_op, say.reveal_new_plot_clause),
+    OpType("modify_plot", ("seat", "field", "delta", "set", "until"),
+           lo.modify_plot_op, say.modify_plot_clause),
+    OpType("suppress_income_bonuses", ("seats",),
+           lo.suppress_income_bonuses_op, say.suppress_income_bonuses_clause),
+    OpType("forbid_challenge", ("seats", "type"),
+           lo.forbid_challenge_op, say.forbid_challenge_clause),
+    OpType("extra_challenge", ("seat", "type"), lo.extra_challenge_op, say.extra_challenge_clause),
+    OpType("skip_taxation", ("seat",), lo.skip_taxation_op, say.skip_taxation_clause),
+    OpType("swap_plot_decks", ("seats",), lo.swap_plot_decks_op, say.swap_plot_decks_clause),
+    OpType("cost_reduction", ("seat", "amount", "filter", "until"),
+           lo.cost_reduction_op, say.cost_reduction_clause),
+    OpType("note", ("text",), lo.note_op, say.note_clause),
+)
+#: each op's record by its name (derived from OPS, which is the one place ops are named)
+OP_TYPES: Mapping[str, OpType] = {record.name: record for record in OPS}

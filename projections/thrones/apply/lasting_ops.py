@@ -3,9 +3,6 @@ change this round's plots and challenges (§9)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from ...rules import replace, require
 from ..edition import Components, owner_of
 from ..state import TYPES, Modifier, Reduction, State
@@ -31,13 +28,13 @@ def _add_mod(state: State, mod: Modifier) -> State:
     return replace(state, modifiers=(*state.modifiers, mod))
 
 
-def _adjust_strength(state: State, actor: object, op: Op, ed: Components) -> State:
+def adjust_strength_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = character(state, op, ed)
     return _add_mod(state, Modifier("strength", ip.id, until(state, op),
                                     amount=integer(op, "amount")))
 
 
-def _no_strength(state: State, actor: object, op: Op, ed: Components) -> State:
+def no_strength_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = character(state, op, ed)
     return _add_mod(state, Modifier("no_strength", ip.id, until(state, op)))
 
@@ -49,11 +46,11 @@ def _icon_mod(state: State, op: Op, kind: str, ed: Components) -> State:
     return _add_mod(state, Modifier(kind, ip.id, until(state, op), value=icon))
 
 
-def _gain_icon(state: State, actor: object, op: Op, ed: Components) -> State:
+def gain_icon_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _icon_mod(state, op, "gain_icon", ed)
 
 
-def _lose_icon(state: State, actor: object, op: Op, ed: Components) -> State:
+def lose_icon_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _icon_mod(state, op, "lose_icon", ed)
 
 
@@ -62,15 +59,15 @@ def _keyword_mod(state: State, op: Op, kind: str, ed: Components) -> State:
     return _add_mod(state, Modifier(kind, ip.id, until(state, op), value=text(op, "keyword")))
 
 
-def _gain_keyword(state: State, actor: object, op: Op, ed: Components) -> State:
+def gain_keyword_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _keyword_mod(state, op, "gain_keyword", ed)
 
 
-def _lose_keyword(state: State, actor: object, op: Op, ed: Components) -> State:
+def lose_keyword_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _keyword_mod(state, op, "lose_keyword", ed)
 
 
-def _continuous(state: State, actor: object, op: Op, ed: Components) -> State:
+def continuous_op(state: State, actor: object, op: Op, ed: Components) -> State:
     source = in_play(state, text(op, "source"), ed)
     when = text(op, "when", "always")
     require(when in ("always", "participating", "attacking", "defending",
@@ -87,7 +84,7 @@ def _continuous(state: State, actor: object, op: Op, ed: Components) -> State:
     return _add_mod(state, mod)
 
 
-def _exclude_character_power(state: State, actor: object, op: Op, ed: Components) -> State:
+def exclude_character_power_op(state: State, actor: object, op: Op, ed: Components) -> State:
     source = in_play(state, text(op, "source"), ed)
     players = items(op, "players")
     require(all(isinstance(s, int) and 0 <= s < state.n for s in players), "bad_seat",
@@ -97,7 +94,7 @@ def _exclude_character_power(state: State, actor: object, op: Op, ed: Components
                                     standing=bool(op.get("requires_source_standing"))))
 
 
-def _no_stand(state: State, actor: object, op: Op, ed: Components) -> State:
+def no_stand_op(state: State, actor: object, op: Op, ed: Components) -> State:
     card = text(op, "card")
     if house_target(state, card, ed) is None:
         in_play(state, card, ed)
@@ -109,7 +106,7 @@ def _no_stand(state: State, actor: object, op: Op, ed: Components) -> State:
 # ---------------------------------------------------------------------------
 
 
-def _join_challenge(state: State, actor: object, op: Op, ed: Components) -> State:
+def join_challenge_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ch = state.challenge
     require(ch is not None and ch.step != "resolved", "no_open_challenge",
             "a card joins only an open challenge that is not yet resolved")
@@ -125,7 +122,7 @@ def _join_challenge(state: State, actor: object, op: Op, ed: Components) -> Stat
     return replace(state, challenge=replace(ch, defenders=(*ch.defenders, ip.id)))
 
 
-def _remove_from_challenge(state: State, actor: object, op: Op, ed: Components) -> State:
+def remove_from_challenge_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ch = state.challenge
     card = text(op, "card")
     require(ch is not None and card in ch.attackers + ch.defenders, "not_participating",
@@ -152,15 +149,15 @@ def _power_target(state: State, op: Op, key: str, ed: Components) -> str:
     return f"house:{seat}"
 
 
-def _gain_power(state: State, actor: object, op: Op, ed: Components) -> State:
+def gain_power_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return add_power(state, _power_target(state, op, "target", ed), amount(op), ed)
 
 
-def _lose_power(state: State, actor: object, op: Op, ed: Components) -> State:
+def lose_power_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return add_power(state, _power_target(state, op, "target", ed), -amount(op), ed)
 
 
-def _move_power(state: State, actor: object, op: Op, ed: Components) -> State:
+def move_power_op(state: State, actor: object, op: Op, ed: Components) -> State:
     source = _power_target(state, op, "from", ed)
     target = _power_target(state, op, "to", ed)
     # §9 move_power takes power from one holder to another; a move onto the holder it
@@ -172,7 +169,7 @@ def _move_power(state: State, actor: object, op: Op, ed: Components) -> State:
     return add_power(add_power(state, source, -moved, ed), target, moved, ed)
 
 
-def _gain_gold(state: State, actor: object, op: Op, ed: Components) -> State:
+def gain_gold_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     return state.with_player(seat, gold=state.players[seat].gold + amount(op))
 
@@ -184,11 +181,11 @@ def _pay(state: State, seat: int, gold_due: int) -> State:
     return state.with_player(seat, gold=gold - gold_due)
 
 
-def _pay_gold(state: State, actor: object, op: Op, ed: Components) -> State:
+def pay_gold_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return _pay(state, op_seat(state, op), amount(op))
 
 
-def _give_gold(state: State, actor: object, op: Op, ed: Components) -> State:
+def give_gold_op(state: State, actor: object, op: Op, ed: Components) -> State:
     giver, taker, given = op_seat(state, op, "from"), op_seat(state, op, "to"), amount(op)
     # §9 give_gold passes gold from one player to another (issue #19.4, as move_power)
     require(giver != taker, "same_source_and_target",
@@ -203,7 +200,7 @@ def _give_gold(state: State, actor: object, op: Op, ed: Components) -> State:
 # ---------------------------------------------------------------------------
 
 
-def _reveal_new_plot(state: State, actor: object, op: Op, ed: Components) -> State:
+def reveal_new_plot_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     plot = text(op, "plot")
     source = plot_source(state, seat)
@@ -221,7 +218,7 @@ def _reveal_new_plot(state: State, actor: object, op: Op, ed: Components) -> Sta
     return state
 
 
-def _modify_plot(state: State, actor: object, op: Op, ed: Components) -> State:
+def modify_plot_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     field = text(op, "field")
     require(field in ("income", "initiative", "claim"), "bad_op",
@@ -240,11 +237,11 @@ def _modify_plot(state: State, actor: object, op: Op, ed: Components) -> State:
     return replace(state, plot_mods=(*state.plot_mods, entry))
 
 
-def _suppress_income_bonuses(state: State, actor: object, op: Op, ed: Components) -> State:
+def suppress_income_bonuses_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return replace(state, suppress_income=state.suppress_income | set(seats(state, op)))
 
 
-def _forbid_challenge(state: State, actor: object, op: Op, ed: Components) -> State:
+def forbid_challenge_op(state: State, actor: object, op: Op, ed: Components) -> State:
     a, b = seats(state, op, size=2)
     kind = text(op, "type")
     require(kind in TYPES, "bad_op",
@@ -252,7 +249,7 @@ def _forbid_challenge(state: State, actor: object, op: Op, ed: Components) -> St
     return replace(state, forbids=(*state.forbids, (a, b, kind)))
 
 
-def _extra_challenge(state: State, actor: object, op: Op, ed: Components) -> State:
+def extra_challenge_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     kind = text(op, "type")
     require(kind in TYPES, "bad_op",
@@ -262,36 +259,22 @@ def _extra_challenge(state: State, actor: object, op: Op, ed: Components) -> Sta
     return state.with_player(seat, extra=tuple(extra))
 
 
-def _skip_taxation(state: State, actor: object, op: Op, ed: Components) -> State:
+def skip_taxation_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return replace(state, skip_taxation=state.skip_taxation | {op_seat(state, op)})
 
 
-def _swap_plot_decks(state: State, actor: object, op: Op, ed: Components) -> State:
+def swap_plot_decks_op(state: State, actor: object, op: Op, ed: Components) -> State:
     require(state.is_melee, "melee_only", "plot decks are swapped only in a melee")
     a, b = seats(state, op, size=2)
     return replace(state, swaps=(*state.swaps, (a, b)))
 
 
-def _cost_reduction(state: State, actor: object, op: Op, ed: Components) -> State:
+def cost_reduction_op(state: State, actor: object, op: Op, ed: Components) -> State:
     seat = op_seat(state, op)
     red = Reduction(amount(op), card_filter(op))
     return state.with_player(seat, reductions=(*state.players[seat].reductions, red))
 
 
-def _note(state: State, actor: object, op: Op, ed: Components) -> State:
+def note_op(state: State, actor: object, op: Op, ed: Components) -> State:
     return state
 
-
-OPS: dict[str, Callable[[State, Any, Op, Components], State]] = {
-    "adjust_strength": _adjust_strength, "no_strength": _no_strength,
-    "gain_icon": _gain_icon, "lose_icon": _lose_icon, "gain_keyword": _gain_keyword,
-    "lose_keyword": _lose_keyword, "continuous": _continuous,
-    "exclude_character_power": _exclude_character_power, "no_stand": _no_stand,
-    "join_challenge": _join_challenge, "remove_from_challenge": _remove_from_challenge,
-    "gain_power": _gain_power, "lose_power": _lose_power, "move_power": _move_power,
-    "gain_gold": _gain_gold, "pay_gold": _pay_gold, "give_gold": _give_gold,
-    "reveal_new_plot": _reveal_new_plot, "modify_plot": _modify_plot,
-    "suppress_income_bonuses": _suppress_income_bonuses, "forbid_challenge": _forbid_challenge,
-    "extra_challenge": _extra_challenge, "skip_taxation": _skip_taxation,
-    "swap_plot_decks": _swap_plot_decks, "cost_reduction": _cost_reduction, "note": _note,
-}
