@@ -64,8 +64,8 @@ def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> 
 
 
 def check_typist(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> None:
-    """At a table the recorder types what chance brings (engine ruling 16; DESIGN.md: "at a
-    physical table the recorder types what was seen"). A seat's own token records that
+    """At a table the recorder types what chance brings (engine ruling 16; docs/design.md,
+    "Deals and fair seeds": the recorder taps what was seen). A seat's own token records that
     seat's choices, sealed ones too, but not a card turned up unseen: the rules check such
     a card against piles the seat may not see, so their answer (refused, or recorded)
     would tell the seat what the piles hide (issue #32). Refused here, before the rules

@@ -86,8 +86,8 @@ class Recorder:
         return from_role(role)
 
     def reader(self, game_id: str, access: Access | None = None) -> GameReader:
-        """The game as `access` may see it, as stored. A read never writes (DESIGN.md): a
-        digital game an older version left owing server events is shown as it stands
+        """The game as `access` may see it, as stored. A read never writes (docs/design.md,
+        "Stores"): a digital game an older version left owing server events is shown as it stands
         until `repair` completes it (the next action by anyone completes it too)."""
         ctx = self.folding.context(game_id)
         return GameReader(self.folding, ctx, access or Access.local(),
