@@ -133,8 +133,8 @@ def prefers_minimal() -> bool:
     document (the default answer carries both). Other preferences are ignored."""
     for header in request.headers.getlist("Prefer"):
         for preference in header.split(","):
-            token = preference.split(";", 1)[0].strip().lower().replace(" ", "")
-            if token in ("return=minimal", 'return="minimal"'):
+            asked = preference.split(";", 1)[0].strip().lower().replace(" ", "")
+            if asked in ("return=minimal", 'return="minimal"'):
                 return True
     return False
 
