@@ -1,12 +1,20 @@
-"""Royals: the data of each action, as marshmallow schemas (spec §3, §5).
+"""Royals: its five actions (spec §3, §5), each declared once: the data a recorder sends
+(a marshmallow schema), the choices that build it, its chance fields, its rule, who sees it
+and its sentence (docs/design.md, "Actions and choices").
 
 Actions: `setup` (actor "table"; chance: `start_player`, `display`), `draw_cards` (chance:
-`draws`), `claim_noble`, `usurp_noble`, `end_turn` (chance: `refill`).
+`draws`: the cards of the deck and the intrigue pile; the kinds, sources and display cards
+are the player's choice), `claim_noble`, `usurp_noble`, `end_turn` (chance: `refill`).
 """
 
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
+
+from ..choices import ActionType, public
+from . import apply, legal, views, words
+from .edition import Components
+from .state import State
 
 
 class SetupData(Schema):
@@ -44,11 +52,15 @@ class EndTurnData(Schema):
     refill = fields.List(fields.String())
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "setup": SetupData, "draw_cards": DrawCardsData, "claim_noble": ClaimNobleData,
-    "usurp_noble": UsurpNobleData, "end_turn": EndTurnData,
-}
-#: the data fields that hold chance outcomes (a draw's field also names its sources)
-CHANCE_FIELDS: dict[str, tuple[str, ...]] = {
-    "setup": ("start_player", "display"), "draw_cards": ("draws",), "end_turn": ("refill",),
-}
+ACTIONS: tuple[ActionType[State, Components], ...] = (
+    ActionType("setup", "Set up the game", SetupData, legal.setup_steps,
+               ("start_player", "display"), apply.apply_setup, public, words.setup_sentence),
+    ActionType("draw_cards", "Draw cards", DrawCardsData, legal.draw_cards_steps, ("draws",),
+               apply.apply_draw_cards, views.redact_draw, words.draw_cards_sentence),
+    ActionType("claim_noble", "Claim a noble", ClaimNobleData, legal.claim_noble_steps, (),
+               apply.apply_claim_noble, public, words.claim_noble_sentence),
+    ActionType("usurp_noble", "Usurp a noble", UsurpNobleData, legal.usurp_noble_steps, (),
+               apply.apply_usurp_noble, public, words.usurp_noble_sentence),
+    ActionType("end_turn", "End the turn", EndTurnData, legal.end_turn_steps, ("refill",),
+               apply.apply_end_turn, public, words.end_turn_sentence),
+)

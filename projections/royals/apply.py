@@ -14,7 +14,6 @@ from typing import Any
 
 from ..rules import (
     Action,
-    Applier,
     Bag,
     IllegalAction,
     ordinal,
@@ -517,12 +516,6 @@ def _finish_turn(state: State, components: Components) -> State:
         state = replace(scoring.score_period(components, state), period=state.period + 1)
     return replace(state, phase=DRAW, period_ended=False, turn_no=state.turn_no + 1,
                    current=(state.current + 1) % state.players)
-
-
-APPLY: dict[str, Applier] = {
-    "setup": apply_setup, "draw_cards": apply_draw_cards, "claim_noble": apply_claim_noble,
-    "usurp_noble": apply_usurp_noble, "end_turn": apply_end_turn,
-}
 
 
 # ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from itertools import repeat
 from typing import Any
 
 from ..rules import Action, Dealer, IllegalAction, ordinal, plural, possessive, seat_name, thaw
-from .actions import CHANCE_FIELDS
+from .actions import ACTIONS
 from .apply import Entry, drawn_cards, parse_draws, refill_cards
 from .edition import Components, intrigue_pair
 from .state import AWAITING_SETUP, OVER, State
@@ -74,10 +74,15 @@ def _entry_json(entry: Entry) -> dict[str, Any]:
     return {"kind": "country", "source": source, "card": card}
 
 
+#: the chance fields of each action type, as its record declares them
+_CHANCE = {record.name: record.chance for record in ACTIONS}
+
+
 def strip_chance(action: Action, components: Components) -> dict[str, Any]:
     """What a player chooses: a draw keeps its kinds and sources (and a display card, which
-    is a choice); the cards from the deck and the intrigue pile are the chance outcome."""
-    chance = CHANCE_FIELDS.get(action.type, ())
+    is a choice); the cards from the deck and the intrigue pile are the chance outcome. (The
+    engine's default drops the whole `draws` field, which also holds the choices.)"""
+    chance = _CHANCE.get(action.type, ())
     data = {k: thaw(v) for k, v in action.data.items() if k not in chance}
     draws = action.data.get("draws", ())
     if action.type == "draw_cards" and isinstance(draws, tuple | list) and all(

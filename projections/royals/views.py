@@ -85,11 +85,11 @@ def view(state: State, seat: Viewer, components: Components) -> dict[str, Any]:
     }
 
 
-def redact(action: Action, seat: Viewer, state_before: State,
-           components: Components) -> dict[str, Any] | None:
+def redact_draw(action: Action, seat: Viewer, state_before: State,
+                components: Components) -> dict[str, Any] | None:
     """Spec §7, ruling R11: others see a draw's kinds and sources, not deck or intrigue
-    cards."""
-    if action.type != "draw_cards" or seat == "all" or seat == action.actor:
+    cards (every other action is public)."""
+    if seat == "all" or seat == action.actor:
         return None
     draws = [thaw(d) for d in action.data.get("draws", ())]
     hidden = False

@@ -1,9 +1,9 @@
 """Royals: everything a person reads: the labels of components, the phrases refusals are
-made of, and the sentence a player would say for each recorded action (`describe`).
+made of, and the sentence a player would say for each recorded action (`<type>_sentence`).
 
 Every label comes from the edition (`Components`): printed names where the game prints one,
 and for the pieces that carry only a number (scoring tokens) what a player sees on them. The
-rules' refusals, `describe()` sentences and chance-slot labels are built from the same
+rules' refusals, the sentences of the log and chance-slot labels are built from the same
 phrases, so a piece is called the same everywhere.
 
 A sentence is shown to every viewer of the log, so it tells only what the table saw (spec
@@ -15,7 +15,7 @@ formed, but a correction may carry anything, so every field is read defensively.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..rules import Action, plural, seat_name, words_list
@@ -207,17 +207,39 @@ def country_offer(offered: int, matching: int, country: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def describe(action: Action, names: Sequence[str], components: Components) -> str:
+def _said(action: Action, names: Sequence[str],
+          speak: Callable[[Components, str, Mapping[str, Any], Sequence[str]], str],
+          components: Components) -> str:
     """The sentence a player would say for `action`: naming the actor and every piece by its
     label, and telling only what the table saw (spec §7)."""
     who = seat_name(names, action.actor)
     data = action.data if isinstance(action.data, Mapping) else {}
-    speak = {"setup": _setup, "draw_cards": _draw, "claim_noble": _claim,
-             "usurp_noble": _usurp, "end_turn": _end_turn}.get(action.type)
-    if speak is None:
-        return f"{_sentence_start(who)} made a move Royals does not know " \
-               f"({str(action.type).replace('_', ' ')})"
     return _sentence_start(speak(components, who, data, names))
+
+
+def setup_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """ "The table set up the game: Ann plays black and Bo white; Bo starts; ..."."""
+    return _said(action, names, _setup, components)
+
+
+def draw_cards_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """ "Ann drew 3 country cards: Spain from the display and 2 from the deck"."""
+    return _said(action, names, _draw, components)
+
+
+def claim_noble_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """ "Ann claimed the Duke in Valencia, paying 4 Spain cards"."""
+    return _said(action, names, _claim, components)
+
+
+def usurp_noble_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """ "Ann usurped the King in Madrid, paying 8 Spain cards and 2 intrigue cards (...)"."""
+    return _said(action, names, _usurp, components)
+
+
+def end_turn_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """ "Ann ended the turn, discarding 1 France card; Spain was turned face up ..."."""
+    return _said(action, names, _end_turn, components)
 
 
 def _setup(components: Components, who: str, data: Mapping[str, Any],

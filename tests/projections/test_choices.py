@@ -207,10 +207,10 @@ def _one_walk(rules: GameRules[Any], walker: Walker, state: Any, type_: str, act
     except Exception as err:  # a dead end, a refusal, or steps failing on its own option
         return f"walk {number} of {type_}: {type(err).__name__} {err}"
     action = Action.of(move["type"], move["actor"], move["data"])
-    if not walker.table and rules.chance_fields.get(type_):
-        action = Action.of(type_, actor, rules.fill_chance(state, action,
-                                                             Dealer("sound", number)))
-    try:
+    try:  # a dealer refusing the data (a draw from no such source) is a refusal too
+        if not walker.table and rules.chance_fields.get(type_):
+            action = Action.of(type_, actor, rules.fill_chance(state, action,
+                                                                 Dealer("sound", number)))
         rules.apply(state, action)
     except IllegalAction as err:
         return (f"walk {number} ({'table' if walker.table else 'digital'}) reached "

@@ -953,7 +953,8 @@ DESCRIBED = [
                       "refill": ["spain", "german_states"]}),
      "Ann ended the turn, discarding 1 France card and 1 intrigue card (France/Spain); Spain "
      "and German States were turned face up for the display"),
-    (("bribe_the_pope", 1, {}), "Bo made a move Royals does not know (bribe the pope)"),
+    # ruling R22: a type no record declares is the engine's to describe, quoted as sent
+    (("bribe_the_pope", 1, {}), "Bo: bribe the pope"),
 ]
 
 
