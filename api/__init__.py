@@ -1,4 +1,4 @@
-"""The HTTP API: a thin Flask layer over the recorder service (DESIGN.md, "Interfaces").
+"""The HTTP API: a thin Flask layer over the recorder service (docs/design.md, "CLI and HTTP").
 
 `create_app(config)` is the factory. The store is opened once per thread and reused; a
 per-process cursor cache keeps "state now" cheap between requests. Every error, ours or
@@ -16,7 +16,6 @@ from typing import Any
 from flask import Flask, g
 from flask_smorest import Api
 
-from events import samples
 from events.recorder import CursorCache
 
 from . import errors
@@ -96,4 +95,4 @@ def _teardown(exc: BaseException | None) -> None:
 def load_samples(app: Flask) -> int:
     """Import the sample games into an empty database."""
     with app.app_context():
-        return samples.load_samples(recorder())
+        return recorder().load_samples()

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from events.errors import ChronicleError
+from events.recorder import ChronicleError
 
 log = logging.getLogger("chronicle.api")
 

@@ -1,4 +1,5 @@
-"""The routes of DESIGN.md: each reads the request, calls one service function, dumps."""
+"""The routes of docs/design.md, "CLI and HTTP": each reads the request, calls one service
+function, dumps."""
 
 from __future__ import annotations
 
@@ -14,9 +15,14 @@ from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
 
-from events import Access, GameFilter, InvalidEvent
-from events import schemas as es
-from events.errors import Unauthorized
+from events.recorder import (
+    Access,
+    GameFilter,
+    InvalidEvent,
+    Unauthorized,
+    check_depth,
+    load_request,
+)
 
 from . import schemas as s
 from .service import bearer, recorder
@@ -25,7 +31,6 @@ from .web import web
 blp = Blueprint("games", __name__, description="Games, their event logs, states and audits")
 editions_blp = Blueprint("editions", __name__, description="Editions: component data")
 
-MAX_DEPTH = 64
 #: one server-sent event (OpenAPI 3.0: the schema of a text/event-stream is each event's)
 SSE_EVENT = {"type": "object", "properties": {
     "id": {"type": "string", "description": "the event's seq"},
@@ -86,8 +91,7 @@ def json_body() -> Any:
     except (ValueError, RecursionError) as err:
         raise InvalidEvent("malformed", f"the request body is not JSON ({_short(err)})"
                            ) from None
-    if _depth(value) > MAX_DEPTH:
-        raise InvalidEvent("malformed", f"the JSON is nested deeper than {MAX_DEPTH} levels")
+    check_depth(value, "the JSON")
     if not isinstance(value, dict):
         raise InvalidEvent("malformed", "the request body must be a JSON object")
     return value
@@ -97,25 +101,15 @@ def _short(err: Exception) -> str:
     return str(err).split("\n", 1)[0][:120]
 
 
-def _depth(value: Any, level: int = 0) -> int:
-    if level > MAX_DEPTH:
-        return level
-    if isinstance(value, dict):
-        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
-    if isinstance(value, list):
-        return max((_depth(v, level + 1) for v in value), default=level + 1)
-    return level
-
-
 def json_picks(text: str) -> list[Any]:
     """The `picks` query parameter: a JSON array of answers (400 when it is not one)."""
     try:
         picks = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InvalidEvent("malformed", "picks must be a JSON array of answers") from None
-    if not isinstance(picks, list) or _depth(picks) > MAX_DEPTH:
-        raise InvalidEvent("malformed", "picks must be a JSON array of answers, "
-                           f"nested at most {MAX_DEPTH} deep")
+    if not isinstance(picks, list):
+        raise InvalidEvent("malformed", "picks must be a JSON array of answers")
+    check_depth(picks, "picks")
     return picks
 
 
@@ -139,8 +133,8 @@ def prefers_minimal() -> bool:
     document (the default answer carries both). Other preferences are ignored."""
     for header in request.headers.getlist("Prefer"):
         for preference in header.split(","):
-            token = preference.split(";", 1)[0].strip().lower().replace(" ", "")
-            if token in ("return=minimal", 'return="minimal"'):
+            asked = preference.split(";", 1)[0].strip().lower().replace(" ", "")
+            if asked in ("return=minimal", 'return="minimal"'):
                 return True
     return False
 
@@ -317,7 +311,7 @@ def _stream(app: Flask, game_id: str, after: int, who: Access) -> Iterator[str]:
         if time.monotonic() >= deadline:
             return
         if not events:
-            rec.store.wait_for_event(game_id, after, min(
+            rec.wait_for_event(game_id, after, min(
                 app.config["STREAM_POLL_SECONDS"] * 20, max(0.0, deadline - time.monotonic())))
             yield ": keep-alive\n\n"
 
@@ -479,7 +473,7 @@ class Editions(MethodView):
         """Register an edition (checked against the game's schema)."""
         request.max_content_length = 16 * 1024 * 1024
         body = json_body()
-        loaded = es.load(s.NewEditionSchema(), body, "the edition request")
+        loaded = load_request(s.NewEditionSchema(), body, "the edition request")
         content = loaded["content"]
         if not isinstance(content.get("slug"), str):
             raise InvalidEvent("invalid_edition", 'an edition needs a "slug"')

@@ -13,7 +13,14 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from events.schemas import MAX_DEPTH, MAX_INT, MAX_SEAT, ActionSchema, ActorField, NewGameSchema
+from events.recorder import (
+    MAX_DEPTH,
+    MAX_INT,
+    MAX_SEAT,
+    ActionSchema,
+    ActorField,
+    NewGameSchema,
+)
 from projections import GAMES, get_rules
 from projections.errors import ChronicleError
 

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
-from events import Recorder, open_store
-from events.errors import Unauthorized
+from events.recorder import Recorder, Unauthorized, open_store
 
 
 def recorder() -> Recorder:
     """The recorder for this request, over this thread's store connection."""
     if "recorder" not in g:
         local = current_app.extensions["chronicle_local"]
-        store = getattr(local, "store", None)
+        store = getattr(local, "opened", None)
         if store is None:
             store = open_store(current_app.config["DATABASE"])
-            local.store = store
+            local.opened = store
         g.recorder = Recorder(store, current_app.extensions["chronicle_cache"])
     found: Recorder = g.recorder
     return found

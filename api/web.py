@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, send_file
 
-from events.errors import NotFound
+from events.recorder import NotFound
 from projections import GAMES, default_edition, get_rules
 
 from .offline import bundle

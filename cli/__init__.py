@@ -1,4 +1,4 @@
-"""`chronicle`: click commands over the recorder service (DESIGN.md, "Interfaces").
+"""`chronicle`: click commands over the recorder service (docs/design.md, "CLI and HTTP").
 
 Each command parses its arguments, calls one service function and prints. Results go to
 stdout (rich for people, `--json` for scripts); messages go to stderr. Exit codes: 0
@@ -20,21 +20,18 @@ import click
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from events import (
+from events.recorder import (
     Access,
     ChronicleError,
     GameFilter,
     Recorder,
+    migrate_store,
     open_store,
+    parse_jsonl,
     reaudit_games,
     stored_ids,
     verify_games,
 )
-from events.audit import compare as compare_records
-from events.audit import statistics
-from events.migrate import copy_games, game_ids
-from events.recorder import parse_jsonl
-from events.samples import load_samples
 from projections import GAMES, get_rules
 from projections.rules import Action, GameRules
 
@@ -399,7 +396,7 @@ def legal(ctx: click.Context, game_id: str, as_seat: str | None, as_json: bool) 
         actions = rec.legal(game_id, seat=_seat(as_seat))
         game = None if as_json else _game_words(rec, game_id)
         over = not actions and rec.state(game_id)["status"] == "finished"
-        opening = [] if as_json else rec.choices(game_id, _access_for(_seat(as_seat)))
+        opening = None if as_json else rec.choices(game_id, _access_for(_seat(as_seat)))
     if as_json or game is None:
         _json_out(actions)
         return
@@ -711,7 +708,7 @@ def _verify_one(ctx: click.Context, target: str, as_json: bool) -> None:
     with service(ctx) as rec:
         report = rec.verify(target)
         # the raw log, read even when it no longer folds (a folding read would refuse)
-        envelopes = [] if as_json else list(rec.store.events(target))
+        envelopes = [] if as_json else rec.stored_log(target)
         log = None if as_json else _audited_log(rec, envelopes, report)
     _verify_out(report, log)
 
@@ -783,9 +780,10 @@ def editions(ctx: click.Context, words: tuple[str, ...], name: str | None,
 def _audited_log(rec: Recorder, envelopes: list[dict[str, Any]],
                  report: dict[str, Any]) -> render.AuditedLog:
     """Whose game a log is and what it holds, for the verify report's sentences."""
-    created = envelopes[0].get("data") if envelopes else None
-    created = created if isinstance(created, dict) else {}
-    players = created.get("players") if isinstance(created.get("players"), list) else []
+    data = envelopes[0].get("data") if envelopes else None
+    created: dict[str, Any] = data if isinstance(data, dict) else {}
+    named = created.get("players")
+    players = named if isinstance(named, list) else []
     mode = str(created.get("mode", "table"))
     return render.AuditedLog(
         game=_created_words(rec, created, [str(p) for p in players], mode),
@@ -798,7 +796,8 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
                    mode: str) -> render.GameWords:
     """The words of the game a `game_created` names, even when it names an unknown one."""
     slug = str(created.get("game", ""))
-    edition = created.get("edition") if isinstance(created.get("edition"), dict) else {}
+    named = created.get("edition")
+    edition: dict[str, Any] = named if isinstance(named, dict) else {}
     rules: GameRules[Any] | None = None
     try:
         rules = rec.rules_for({"game": slug, "edition_sha256": str(edition.get("sha256")),
@@ -843,7 +842,7 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
     Example: chronicle compare abc123 def456
     """
     with service(ctx) as rec:
-        report = compare_records(rec, game_a, game_b)
+        report = rec.compare(game_a, game_b)
         game = None if as_json else _game_words(rec, game_a)
     if as_json or game is None:
         _json_out(report)
@@ -883,7 +882,7 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
     Example: chronicle stats --game adaman
     """
     with service(ctx) as rec:
-        report = statistics(rec, slug)
+        report = rec.statistics(slug)
     if as_json:
         _json_out(report)
     else:
@@ -905,16 +904,12 @@ def migrate(ctx: click.Context, source: str | None, target: str, audit: bool) ->
     Games already in the target are skipped, so running it again resumes or does nothing.
     Example: chronicle migrate --from chronicle.db --to postgresql://chronicle@db/chronicle
     """
-    src, dst = open_store(source or ctx.obj["db"]), open_store(target)
-    try:
-        with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
-                      console=err_console) as bar:
-            task = bar.add_task("copying games", total=sum(1 for _ in game_ids(src)))
-            report = copy_games(src, dst, lambda gid, outcome: bar.advance(task),
-                                audit=Recorder(src).verify_envelopes if audit else None)
-    finally:
-        src.close()
-        dst.close()
+    with Progress(*Progress.get_default_columns(), MofNCompleteColumn(),
+                  console=err_console) as bar:
+        task = bar.add_task("copying games", total=None)
+        report = migrate_store(source or ctx.obj["db"], target, audit=audit,
+                               counted=lambda total: bar.update(task, total=total),
+                               progress=lambda gid, outcome: bar.advance(task))
     click.echo(f"{len(report.copied)} games copied ({report.events} events), "
                f"{len(report.skipped)} already there, {report.editions} editions added")
     for game_id, reason in report.refused.items():
@@ -939,7 +934,7 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
     Example: chronicle serve --port 8000 --workers 4
     """
     with service(ctx) as rec:
-        loaded = 0 if no_samples else load_samples(rec)
+        loaded = 0 if no_samples else rec.load_samples()
     if loaded:
         click.echo(f"loaded {loaded} sample games into {ctx.obj['db']}", err=True)
     click.echo(f"chronicle on http://{host}:{port}/  (API docs: /docs)", err=True)

@@ -11,8 +11,8 @@ from .errors import (
     Unauthorized,
 )
 from .opening import open_store
-from .parallel import default_jobs, reaudit_games, stored_ids, verify_games
-from .recorder import Access, CreatedGame, Recorded, Recorder
+from .parallel import default_jobs, reaudit_games, stored_ids
+from .recorder import Access, CreatedGame, Recorded, Recorder, verify_games
 from .store import GameFilter, Store
 
 __all__ = [

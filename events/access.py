@@ -1,4 +1,4 @@
-"""Who is asking, and what they may see and do (DESIGN.md, "Access" and "Who sees what").
+"""Who is asking, and what they may see and do (docs/design.md, "Access and tokens").
 
 Roles: the recorder token (the table), a seat token (one player), no token (a spectator),
 and the local CLI on the machine that holds the database. Tokens are minted and hashed

@@ -25,7 +25,7 @@ from projections.rules import GameRules, IllegalAction
 from .access import Access
 from .editions import Editions
 from .reading import GameReader
-from .store import GameFilter, Store
+from .store import GameFilter, ReadModel, Store
 
 Envelope = dict[str, Any]
 
@@ -61,7 +61,7 @@ def compare(archive: Archive, game_a: str, game_b: str,
 
 
 # -- re-audit under the current reducers -------------------------------------------------------
-def rows_of(store: Store, slug: str | None, page: int = 200, forks: bool = False
+def rows_of(store: ReadModel, slug: str | None, page: int = 200, forks: bool = False
           ) -> list[dict[str, Any]]:
     """Every game row (of one game, or all), in pages; forks ("what if" explorations, not
     games played) only when asked."""

@@ -1,4 +1,4 @@
-"""What the log itself forbids, before the rules are asked (DESIGN.md, "Interfaces").
+"""What the log itself forbids, before the rules are asked (docs/design.md, "CLI and HTTP").
 
 Who may act for whom, which types only chronicle writes, what a correction must hold, how
 many players a game takes: the rules' reducers never see these, since they are about the
@@ -53,8 +53,8 @@ def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> 
 
 
 def check_typist(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> None:
-    """At a table the recorder types what chance brings (engine ruling 16; DESIGN.md: "at a
-    physical table the recorder types what was seen"). A seat's own token records that
+    """At a table the recorder types what chance brings (engine ruling 16; docs/design.md,
+    "Deals and fair seeds": the recorder taps what was seen). A seat's own token records that
     seat's choices, sealed ones too, but not a card turned up unseen: the rules check such
     a card against piles the seat may not see, so their answer (refused, or recorded)
     would tell the seat what the piles hide (issue #32). Refused here, before the rules
@@ -87,9 +87,9 @@ def sealed_by_typist(ctx: GameContext, access: Access, action: dict[str, Any]
 
 
 def check_table_choice(ctx: GameContext, cursor: Cursor, action: Mapping[str, Any]) -> None:
-    """In digital play the table's only own moves are its choices (DESIGN.md, "Digital
-    play": Thrones' start_game picks the houses); its deals and forced steps are the
-    server's, which has already made any that is due."""
+    """In digital play the table's only own moves are its choices (docs/design.md, "Deals
+    and fair seeds"; engine ruling 12: Thrones' start_game picks the houses); its deals and
+    forced steps are the server's, which has already made any that is due."""
     if ctx.mode != "digital" or action["actor"] != "table" or action["type"] in META_TYPES:
         return
     if server_move(ctx.rules, cursor.state) is not None or \

@@ -1,5 +1,5 @@
 """Editions in the store: registering one, listing them, and binding a game's reducer to the
-exact edition it was recorded with (DESIGN.md, "Editions")."""
+exact edition it was recorded with (docs/design.md, "Editions")."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from projections import (
 from projections.rules import GameRules
 
 from .errors import InvalidEvent, NotFound
-from .store import Store
+from .store import Log
 
 
 @cache
@@ -32,7 +32,7 @@ def _default_identity(slug: str) -> tuple[str, str]:
 class Editions:
     """The editions of one store, and the reducers bound to them."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Log) -> None:
         self.store = store
 
     def add(self, slug: str, content: Any, name: str | None = None) -> dict[str, Any]:

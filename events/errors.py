@@ -12,7 +12,6 @@ __all__ = [
     "IllegalAction",
     "InvalidEvent",
     "NotFound",
-    "PreconditionFailed",
     "StorageError",
     "Unauthorized",
 ]
@@ -53,20 +52,8 @@ class Conflict(ChronicleError):
     kind = "conflict"
 
 
-class PreconditionFailed(ChronicleError):
-    """Raised when If-Match names a seq that is no longer the last one."""
-
-    status = 412
-    kind = "precondition_failed"
-
-
 class StorageError(ChronicleError):
     """Raised when the database cannot take a write (disk full, read-only); nothing stored."""
 
     status = 503
     kind = "storage"
-
-
-def error_status(err: Exception) -> int:
-    """The HTTP status of any chronicle or rules error."""
-    return int(getattr(err, "status", 500))

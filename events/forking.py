@@ -19,6 +19,7 @@ from .errors import AccessDenied, IllegalAction
 from .folding import Folding, GameContext, no_such_step
 from .model import GENESIS, new_game_id, seal
 from .reading import GameReader
+from .rows import game_row
 from .turns import Plan, Turns
 from .writing import CreatedGame
 
@@ -74,11 +75,7 @@ class Forker:
                 "forked_from": origin}
         gid = new_game_id()
         env = seal(gid, 0, "game_created", "table", data, GENESIS)
-        row = {"id": gid, "game": ctx.row["game"], "rules_version": ctx.row["rules_version"],
-               "players": ctx.players, "mode": "table", "edition_name": ctx.row["edition_name"],
-               "edition_sha256": ctx.row["edition_sha256"], "created_at": env["recorded_at"],
-               "title": _title(ctx, origin), "status": "in_progress", "result": None,
-               "audit": None, "origin": origin}
+        row = game_row(env, ctx.row["rules_version"], title=_title(ctx, origin), origin=origin)
         fork_ctx = GameContext(row, ctx.rules, env)
         return Plan(fork_ctx, env["hash"], [env], [self.folding.folder(fork_ctx).feed(env)])
 

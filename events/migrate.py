@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import Conflict
 from .model import Envelope, chain_problems
-from .store import GameFilter, Store
+from .store import GameFilter, ReadModel, Store
 
 PAGE = 500
 
@@ -33,7 +33,7 @@ class CopyReport:
         return not self.refused
 
 
-def game_ids(store: Store) -> Iterator[str]:
+def game_ids(store: ReadModel) -> Iterator[str]:
     """Every game id of a store, oldest first, page by page."""
     _, total = store.list_games(GameFilter(limit=1))
     ids: list[str] = []

@@ -1,4 +1,4 @@
-"""The stored event envelope, canonical JSON and the hash chain (DESIGN.md, "The event").
+"""The stored event envelope, canonical JSON and the hash chain (docs/design.md, "The event").
 
 Anyone can re-verify a record with a few lines: for each envelope in seq order,
 `hash == sha256(prev_hash + canonical_json(envelope without "hash"))`, and seq 0 chains

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from projections.replay import META_TYPES, STACKED_META, effective_stack
 
 from .model import Envelope
-from .store import Store
+from .store import Log
 
 #: undo and redo events without a target resolved one by one before reading the whole log
 UNAIMED_LIMIT = 16
@@ -81,7 +81,7 @@ def marks_from_aims(aims: Iterable[Aim], seqs: Iterable[int]) -> Marks:
     return Marks(undone, corrected)
 
 
-def marks_of_page(store: Store, game_id: str, page: Sequence[Envelope],
+def marks_of_page(store: Log, game_id: str, page: Sequence[Envelope],
                   target_before: Callable[[Envelope], int | None]) -> Marks | None:
     """The marks of one page from the events aimed at it; None when too many undo or redo
     events name no target (the caller marks from the whole log then). `target_before`

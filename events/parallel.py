@@ -4,7 +4,7 @@ in worker processes.
 Each worker opens its own connection to the store by its URL (a SQLite file or a
 PostgreSQL server) and audits a share of the games; answers come back in the order the
 games were asked for, so a report is the same with one process or eight. Reads only:
-a worker writes nothing (docs/design.md, "Reads never write"). One process (`jobs=1`)
+a worker writes nothing (docs/design.md, "Stores": reads never write). One process (`jobs=1`)
 runs in this process, without a pool.
 """
 
@@ -16,8 +16,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .audit import reaudit_game, rows_of
+from .editions import Editions
 from .opening import open_store
-from .recorder import Recorder
 
 #: the most games in one task: a task outlasts its scheduling, and the last one does not
 #: leave the other workers idle for long
@@ -30,26 +30,24 @@ def default_jobs() -> int:
         (os.cpu_count() or 1)
 
 
-def _verify_share(db: str, ids: Sequence[str]) -> list[dict[str, Any]]:
-    store = open_store(db)
-    try:
-        rec = Recorder(store)
-        return [{"game_id": game_id, **rec.verify(game_id)} for game_id in ids]
-    finally:
-        store.close()
-
-
 def _reaudit_share(db: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     store = open_store(db)
     try:
-        rec = Recorder(store)
-        return [reaudit_game(rec.store, rec.registry, row) for row in rows]
+        editions = Editions(store)
+        return [reaudit_game(store, editions, row) for row in rows]
     finally:
         store.close()
 
 
-def _in_shares(work: Callable[[str, Sequence[Any]], list[dict[str, Any]]], db: str,
-               items: Sequence[Any], jobs: int) -> list[dict[str, Any]]:
+#: one share's work in a worker: (the store's URL, its items) -> a report per item; a
+#: module-level function, so a worker process can be handed it
+Work = Callable[[str, Sequence[Any]], list[dict[str, Any]]]
+
+
+def in_shares(work: Work, db: str, items: Sequence[Any], jobs: int) -> list[dict[str, Any]]:
+    """`work` over `items` in shares, on `jobs` processes; the reports in the items' order
+    (the facade's verify_games hands it its Recorder's share: this module cannot import
+    the facade, which re-exports it)."""
     if jobs <= 1 or len(items) <= 1:
         return work(db, items)
     size = max(1, min(GAMES_PER_TASK, -(-len(items) // (jobs * 4))))
@@ -57,11 +55,6 @@ def _in_shares(work: Callable[[str, Sequence[Any]], list[dict[str, Any]]], db: s
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         done = pool.map(work, [db] * len(shares), shares)
         return [report for share in done for report in share]
-
-
-def verify_games(db: str, ids: Sequence[str], jobs: int = 1) -> list[dict[str, Any]]:
-    """The audit report of each stored game (`Recorder.verify`), `jobs` processes at once."""
-    return _in_shares(_verify_share, db, list(ids), jobs)
 
 
 def stored_ids(db: str, slug: str | None = None) -> list[str]:
@@ -81,7 +74,7 @@ def reaudit_games(db: str, slug: str | None = None, jobs: int = 1) -> list[dict[
         rows = rows_of(store, slug)
     finally:
         store.close()
-    return _in_shares(_reaudit_share, db, rows, jobs)
+    return in_shares(_reaudit_share, db, rows, jobs)
 
 
-__all__ = ["default_jobs", "reaudit_games", "stored_ids", "verify_games"]
+__all__ = ["default_jobs", "in_shares", "reaudit_games", "stored_ids"]

@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from projections.document import state_document
 from projections.replay import META_TYPES, Cursor, to_action
 from projections.rules import ALL, TABLE, Action, GameRules, IllegalAction, seat_name, thaw
 from projections.visibility import shown_event
@@ -61,23 +62,16 @@ class GameReader:
 
     # -- state ---------------------------------------------------------------------------
     def state(self, at: int | None = None) -> dict[str, Any]:
-        """The state document of DESIGN.md at step `at` (default: now)."""
+        """The state document (docs/design.md, "CLI and HTTP") at step `at` (default: now)."""
         cursor = self.latest if at is None or at == self.latest.seq else \
             self._folding.cursor(self.ctx, at)
         return self.state_of(cursor)
 
     def state_of(self, cursor: Cursor) -> dict[str, Any]:
-        rules, ctx = self.rules, self.ctx
-        result = rules.result(cursor.state)
-        return {
-            "game_id": ctx.id, "game": ctx.row["game"], "seq": cursor.seq,
-            "status": "finished" if result is not None else "in_progress",
-            "view": rules.view(cursor.state, self.viewer), "result": result,
-            "to_act": list(rules.to_act(cursor.state)), "mode": ctx.mode,
-            "players": ctx.players, "can_undo": cursor.can_undo,
-            "can_redo": cursor.can_redo, "last_seq": self.latest.seq,
-            "audit": self._folding.audit_of(ctx),
-        }
+        ctx = self.ctx
+        return state_document(self.rules, cursor, self.viewer, game_id=ctx.id, mode=ctx.mode,
+                              players=ctx.players, last_seq=self.latest.seq,
+                              audit=self._folding.audit_of(ctx))
 
     # -- legal actions ---------------------------------------------------------------------
     def legal(self, seat: Any = None) -> list[dict[str, Any]]:

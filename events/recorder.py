@@ -1,5 +1,9 @@
 """The recorder service: the one entry point of api/ and cli/, a thin facade.
 
+The shells import nothing else of `events/` (an import-linter contract in pyproject.toml):
+what they need besides the `Recorder` — the errors they translate, the request schemas the
+API documents, opening a store, copying one into another — is re-exported here.
+
 Each method is a few lines over the modules that do the work (README, "Layout"):
 access.py (who is asking, what they see), editions.py (component data and the bound
 reducers), folding.py (one context per call, cursors, snapshots), reading.py (everything a
@@ -10,21 +14,36 @@ server's own turns, each one transaction), verifying.py (verify and import) and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 from projections.replay import Cursor
 from projections.rules import GameRules
 
-from . import audit, choosing
+from . import audit, choosing, samples
 from .access import Access, from_role, token_hash
 from .dealer import Entropy, server_entropy
 from .editions import Editions
-from .errors import InvalidEvent, NotFound
+from .errors import AccessDenied, ChronicleError, InvalidEvent, NotFound, Unauthorized
 from .folding import CursorCache, Folding
 from .forking import Forker
+from .migrate import CopyReport, copy_games, game_ids
 from .model import Envelope, now_iso
+from .opening import open_store
+from .parallel import default_jobs, in_shares, reaudit_games, stored_ids
 from .reading import GameReader, audit_report
+from .schemas import (
+    MAX_DEPTH,
+    MAX_INT,
+    MAX_SEAT,
+    ActionSchema,
+    ActorField,
+    NewGameSchema,
+    check_depth,
+)
+from .schemas import load as load_request
 from .store import GameFilter, Store
 from .verifying import Verifier, parse_jsonl
 from .writing import CreatedGame, Recorded, Writer
@@ -67,8 +86,8 @@ class Recorder:
         return from_role(role)
 
     def reader(self, game_id: str, access: Access | None = None) -> GameReader:
-        """The game as `access` may see it, as stored. A read never writes (DESIGN.md): a
-        digital game an older version left owing server events is shown as it stands
+        """The game as `access` may see it, as stored. A read never writes (docs/design.md,
+        "Stores"): a digital game an older version left owing server events is shown as it stands
         until `repair` completes it (the next action by anyone completes it too)."""
         ctx = self.folding.context(game_id)
         return GameReader(self.folding, ctx, access or Access.local(),
@@ -85,6 +104,17 @@ class Recorder:
     def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
         return self.store.list_games(flt)
 
+    def wait_for_event(self, game_id: str, after: int, timeout: float) -> bool:
+        """Block up to `timeout` seconds until the game has an event after `after` (the
+        live stream; PostgreSQL wakes on NOTIFY from any worker)."""
+        return self.store.wait_for_event(game_id, after, timeout)
+
+    def stored_log(self, game_id: str) -> list[Envelope]:
+        """The log exactly as stored, read even when it no longer folds (the local CLI's
+        verify report names what it holds; a folding read would refuse)."""
+        self.game(game_id)  # NotFound for an unknown game
+        return list(self.store.events(game_id))
+
     def last_seq(self, game_id: str) -> int:
         last = self.store.last_seq(game_id)
         if last is None:
@@ -99,7 +129,8 @@ class Recorder:
 
     def state(self, game_id: str, at: int | None = None,
               access: Access | None = None) -> dict[str, Any]:
-        """The state document of DESIGN.md: what `access` may see at step `at`."""
+        """The state document (docs/design.md, "CLI and HTTP"): what `access` may see at
+        step `at`."""
         return self.reader(game_id, access).state(at)
 
     def legal(self, game_id: str, access: Access | None = None,
@@ -147,7 +178,7 @@ class Recorder:
 
     def undo(self, game_id: str, actor: Any = "table", access: Access | None = None,
              expected_seq: int | None = None) -> Recorded:
-        """Retract the most recent effective action (policy: DESIGN.md, "Undo and redo")."""
+        """Retract the most recent effective action (policy: docs/design.md, "Undo and redo")."""
         return self._meta(game_id, "undo", actor, access, expected_seq)
 
     def redo(self, game_id: str, actor: Any = "table", access: Access | None = None,
@@ -170,10 +201,6 @@ class Recorder:
         ctx = self.folding.context(game_id)
         fresh, _ = self.writer.catch_up(ctx, self.folding.cursor(ctx, keep=True))
         return list(self.store.events(game_id, after=ctx.last, upto=fresh.last))
-
-    def _server_turns(self, game: Mapping[str, Any]) -> list[Envelope]:
-        """The catch-up of one game row (kept for callers of the earlier name)."""
-        return self.catch_up(str(game["id"]))
 
     def repair(self, game_id: str) -> dict[str, Any]:
         """The explicit write that completes what a read no longer does: the server events
@@ -204,6 +231,11 @@ class Recorder:
         """Store an exported game after verifying it; refuses anything that does not verify."""
         return self.verifier.import_lines(lines)
 
+    def load_samples(self, folder: Path | None = None) -> int:
+        """Import every recorded sample game (fixtures/) if the store holds no game yet, so
+        a newcomer sees games; returns how many."""
+        return samples.load_samples(self, folder)
+
     def compare(self, game_a: str, game_b: str,
                 access: tuple[Access, Access] | None = None) -> dict[str, Any]:
         """Two records of one table, each as its caller may see it: where they differ."""
@@ -220,5 +252,38 @@ class Recorder:
         return audit.statistics(self, slug, forks)
 
 
-__all__ = ["Access", "CreatedGame", "CursorCache", "InvalidEvent", "Recorded", "Recorder",
-           "now_iso", "parse_jsonl", "token_hash"]
+def _verify_share(db: str, ids: Sequence[str]) -> list[dict[str, Any]]:
+    with closing(open_store(db)) as store:
+        rec = Recorder(store)
+        return [{"game_id": game_id, **rec.verify(game_id)} for game_id in ids]
+
+
+def verify_games(db: str, ids: Sequence[str], jobs: int = 1) -> list[dict[str, Any]]:
+    """The audit report of each stored game (`Recorder.verify`), `jobs` processes at once
+    (events/parallel.py), each over its own connection to the store at URL `db`."""
+    return in_shares(_verify_share, db, list(ids), jobs)
+
+
+def migrate_store(source: str, target: str, *, audit: bool = False,
+                  counted: Callable[[int], None] | None = None,
+                  progress: Callable[[str, str], None] | None = None) -> CopyReport:
+    """Copy every game of the store at URL `source` into the one at `target`, each game's
+    chain checked (with `audit`, every move re-applied) before it is committed;
+    `counted(total)` before the first game, `progress(game_id, outcome)` after each."""
+    src, dst = open_store(source), open_store(target)
+    try:
+        if counted is not None:
+            counted(sum(1 for _ in game_ids(src)))
+        return copy_games(src, dst, progress,
+                          audit=Recorder(src).verify_envelopes if audit else None)
+    finally:
+        src.close()
+        dst.close()
+
+
+__all__ = ["MAX_DEPTH", "MAX_INT", "MAX_SEAT", "Access", "AccessDenied", "ActionSchema",
+           "ActorField", "ChronicleError", "CopyReport", "CreatedGame", "CursorCache",
+           "GameFilter", "InvalidEvent", "NewGameSchema", "NotFound", "Recorded", "Recorder",
+           "Unauthorized", "check_depth", "default_jobs", "load_request", "migrate_store",
+           "now_iso", "open_store", "parse_jsonl", "reaudit_games", "stored_ids", "token_hash",
+           "verify_games"]

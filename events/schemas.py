@@ -31,9 +31,35 @@ def check_json_text(value: Any, what: str) -> None:
         raise InvalidEvent("malformed", problem, fields={})
 
 
+def check_depth(value: Any, what: str) -> None:
+    """Refuse JSON nested deeper than MAX_DEPTH, before anything else walks it (a body
+    is checked for depth as soon as it is parsed; its fields later, by `check_json_text`)."""
+    if _deeper_than_allowed(value, 0):
+        raise InvalidEvent("malformed", _too_deep(what))
+
+
+def _opens_too_deep(value: Any, depth: int) -> bool:
+    """A list or object at `depth` (0: the outermost) would be level depth + 1."""
+    return depth >= MAX_DEPTH and isinstance(value, Mapping | list | tuple)
+
+
+def _deeper_than_allowed(value: Any, depth: int) -> bool:
+    if _opens_too_deep(value, depth):
+        return True
+    if isinstance(value, Mapping):
+        return any(_deeper_than_allowed(item, depth + 1) for item in value.values())
+    if isinstance(value, list | tuple):
+        return any(_deeper_than_allowed(item, depth + 1) for item in value)
+    return False
+
+
+def _too_deep(path: str) -> str:
+    return f"{path} is nested deeper than {MAX_DEPTH} levels"
+
+
 def _json_problem(value: Any, path: str, depth: int) -> str | None:
-    if depth > MAX_DEPTH:
-        return f"{path} is nested deeper than {MAX_DEPTH} levels"
+    if _opens_too_deep(value, depth):
+        return _too_deep(path)
     if isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):

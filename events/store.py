@@ -1,7 +1,19 @@
-"""The Store interface: the only way anything reads or writes the log (DESIGN.md, "Stores").
+"""What a store is: three small protocols, the only way anything reads or writes a game
+(docs/design.md, "Stores").
 
-Two backends implement it (SQLite, PostgreSQL) and one contract test suite runs against
-both. Events are never updated or deleted; the database itself refuses it.
+- `Log`: the record itself, kept for ever: each game's events (appended, read, chained),
+  and what the record needs beside them to be verified and reached — editions by hash,
+  token hashes, a digital game's seed.
+- `ReadModel`: what is derived from the log and written in the same transaction, so it
+  never disagrees with it: the games rows (listing, filters), their summaries (status,
+  result, last audit) and the state digests after each event.
+- `Caches`: what may be dropped at any time and is only ever a shortcut: folded snapshots.
+  (The in-process cursor cache, events/folding.py, is the other one.)
+
+`Store` is the three together; a module that needs only one part takes only that part.
+Three backends implement it — SQLite (events/sqlite.py), PostgreSQL (events/postgres.py)
+and one in memory (events/memory.py) — and one contract suite runs against each
+(tests/events/test_store.py). Events are never updated or deleted.
 """
 
 from __future__ import annotations
@@ -9,10 +21,9 @@ from __future__ import annotations
 import os
 import signal
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .model import Envelope
 
@@ -60,62 +71,35 @@ def fault_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-class Store(ABC):
-    """Persistence of games, events, editions, tokens, seeds and snapshots."""
+class Log(Protocol):
+    """The record: events, and the editions, tokens and seeds a game needs to be replayed,
+    verified and reached. Nothing of it is ever updated or deleted."""
 
     url: str
 
-    # -- games ---------------------------------------------------------------
     def create_game(self, game: Mapping[str, Any], created: Envelope,
                     tokens: Mapping[str, str], seed: str | None, salt: str | None = None
                     ) -> None:
         """Store a new game row, its event 0, its token hashes (hash -> role) and secret."""
         self.import_game(game, [created], tokens, seed, salt)
 
-    @abstractmethod
     def import_game(self, game: Mapping[str, Any], envelopes: list[Envelope],
                     tokens: Mapping[str, str], seed: str | None = None,
                     salt: str | None = None) -> None:
-        """Store a game row, its events (a new game's first ones, or a verified import), its
-        token hashes and its secret in one transaction.
+        """Store a game row (the read model's), its events (a new game's first ones, or a
+        verified import), its token hashes and its secret in one transaction.
 
         Conflict("game_exists") if the id is taken; nothing is stored then.
         """
 
-    @abstractmethod
-    def game(self, game_id: str) -> dict[str, Any] | None:
-        """The game row, or None."""
-
-    @abstractmethod
-    def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
-        """(one page of game rows, newest first; total matching)."""
-
-    @abstractmethod
-    def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
-                    audit: str | None = None) -> None:
-        """Cache the game's status and result on its row (derived data, not the record)."""
-
-    @abstractmethod
-    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
-        """seq -> state digest recorded under `digest_key` (a rules version).
-
-        Digests let a re-audit under changed rules name the first event whose outcome
-        differs.
-        """
-
-    @abstractmethod
-    def put_digests(self, game_id: str, digest_key: str, digests: Mapping[int, str]) -> None:
-        """Store many digests at once (import, verify)."""
-
-    # -- events --------------------------------------------------------------
     def append(self, envelope: Envelope) -> Envelope:
         """Append one event atomically; Conflict unless its seq is exactly last seq + 1."""
         self.append_all([envelope])
         return envelope
 
-    @abstractmethod
     def append_all(self, envelopes: Sequence[Envelope], summary: Summary | None = None) -> None:
-        """Append consecutive events of one game and their summary in one transaction.
+        """Append consecutive events of one game and their summary (the read model's) in one
+        transaction.
 
         The first must follow the game's last seq exactly; otherwise, or when an
         idempotency key is already taken, Conflict and nothing of it is stored
@@ -123,12 +107,10 @@ class Store(ABC):
         action and the server events it makes due (a deal, the reveal) appear together.
         """
 
-    @abstractmethod
     def events(self, game_id: str, after: int = -1, upto: int | None = None,
                limit: int | None = None) -> Iterator[Envelope]:
         """Envelopes with after < seq (<= upto), in seq order."""
 
-    @abstractmethod
     def last_event(self, game_id: str) -> Envelope | None:
         """The envelope with the highest seq."""
 
@@ -137,23 +119,24 @@ class Store(ABC):
         last = self.last_event(game_id)
         return None if last is None else int(last["seq"])
 
-    @abstractmethod
+    def event(self, game_id: str, seq: int) -> Envelope | None:
+        """One envelope."""
+        return next(self.events(game_id, after=seq - 1, upto=seq), None)
+
     def aimed_at(self, game_id: str, targets: Sequence[int]) -> list[Envelope]:
         """The undo, redo and correction events whose `target_seq` is one of `targets`, in
         seq order (a history page's marks, events/paging.py; backends use an index)."""
 
-    @abstractmethod
     def unaimed(self, game_id: str) -> list[Envelope]:
         """The undo and redo events that name no numeric `target_seq`, in seq order."""
 
-    @abstractmethod
     def event_by_key(self, game_id: str, idempotency_key: str) -> Envelope | None:
         """The event stored with this idempotency key, if any."""
 
     def wait_for_event(self, game_id: str, after: int, timeout: float) -> bool:
         """Block up to `timeout` seconds until the game has an event after `after`.
 
-        The default polls; PostgreSQL overrides it with LISTEN/NOTIFY.
+        The default polls; PostgreSQL listens for NOTIFY, the memory store is notified.
         """
         deadline = time.monotonic() + timeout
         while True:
@@ -164,36 +147,24 @@ class Store(ABC):
                 return False
             time.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
 
-    def event(self, game_id: str, seq: int) -> Envelope | None:
-        """One envelope."""
-        return next(self.events(game_id, after=seq - 1, upto=seq), None)
-
-    # -- editions, tokens, seeds, snapshots ------------------------------------
-    @abstractmethod
     def put_edition(self, slug: str, name: str, sha256: str, content: str) -> None:
         """Keep an edition's canonical content by hash (idempotent)."""
 
-    @abstractmethod
     def edition(self, sha256: str) -> dict[str, Any] | None:
         """{slug, name, sha256, content} by hash."""
 
-    @abstractmethod
     def editions(self, slug: str | None = None) -> list[dict[str, Any]]:
-        """Every stored edition (without content)."""
+        """Every stored edition (without content), by slug, then as added."""
 
-    @abstractmethod
     def token_role(self, game_id: str, token_hash: str) -> str | None:
         """"recorder" or "seat:N" for a token hash of this game."""
 
-    @abstractmethod
     def tokens(self, game_id: str) -> dict[str, str]:
         """Every token hash of this game -> its role (to copy a game between stores)."""
 
-    @abstractmethod
     def seed(self, game_id: str) -> str | None:
         """The digital game's secret seed (server side only)."""
 
-    @abstractmethod
     def salt(self, game_id: str) -> str | None:
         """The salt of the digital game's seed commitment (scheme 2; None for scheme 1)."""
 
@@ -202,15 +173,46 @@ class Store(ABC):
         seed = self.seed(game_id)
         return None if seed is None else (seed, self.salt(game_id))
 
-    @abstractmethod
+
+class ReadModel(Protocol):
+    """Derived from the log, committed with it (Log.import_game, Log.append_all): the games
+    rows, their summaries and the state digests."""
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        """The game row, or None."""
+
+    def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
+        """(one page of game rows, newest first, then by id; total matching)."""
+
+    def set_summary(self, game_id: str, status: str, result: Mapping[str, Any] | None,
+                    audit: str | None = None) -> None:
+        """Cache the game's status and result on its row (derived data, not the record);
+        `audit` ("ok", "failed") is kept unless given."""
+
+    def digests(self, game_id: str, digest_key: str) -> dict[int, str]:
+        """seq -> state digest recorded under `digest_key` (a rules version).
+
+        Digests let a re-audit under changed rules name the first event whose outcome
+        differs.
+        """
+
+    def put_digests(self, game_id: str, digest_key: str, digests: Mapping[int, str]) -> None:
+        """Store many digests at once (import, verify); a failure loses only derived data."""
+
+
+class Caches(Protocol):
+    """Shortcuts that may be dropped at any time; a miss is only slower."""
+
     def put_snapshot(self, game_id: str, seq: int, key: str, blob: bytes) -> None:
         """Cache a folded cursor (JSON data, never code); snapshots may be dropped at any
         time, and one that does not decode or match is ignored."""
 
-    @abstractmethod
     def snapshot(self, game_id: str, upto: int, key: str) -> tuple[int, bytes] | None:
         """The latest snapshot at or before `upto` for this rules key."""
 
-    @abstractmethod
+
+class Store(Log, ReadModel, Caches, Protocol):
+    """A whole backend: the log, its read model and its caches, over one connection."""
+
     def close(self) -> None:
         """Release the connection."""

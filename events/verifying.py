@@ -20,6 +20,7 @@ from .editions import Editions
 from .errors import ChronicleError, InvalidEvent
 from .folding import Folding
 from .model import Envelope, chain_problems
+from .rows import game_row
 from .writing import CreatedGame
 
 
@@ -88,14 +89,8 @@ class Verifier:
         self.editions.ensure_default(created["game"])  # the store holds what its games name
         final = report["result"]
         tokens = mint_tokens(len(created["players"]))
-        row = {"id": game_id, "game": created["game"],
-               "rules_version": str(created.get("rules_version", rules.rules_version)),
-               "players": created["players"], "mode": created.get("mode", "table"),
-               "edition_name": created["edition"]["name"],
-               "edition_sha256": created["edition"]["sha256"],
-               "created_at": envelopes[0]["recorded_at"],
-               "status": "finished" if final is not None else "in_progress",
-               "result": json.dumps(final) if final is not None else None}
+        row = game_row(envelopes[0], rules.rules_version, result=final,
+                       status="finished" if final is not None else "in_progress")
         self.store.import_game(row, envelopes, tokens.hashes)
         ctx = self.folding.context(game_id)
         self.folding.cursor(ctx, keep=True)  # a write: it leaves snapshots every K events

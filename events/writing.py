@@ -4,14 +4,13 @@ Every write is one transaction (Store.append_all): the action, every server even
 due (turns.py: a deal, the table's forced steps, the seed's reveal at the end) and the
 game's summary and state digests commit together or not at all. So a response is 2xx if
 and only if its action is stored, and a reader never sees a finished digital game without
-its reveal (DESIGN.md, "Digital chance"). A write without If-Match that meets another
+its reveal (docs/design.md, "Deals and fair seeds"). A write without If-Match that meets another
 writer is re-validated against the new state and tried again; with If-Match it is refused
 (409). What the log itself forbids is checked first (checks.py), then the rules.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from .errors import Conflict, InvalidEvent, Unauthorized
 from .folding import Folding, GameContext
 from .model import GENESIS, Envelope, new_game_id, seal
 from .reading import GameReader
+from .rows import game_row
 from .shape import check_data
 from .turns import Plan, Turns, fill, no_seed
 
@@ -103,10 +103,7 @@ class Writer:
         except (KeyError, TypeError, ValueError) as err:
             raise IllegalAction("bad_options", f"the options do not fit {cls.title}: {err}"
                                 ) from None
-        row = {"id": gid, "game": cls.slug, "rules_version": cls.rules_version,
-               "players": req["players"], "mode": req["mode"], "edition_name": edition["name"],
-               "edition_sha256": edition["sha256"], "created_at": env["recorded_at"],
-               "title": req["title"], "status": "in_progress", "result": None, "audit": None}
+        row = game_row(env, cls.rules_version, title=req["title"])
         ctx = GameContext(row, rules, env)
         plan = Plan(ctx, env["hash"], [env], [self.folding.folder(ctx).feed(env)])
         self.turns.server_turns(plan, secret)
@@ -122,7 +119,7 @@ class Writer:
 
     def _store_new(self, plan: Plan, tokens: Tokens, secret: Secret | None) -> None:
         summary = self.turns.summary(plan)
-        row = {**plan.ctx.row, "status": summary.status, "result": _json_or_none(summary.result)}
+        row = {**plan.ctx.row, "status": summary.status, "result": summary.result}
         self.store.import_game(row, plan.envelopes, tokens.hashes,
                                secret.seed if secret else None, secret.salt if secret else None)
         self.store.put_digests(plan.ctx.id, summary.digest_key, summary.digests)
@@ -275,9 +272,6 @@ class Writer:
         """Write the server events a digital game owes, in one transaction."""
         return self.turns.catch_up(ctx, cursor)
 
-
-def _json_or_none(value: Any) -> Any:
-    return json.dumps(value) if value is not None else None
 
 
 __all__ = ["CreatedGame", "Recorded", "Writer"]

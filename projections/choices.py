@@ -577,11 +577,6 @@ def _key(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-def _is_outcome(value: Any) -> bool:
-    """A chance field's value is an outcome already recorded (not an empty placeholder)."""
-    return value not in (None, [], {})
-
-
 def menu(walker: Walker, state: Any, actors: Sequence[Actor]) -> list[dict[str, Any]]:
     """The action types open now to each of `actors`: what a first screen offers."""
     out = []

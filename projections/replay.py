@@ -1,4 +1,4 @@
-"""Folding a log into states: "state at step n", undo and redo (DESIGN.md, "Undo and redo").
+"""Folding a log into states: "state at step n", undo and redo (docs/design.md, "Undo and redo").
 
 A `Cursor` is the fold after one seq: the game state, the most recent effective action
 (`top`) and the redo stack. Undo and redo never re-run a reducer: undoing action k gives
@@ -328,15 +328,6 @@ def state_at(rules: GameRules[Any], envelopes: list[Envelope], seq: int) -> Curs
     """The fold of events 0..seq."""
     return fold(rules, [e for e in envelopes if e["seq"] <= seq])
 
-
-def effective_seqs(cursor: Cursor, lookup: Lookup) -> list[int]:
-    """The seqs of the actions in effect at `cursor`, oldest first (undone ones left out)."""
-    chain: list[int] = []
-    top = cursor.top
-    while top is not None:
-        chain.append(top)
-        top = lookup(top).parent
-    return chain[::-1]
 
 
 def effective_stack(envelopes: Iterable[Envelope]) -> list[int]:

@@ -2,7 +2,7 @@
 
 A game is a subclass of `GameRules` bound to one edition (its component data). The
 binding happens once per edition, so a state never has to carry the edition and a
-reducer reads every number from `self.edition`. See DESIGN.md, "Reducers".
+reducer reads every number from `self.edition`. See docs/design.md, "Reducers".
 
 Nothing here does IO, reads the clock or draws a random number: chance arrives as data
 on actions, or through the `Dealer` passed to `fill_chance` by the recorder.
@@ -63,6 +63,9 @@ class FrozenDict(dict[str, Any]):
         return hash(tuple(sorted(self.items())))
 
     def __reduce__(self) -> tuple[Any, ...]:
+        """How `copy.deepcopy` rebuilds one (the purity tests copy every state they check):
+        from a plain dict, never item by item (which this class refuses). Snapshots do not
+        come this way; they are JSON (projections/snapshot.py)."""
         return (FrozenDict, (dict(self),))
 
 
@@ -183,6 +186,8 @@ class Bag:
         raise TypeError("Bag is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
+        """How `copy.deepcopy` rebuilds one: from its counts, never by setting a slot
+        (which this class refuses); see FrozenDict.__reduce__."""
         return (Bag, (self.counts(),))
 
     def counts(self) -> dict[str, int]:
@@ -709,7 +714,3 @@ class GameRules(Generic[S]):
         if self.parts is None:
             raise NotImplementedError(f"{self.slug} declares no Parts and overrides no method")
         return self.parts
-
-    def state_json(self, state: S) -> dict[str, Any]:
-        """The complete state as JSON (used for audits and equality across processes)."""
-        return self.view(state, ALL)

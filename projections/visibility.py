@@ -1,4 +1,4 @@
-"""Who sees what of an event: the one redaction (DESIGN.md, "Who sees what").
+"""Who sees what of an event: the one redaction (docs/design.md, "Access and tokens").
 
 What a viewer receives of a stored event is decided here and nowhere else, from the rules
 (`GameRules.redact`) and the state before that event. Every representation a viewer is
@@ -46,8 +46,8 @@ def _shown_correction(rules: GameRules[Any], env: Envelope, viewer: Viewer,
     """A correction carries a whole action: hide of it what the action itself would hide.
 
     The state the corrected action first met is not at hand in a page of the history, so
-    the state before the correction stands in (DESIGN.md leaves this open; the rulings of
-    engine 14 pin it): at worst a viewer sees less, never more.
+    the state before the correction stands in (docs/design.md, "Access and tokens", leaves this
+    open; engine ruling 14 pins it): at worst a viewer sees less, never more.
     """
     fix = (env.get("data") or {}).get("action")
     if not isinstance(fix, Mapping) or state_before is None or not isinstance(

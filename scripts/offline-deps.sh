@@ -23,8 +23,8 @@ offline_deps_install() {
   # npm itself, from Debian's packages, when root: ./run does not source system-deps.sh
   # (it needs neither Chromium nor PostgreSQL), yet a fresh club server should record offline
   if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "offline-deps: installing npm from Debian's packages" >&2
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+    source "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+    apt_install offline-deps npm || return 1
   fi
   if ! command -v npm >/dev/null 2>&1; then
     echo "offline-deps: npm is not installed; the offline recorder needs Pyodide" \

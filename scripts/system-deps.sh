@@ -1,5 +1,6 @@
 # Sourced by ./test: system packages for the browser and PostgreSQL tests.
-# Skips what is already there; without root it only uses what it finds.
+# Skips what is already there; without root it only uses what it finds. A busy package
+# manager is waited for (scripts/apt.sh); what cannot be installed stops ./test, saying why.
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 # npm fetches Pyodide for the offline recorder (scripts/offline-deps.sh, which also installs
@@ -8,6 +9,6 @@ command -v npm >/dev/null 2>&1 || need+=(npm)
 # the server binaries (initdb, pg_ctl) for scripts/pg-cluster.sh's throwaway cluster
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "installing ${need[*]} from Debian's packages" >&2
-  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  source "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+  apt_install system-deps "${need[@]}" || return 1 2>/dev/null || exit 1
 fi

@@ -26,7 +26,7 @@ from bench.workload import META, Workload, fixture_game, fixture_paths
 from bench.writers import raw_threads
 from events import Recorder, open_store
 
-from .conftest import FIXTURES, ROOT
+from .conftest import FIXTURES, PG_SKIP, ROOT
 
 
 @pytest.mark.slow
@@ -146,7 +146,7 @@ def test_without_a_postgresql_server_named_the_postgresql_case_says_how_to_measu
 def test_the_postgresql_case_measures_both_writers_and_drops_its_schema(tmp_path, monkeypatch):
     base = os.environ.get("CHRONICLE_TEST_POSTGRES")
     if not base:
-        pytest.skip("needs CHRONICLE_TEST_POSTGRES")
+        pytest.skip(f"the benchmark's PostgreSQL case was not run. {PG_SKIP}")
     import psycopg
 
     def schemas() -> set[str]:

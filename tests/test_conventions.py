@@ -1,10 +1,11 @@
-"""House rules that a reviewer would otherwise have to remember (STYLE.md 2.8)."""
+"""House rules that a reviewer would otherwise have to remember, each kept by a test."""
 
 from __future__ import annotations
 
 import ast
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,20 @@ from projections import GAMES
 
 from .conftest import ROOT
 
+#: the folder the rules specs were written in, when it happens to be beside this checkout
 SHARED = ROOT.parent / "shared" / "games"
+NOT_BESIDE = ("the folder the rules specs were written in is not beside this checkout, so "
+              "docs/games/ and the packaged data were not compared with it; nothing else "
+              "depends on it")
+#: a citation of a document that is not in the repository (built in pieces, so that this
+#: file does not cite them itself)
+OUTSIDE = ("../" + "shared", "shared" + "/games", "shared" + "/seeds", "STYLE" + ".md",
+           "DESIGN" + ".md")
+#: what is not ours to cite from: the copies of the specs keep their own references
+#: (docs/games/README.md), and the installed or generated trees are not the repository
+NOT_OURS = {".git", ".venv", "vendor", "node_modules", "artifacts", ".mypy_cache",
+            ".ruff_cache", ".pytest_cache", "__pycache__", ".hypothesis"}
+TEXT = {".py", ".md", ".toml", ".sh", ".js", ".html", ".css", ".json", ".txt", ".cfg", ""}
 FORBIDDEN = {"random", "time", "datetime", "os", "sqlite_utils", "flask", "click", "events",
              "api", "cli", "secrets", "threading"}
 
@@ -47,13 +61,71 @@ def test_the_shells_never_import_each_other(package):
                 assert all(a.name.split(".")[0] != other for a in node.names), path
 
 
+@pytest.mark.parametrize("package", ["api", "cli"])
+def test_the_shells_never_reach_past_the_facade_to_its_store(package):
+    """`rec.store` would let a shell read the log around the one redaction; the facade has
+    a method for each thing a shell needs (the imports are import-linter's contract)."""
+    reached = []
+    for path in _modules(package):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "store":
+                reached.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert reached == []
+
+
+def _our_text_files() -> list[Path]:
+    found = []
+    for path in ROOT.rglob("*"):
+        parts = path.relative_to(ROOT).parts
+        if set(parts) & NOT_OURS or parts[:2] == ("docs", "games") or not path.is_file():
+            continue
+        if path.suffix in TEXT and path.stat().st_size < 2_000_000:
+            found.append(path)
+    return found
+
+
+def test_no_file_cites_a_document_outside_the_repository():
+    """A clone must stand alone: the design is docs/design.md, the specs docs/games/."""
+    cited = []
+    for path in _our_text_files():
+        try:
+            text = path.read_text("utf-8")
+        except UnicodeDecodeError:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            cited += [f"{path.relative_to(ROOT)}:{number}: {word}"
+                      for word in OUTSIDE if word in line]
+    assert cited == []
+
+
+def test_every_citation_of_the_design_names_one_of_its_sections():
+    """`docs/design.md, "Stores"` must lead somewhere: a renamed section breaks its citers."""
+    design = (ROOT / "docs" / "design.md").read_text("utf-8")
+    sections = {line[3:].strip() for line in design.splitlines() if line.startswith("## ")}
+    cited = set()
+    for path in _our_text_files():
+        text = path.read_text("utf-8", errors="replace").replace("\n", " ")
+        cited |= {(" ".join(name.split()), path.name) for name in
+                  re.findall(r'docs/design\.md,?\s+\(?"([^"]+)"', text)}
+    assert {(name, where) for name, where in cited if name not in sections} == set()
+
+
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_the_packaged_edition_is_the_shared_spec_data(slug):
     shared = SHARED / f"{slug}.json"
     if not shared.exists():
-        pytest.skip("shared/ is not beside this checkout")
+        pytest.skip(NOT_BESIDE)
     packaged = ROOT / "projections" / "data" / f"{slug}.json"
     assert json.loads(packaged.read_text("utf-8")) == json.loads(shared.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_repository_spec_is_the_shared_spec(slug):
+    """docs/games/ is a copy: it must not drift from the specs the rules were built from."""
+    shared = SHARED / f"{slug}.md"
+    if not shared.exists():
+        pytest.skip(NOT_BESIDE)
+    assert (ROOT / "docs" / "games" / f"{slug}.md").read_text("utf-8") == shared.read_text("utf-8")
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))

@@ -71,8 +71,8 @@ def test_no_module_of_ours_imports_itself_back_through_others():
 
 def test_the_cycle_check_finds_a_planted_cycle():
     graph = _graph()
-    graph.add_import(importer="events.audit", imported="events.recorder")
-    assert ["events.audit", "events.recorder"] in _cycles(graph)
+    graph.add_import(importer="events.reading", imported="events.recorder")
+    assert any({"events.reading", "events.recorder"} <= set(c) for c in _cycles(graph))
 
 
 def test_no_module_of_the_service_is_over_300_lines():

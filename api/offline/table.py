@@ -6,10 +6,10 @@ server runs and the server's own input checks (events/shape.py with the schemas 
 and imports nothing else of chronicle: every legal action, chance slot,
 refusal, board view and sentence it returns is the rules' own, computed by the same code
 as on the server. It only arranges their answers in the shapes of the API's documents
-(DESIGN.md: the state document, the legal actions with `chance_slots`, a page of events),
-as the table's recorder sees them, so the page cannot tell the two sources apart. What it
-records is not stored anywhere: the page queues it and sends it to the server, which checks
-it again and alone writes the log.
+(docs/design.md, "CLI and HTTP": the state document, the legal actions with
+`chance_slots`, a page of events), as the table's recorder sees them, so the page cannot
+tell the two sources apart. What it records is not stored anywhere: the page queues it and
+sends it to the server, which checks it again and alone writes the log.
 
 Only the recorder of a table game records offline: it sees everything (events/access.py),
 so the fold needs no redaction, and nothing is dealt, so no secret is needed.
@@ -24,6 +24,7 @@ from typing import Any
 from events.shape import table_action
 from projections import canonical_edition, get_rules
 from projections.choices import Pick, Walker, menu
+from projections.document import state_document
 from projections.errors import ChronicleError
 from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
 from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
@@ -59,16 +60,9 @@ class Table:
 
     def state(self) -> dict[str, Any]:
         """The state document now, as the table's recorder sees it (all of it)."""
-        cursor, rules = self.cursor, self.rules
-        result = rules.result(cursor.state)
-        return {
-            "game_id": self.game["id"], "game": self.game["game"], "seq": cursor.seq,
-            "status": "finished" if result is not None else "in_progress",
-            "view": rules.view(cursor.state, ALL), "result": result,
-            "to_act": list(rules.to_act(cursor.state)), "mode": "table",
-            "players": self.names, "can_undo": cursor.can_undo, "can_redo": cursor.can_redo,
-            "last_seq": cursor.seq, "audit": None,
-        }
+        cursor = self.cursor
+        return state_document(self.rules, cursor, ALL, game_id=self.game["id"], mode="table",
+                              players=self.names, last_seq=cursor.seq, audit=None)
 
     def legal(self) -> dict[str, Any]:
         """Every actor's legal actions now, and the chance outcomes each still needs (by the

@@ -58,6 +58,13 @@ class BoardContext:
 Draw = Callable[[dict[str, Any], BoardContext], RenderableType]
 
 
+def listed(view: Mapping[str, Any], key: str) -> list[Any]:
+    """`view[key]` when it is a list, else an empty one: a view a board does not know (an
+    older rules version, a redacted field) is drawn with what it has, never a crash."""
+    value = view.get(key)
+    return value if isinstance(value, list) else []
+
+
 def board_for(game: str) -> Draw | None:
     """The game's board function, or None when it has no module here."""
     try:

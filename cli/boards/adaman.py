@@ -1,6 +1,6 @@
 """Adaman's table in the terminal: the court, the capital, the resource row, the deck.
 
-Spec shared/games/adaman.md §3 (the layout) and §8 (what is visible: everything but the
+Spec docs/games/adaman.md §3 (the layout) and §8 (what is visible: everything but the
 order of the deck). Each card shows its printed name, its rank and its suits, so a move can
 be checked against the rule "every spent card shares a suit, ranks add up" at a glance.
 """

@@ -17,7 +17,7 @@ from rich.text import Text
 from projections import get_rules
 from projections.palais_royal.words import noble_parts
 
-from . import BoardContext
+from . import BoardContext, listed
 
 PHASES = {"awaiting_setup": "waiting for the setup", "initial_placement": "initial placements",
           "play": "play", "over": "game over"}
@@ -62,7 +62,7 @@ def _short_tags(names: Sequence[str]) -> list[str]:
 
 
 def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
-    players = view.get("players") if isinstance(view.get("players"), list) else []
+    players = listed(view, "players")
     words = Words(ctx, len(players))
     parts: list[RenderableType] = [_heading(view, words)]
     if view.get("court_layout"):
@@ -219,8 +219,8 @@ def _garden_key(words: Words) -> Text:
 # -- players ------------------------------------------------------------------------
 def _players(view: Mapping[str, Any], players: list[Any],
              words: Words) -> list[RenderableType]:
-    scores = view.get("scores") if isinstance(view.get("scores"), list) else None
-    public = view.get("public_scores") if isinstance(view.get("public_scores"), list) else []
+    scores = listed(view, "scores")
+    public = listed(view, "public_scores")
     acting = set(a for a in view.get("to_act") or () if isinstance(a, int))
     out: list[RenderableType] = []
     for seat, p in enumerate(players):
@@ -228,7 +228,7 @@ def _players(view: Mapping[str, Any], players: list[Any],
             continue
         head = Text("▶ " if seat in acting else "  ")
         head.append_text(words.name(seat))
-        if scores is not None and seat < len(scores):
+        if seat < len(scores):
             head.append(f" · score {scores[seat]}", style="bold")
         elif seat < len(public):
             head.append(f" · {public[seat]} points showing")

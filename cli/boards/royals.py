@@ -134,8 +134,8 @@ def _map(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> list[Rend
     groups = [(k, [c for c in cs if c in by_city or c in cathedrals])
               for k, cs in cities_of.items()] + [("", others)]
     markers = view.get("board_markers") or {}
-    panels = [_country(view, ctx, seats, k, cities, by_city, markers)
-              for k, cities in groups if cities]
+    panels: list[RenderableType] = [_country(view, ctx, seats, k, cities, by_city, markers)
+                                    for k, cities in groups if cities]
     if ctx.width >= 110 and len(panels) > 1:
         grid = Table.grid(expand=True, padding=(0, 1))
         grid.add_column(ratio=1)
@@ -193,13 +193,18 @@ def _country(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats, country:
                  border_style=style, padding=(0, 1))
 
 
+def _year(period: Any, years: Mapping[int, str]) -> str:
+    """The year a period token shows ("period" for one this edition does not number)."""
+    return years.get(period, "period") if isinstance(period, int) else "period"
+
+
 def _country_tokens(view: Mapping[str, Any], ctx: BoardContext, country: str,
                     markers: Mapping[str, Any]) -> Text:
     """The shields and period tokens of a country still on the board (spec §2 "Markers")."""
     shields = [str(m.get("value")) for m in markers.get("shield") or ()
                if isinstance(m, Mapping) and str(m.get("key", "")).startswith(country + ":")]
     years = _geography()[3]
-    periods = [f"{years.get(p.get('period'), 'period')} {p.get('high')}/{p.get('low')}"
+    periods = [f"{_year(p.get('period'), years)} {p.get('high')}/{p.get('low')}"
                for p in markers.get("period") or ()
                if isinstance(p, Mapping) and p.get("country") == country]
     text = Text("Shields ", style="dim")

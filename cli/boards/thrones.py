@@ -80,7 +80,7 @@ def _status(view: dict[str, Any], w: Words) -> Text:
 def _ending(view: dict[str, Any], w: Words) -> Text | None:
     if view.get("winner") is not None:
         how = {"power": " on power", "concession": " as the others conceded"}.get(
-            view.get("end_reason"), "")
+            str(view.get("end_reason")), "")
         return Text(f"Game over: {w.name(view['winner'])} won{how}.", style="bold green")
     if view.get("pending_winner"):
         return Text(f"{words_list(w.name(s) for s in view['pending_winner'])} reached the "
@@ -129,7 +129,7 @@ def _challenge(view: dict[str, Any], w: Words) -> RenderableType | None:
     ch = view.get("challenge")
     if not isinstance(ch, dict):
         return None
-    index = {c.get("id"): c for c in view.get("in_play") or () if isinstance(c, dict)}
+    index = {str(c.get("id")): c for c in view.get("in_play") or () if isinstance(c, dict)}
     strength = ch.get("strength") or [0, 0]
     lines = [Text(challenge_sentence(ch, w), style="bold")]
     attackers = ", ".join(_fighter(c, index, w) for c in ch.get("attackers") or ()) or "none"
@@ -172,7 +172,7 @@ def _area(view: dict[str, Any], seat: int, w: Words) -> Panel:
     player = view["players"][seat]
     cards = [c for c in view.get("in_play") or () if isinstance(c, dict)]
     mine = [c for c in cards if c.get("controller") == seat and c.get("host") is None]
-    on = {}
+    on: dict[str, list[dict[str, Any]]] = {}
     for c in cards:
         if c.get("host") is not None:
             on.setdefault(c["host"], []).append(c)
@@ -243,7 +243,7 @@ def _lines(cards: list[dict[str, Any]], on: dict[str, list[dict[str, Any]]], w: 
            ) -> RenderableType:
     if not cards:
         return Text("none")
-    return Group(*(_card_line(c, on.get(c.get("id")) or [], w) for c in cards))
+    return Group(*(_card_line(c, on.get(str(c.get("id"))) or [], w) for c in cards))
 
 
 def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:

@@ -1,9 +1,9 @@
 """Adaman, a Decktet patience for one player (P. D. Magnus).
 
-Spec: docs/design.md and the rules specification adaman.md (data: data/adaman.json). One
-seat, seat 0. Actions (actions.py, one record each): `setup` (actor "table", chance:
-`drawn`), `control` (seat 0, chance: `drawn`), `abandon` (seat 0; designed, spec §5).
-This class only names the game and binds its parts to an edition.
+Spec: docs/games/adaman.md (data: data/adaman.json). One seat, seat 0. Actions
+(actions.py, one record each): `setup` (actor "table", chance: `drawn`), `control` (seat 0,
+chance: `drawn`), `abandon` (seat 0; designed, spec §5). This class only names the game and
+binds its parts to an edition.
 """
 
 from __future__ import annotations

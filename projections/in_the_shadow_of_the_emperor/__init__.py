@@ -1,7 +1,7 @@
 """In the Shadow of the Emperor (Ralf Burkert, Hans im Glück 2004), for 3, 4 and 5 players.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md (data: data/in_the_shadow_of_the_emperor.json;
-seed: shared/seeds/003_4990f66342a4f8fd.txt). Rulings: docs/rulings/in_the_shadow_of_the_emperor.md.
+Spec: docs/games/in_the_shadow_of_the_emperor.md (data: data/in_the_shadow_of_the_emperor.json;
+seed: seeds/003_4990f66342a4f8fd.txt). Rulings: docs/rulings/in_the_shadow_of_the_emperor.md.
 
 Actions (spec §6; actions.py, one record each): `setup` (table; `emperor` is the only
 chance-like field, §11), `place_start_empire_city`, `place_start_elector`,

@@ -3,7 +3,7 @@
 that build it (legal.py), its chance field, its rule (apply.py), who sees it (views.py) and
 its sentence (words.py).
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md, §2 (reference formats) and §6 (fields).
+Spec: docs/games/in_the_shadow_of_the_emperor.md, §2 (reference formats) and §6 (fields).
 Schema-shaped but wrong values (an electorate that does not exist) are the rules' refusals.
 """
 

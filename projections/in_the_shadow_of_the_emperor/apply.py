@@ -1,7 +1,7 @@
 """In the Shadow of the Emperor: one rule per action type, and the round's own procedure.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md (data: data/in_the_shadow_of_the_emperor.json;
-seed: shared/seeds/003_4990f66342a4f8fd.txt). Rulings: docs/rulings/in_the_shadow_of_the_emperor.md.
+Spec: docs/games/in_the_shadow_of_the_emperor.md (data: data/in_the_shadow_of_the_emperor.json;
+seed: seeds/003_4990f66342a4f8fd.txt). Rulings: docs/rulings/in_the_shadow_of_the_emperor.md.
 
 Every `apply_<type>` first checks that its decision is the one awaited (`_awaited`, spec §7),
 then the action's own guards, then builds the next state and hands it to `settle`: the

@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: its one chance outcome, the starting Emperor.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md §4, §11: the game has no randomness; in
+Spec: docs/games/in_the_shadow_of_the_emperor.md §4, §11: the game has no randomness; in
 digital play the server may pick the seat that starts as Emperor, and at a table the
 recorder taps it (ruling 1). Nothing else an action carries is chance.
 """

@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: the edition's component data, checked and made typed.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md §3 (components); the data is
+Spec: docs/games/in_the_shadow_of_the_emperor.md §3 (components); the data is
 data/in_the_shadow_of_the_emperor.json. `edition_problems` names what makes a content
 unusable (a schema of every field the rules read); `load_components` turns an edition into
 `Components`, the frozen lookups every rule reads, built once per bound rules object, so no

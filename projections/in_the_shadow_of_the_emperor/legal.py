@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: who acts now and what they may do.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md §6 (actions), §7 (decisions). The game
+Spec: docs/games/in_the_shadow_of_the_emperor.md §6 (actions), §7 (decisions). The game
 always waits for one decision (`Pending`); `options` lists every distinct way to take it
 (ruling 15: tiles differ by place, side and age, pushes by owner), and a decision with
 exactly one option is forced (`forced_option`, spec §7). The choices of each action type

@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: the result, and the counts the rules decide by.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md §9 (winning: most VP, then most thalers,
+Spec: docs/games/in_the_shadow_of_the_emperor.md §9 (winning: most VP, then most thalers,
 else a shared win) and the counting rules of the round: income (§5.1), descendants (§5.3),
 influence in an electorate (§5.5) and votes in an election (§5.6).
 """

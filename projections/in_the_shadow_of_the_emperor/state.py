@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: the state of a game and its parts, and the state before setup.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md. Frozen dataclasses: the electorates
+Spec: docs/games/in_the_shadow_of_the_emperor.md. Frozen dataclasses: the electorates
 (their elector, court, knights and cities), the players (supplies, thalers, cards taken), the
 decision the game waits for (`Pending`) and where the round's procedure stands.
 """

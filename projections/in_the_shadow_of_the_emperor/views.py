@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: what each viewer sees.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md §10. Everything is open except the sealed
+Spec: docs/games/in_the_shadow_of_the_emperor.md §10. Everything is open except the sealed
 ballots of an election before the reveal (§8): another seat's ballot shows as "hidden", in
 the view and in the event that cast it (`redact_cast_vote`, the redaction `cast_vote`
 declares in actions.py); to the table's recorder (viewer TABLE) too when the seat sealed it

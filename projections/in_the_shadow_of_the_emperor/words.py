@@ -1,6 +1,6 @@
 """In the Shadow of the Emperor: the words a person reads, from the edition's names.
 
-Spec: shared/games/in_the_shadow_of_the_emperor.md. Machine fields keep ids and seat
+Spec: docs/games/in_the_shadow_of_the_emperor.md. Machine fields keep ids and seat
 indexes; every sentence here names players by name and pieces by their edition label
 ("the Duchy of Saxony", "Doctor"). The pieces with no printed name (the throne, a single or a
 couple, a castle space, the phases of the round track, the decisions the game waits for) get

@@ -1,6 +1,6 @@
 """Palais Royal (Xavier Georges, Hans im Glück 2008; English edition Royal Palace).
 
-Spec: shared/games/palais_royal.md (data: data/palais_royal.json; seed text
+Spec: docs/games/palais_royal.md (data: data/palais_royal.json; seed text
 seeds/004_3341a1aacc65eba1.txt). Players: 2-4, seats 0..n-1 clockwise.
 Actions: `setup` (actor "table"; chance: court_layout, garden, set_aside, start_player),
 `initial_placement`, `play_privilege_card`, `place_at_gate`, `move_servants`,

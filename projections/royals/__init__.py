@@ -1,6 +1,6 @@
 """Royals (Peter Hawes; Abacusspiele 2014, Arcane Wonders 2016), for 2 to 5 players.
 
-Spec: shared/games/royals.md (data: data/royals.json; rulings: docs/rulings/royals.md).
+Spec: docs/games/royals.md (data: data/royals.json; rulings: docs/rulings/royals.md).
 Actions (actions.py, one record each): `setup` (actor "table"), `draw_cards`,
 `claim_noble`, `usurp_noble`, `end_turn`. The package's modules: `state` (the state),
 `actions`, `apply` (one function per action), `legal` (who acts, the choices),

@@ -1,6 +1,6 @@
 """Royals: one function per action type, each checking its rules then building the next state.
 
-Spec: shared/games/royals.md §3 (setup), §5 (a turn), §6 (automatic consequences). The
+Spec: docs/games/royals.md §3 (setup), §5 (a turn), §6 (automatic consequences). The
 unknown-type and game-over refusals come before any of these (`GameRules.admissible`).
 The draws and the refill are also run by `chance.py`, with a `Pick` that deals or traces
 the cards instead of reading the ones named.

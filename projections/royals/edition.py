@@ -1,6 +1,6 @@
 """Royals: one edition's component data, loaded once into typed, immutable structures.
 
-Spec: shared/games/royals.md §2 (components) and §3 (setup tables). Every number of the
+Spec: docs/games/royals.md §2 (components) and §3 (setup tables). Every number of the
 game comes from here; `edition_problems` refuses an edition the reducer could not read.
 The tables keep the edition's own keys (player counts as "2".."5"), so a lookup fails
 exactly where the data lacks an entry.

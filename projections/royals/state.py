@@ -1,13 +1,12 @@
 """Royals: the state of a game, and the state before its setup event (spec §3).
 
-Spec: shared/games/royals.md. Everything here is data; the rules live in `apply.py`.
+Spec: docs/games/royals.md. Everything here is data; the rules live in `apply.py`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from ..rules import Bag, require, words_list
@@ -56,18 +55,6 @@ class State:
     #: the players' names in seat order, for the sentences of refusals; never in a view, so
     #: the stored state digests (of the view) do not depend on them
     names: tuple[str, ...] = ()
-
-    def __getstate__(self) -> list[Any]:
-        return [getattr(self, f.name) for f in dataclass_fields(self)]
-
-    def __setstate__(self, values: list[Any]) -> None:
-        """Refuse a state pickled with other fields (a snapshot older than `names`): the
-        recorder then treats the snapshot as a cache miss and folds from the log."""
-        names = [f.name for f in dataclass_fields(self)]
-        if len(values) != len(names):
-            raise TypeError(f"a Royals state has {len(names)} fields, the pickle {len(values)}")
-        for name, value in zip(names, values, strict=True):
-            object.__setattr__(self, name, value)
 
 
 def initial_state(created: Mapping[str, Any], components: Components) -> State:

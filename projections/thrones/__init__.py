@@ -1,7 +1,7 @@
 """A Game of Thrones: The Card Game, first edition (Core Set, 2008), 2-4 players (slug
 `thrones`).
 
-Spec: shared/games/thrones.md (data: data/thrones.json). Card abilities are not coded:
+Spec: docs/games/thrones.md (data: data/thrones.json). Card abilities are not coded:
 players record them as generic `effect` events (§9); the reducer enforces the structural
 rules (§5-§8, §10) and checks each effect's basic validity.
 

@@ -3,7 +3,7 @@ recorder sends (shape only; the rules are checked by the reducer), the choices t
 it (legal.py), its chance fields, its rule (apply/), who sees it (views.py) and its
 sentence (words.py).
 
-Spec: shared/games/thrones.md §6 (the actions and their fields). The schemas refuse fields
+Spec: docs/games/thrones.md §6 (the actions and their fields). The schemas refuse fields
 they do not declare (marshmallow's default), so a typo in a field name is caught before the
 rules see it. The changes an `effect` records (§9) are declared the same way, one record
 per op, in apply/effects.py (`OPS`).

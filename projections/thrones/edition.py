@@ -1,5 +1,5 @@
 """The edition of A Game of Thrones as the rules read it: typed, immutable card data, and the
-check that an edition's content can serve (spec shared/games/thrones.md §3, data/thrones.json).
+check that an edition's content can serve (spec docs/games/thrones.md §3, data/thrones.json).
 
 Card instance ids (`p<seat>-NNN[-k]`, §3) name a seat's copy of a card of the edition, so
 they live here too.

@@ -1,6 +1,6 @@
 """The state of a game of Thrones and its parts, and the state before start_game.
 
-Spec: shared/games/thrones.md §3 (zones, identifiers) and §15 (suggested state). Every part
+Spec: docs/games/thrones.md §3 (zones, identifiers) and §15 (suggested state). Every part
 is a frozen, slotted dataclass; collections are tuples, frozensets or `Bag`.
 """
 

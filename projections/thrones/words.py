@@ -6,7 +6,7 @@ Machine fields keep ids ("p1-063-2", "master_of_coin", "attackers_declared"); ev
 sentence and refusal shows these words instead. Card names come only from the edition
 (`cards[].name`, looked up by collector number), so the rules, the terminal board and the
 web board (its labeller reads the same edition names from the catalog) name a card the
-same way. Spec: shared/games/thrones.md §3 (identifiers), §2.5 (titles), §7 (phases).
+same way. Spec: docs/games/thrones.md §3 (identifiers), §2.5 (titles), §7 (phases).
 
 A description is shown verbatim to every viewer of the log, before any redaction, so it
 never names what a seat may not see (spec §11): cards drawn, a new hand, face-down setup

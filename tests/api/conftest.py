@@ -15,7 +15,7 @@ from api import create_app
 def app(store_url):
     app = create_app({"TESTING": True, "DATABASE": store_url, "STREAM_SECONDS": 0.5})
     yield app
-    store = getattr(app.extensions["chronicle_local"], "store", None)
+    store = getattr(app.extensions["chronicle_local"], "opened", None)
     if store is not None:  # the test client runs requests in this thread
         store.close()
 

@@ -1,8 +1,13 @@
-"""The HTTP API: every endpoint's success path and every error code of DESIGN.md."""
+"""The HTTP API: every endpoint's success path and every error code (docs/design.md, "CLI
+and HTTP")."""
 
 from __future__ import annotations
 
 import json
+
+import pytest
+
+from events import InvalidEvent
 
 from ..conftest import FIXTURES
 from .conftest import auth
@@ -141,7 +146,7 @@ def test_an_idempotency_key_returns_the_first_response_and_stores_nothing_new(cl
 def test_an_idempotent_replay_answers_only_the_token_that_made_it(client):
     """Authentication comes before the stored answer is read: no token is 401, another
     token 409 with nothing of the stored event, and a different action under the same key
-    409 too (DESIGN.md, "Who sees what")."""
+    409 too (docs/design.md, "Access and tokens")."""
     made = client.post("/games", json={"game": "royals", "players": ["Ann", "Bo"],
                                        "mode": "digital", "seed": "idem"}).json
     gid, seats = made["id"], made["seat_tokens"]
@@ -308,6 +313,30 @@ def test_a_table_recorder_is_offered_the_cards_still_unseen_to_pick(client, digi
         "chance_slots"] == {}
     assert client.get(f"/games/{digital[0]}/legal-actions", headers=auth(digital[1])).json[
         "chance_slots"] == {}
+
+
+def _nested(levels: int) -> str:
+    """A note whose whole body is `levels` levels deep: the body, its data, then lists."""
+    return '{"type": "note", "actor": "table", "data": {"x": ' + "[" * (levels - 2) \
+        + "]" * (levels - 2) + "}}"
+
+
+def test_the_body_and_the_action_are_held_to_one_depth_limit(client, rec):
+    """64 levels are taken, 65 refused, with the same words at the HTTP door (the body as
+    parsed) and at the service's (the action recorded): one limit, not two that drift."""
+    gid, token = _table(client)
+    for levels, status in ((64, 201), (65, 400)):
+        r = client.post(f"/games/{gid}/events", headers=auth(token), data=_nested(levels),
+                        content_type="application/json")
+        assert r.status_code == status, (levels, r.json)
+    assert r.json["error"]["message"] == "the JSON is nested deeper than 64 levels"
+    game = rec.create_game({"game": "adaman", "players": ["Ann"]})
+    rec.record(game.id, json.loads(_nested(64)))
+    before = rec.last_seq(game.id)
+    refusal = r"^the action\.data\.x(\[0\]){62} is nested deeper than 64 levels$"
+    with pytest.raises(InvalidEvent, match=refusal):
+        rec.record(game.id, json.loads(_nested(65)))
+    assert rec.last_seq(game.id) == before
 
 
 def test_prefer_return_minimal_answers_the_stored_envelope_alone(client):

@@ -29,7 +29,7 @@ def counted(db_path, monkeypatch):
                                        "mode": "digital", "seed": "count"}).json
     gid = made["id"]
     client.get(f"/games/{gid}/state")  # warm: the store is open, the reducer bound
-    store = app.extensions["chronicle_local"].store
+    store = app.extensions["chronicle_local"].opened
     for name in COUNTED:
         real = getattr(store, name)
 

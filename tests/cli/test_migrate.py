@@ -11,7 +11,6 @@ import pytest
 
 from events import GameFilter, Recorder, open_store
 from events.recorder import token_hash
-from events.samples import load_samples
 from events.sqlite import SQLiteStore
 
 
@@ -27,7 +26,7 @@ def source(db_path):
     """A SQLite database with the sample games and a digital game in progress."""
     store = SQLiteStore(str(db_path))
     rec = Recorder(store)
-    assert load_samples(rec) > 0
+    assert rec.load_samples() > 0
     digital = rec.create_game({"game": "adaman", "players": ["Ann"], "mode": "digital",
                                "seed": "copied-seed"})
     rec.record(digital.id, rec.legal(digital.id)[0])

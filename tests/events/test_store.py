@@ -1,4 +1,5 @@
-"""The store contract: every backend (SQLite, PostgreSQL) passes these same tests unchanged.
+"""The store contract: every backend (SQLite, PostgreSQL, memory) passes these same tests
+unchanged.
 
 Append-only by database fact, optimistic concurrency, idempotency keys, the hash chain kept
 exactly, snapshots, editions, tokens and seeds. The `store` fixture here runs each test on
@@ -17,7 +18,20 @@ from events import open_store
 from events.errors import Conflict
 from events.model import GENESIS, chain_problems, seal
 from events.sqlite import SQLiteStore
-from events.store import GameFilter
+from events.store import GameFilter, Summary
+
+#: the backends whose SQL can be reached from outside the store
+SQL = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=["sqlite", "memory", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request, db_path) -> str:
+    """The database URL of each backend in turn, the memory store's named for this test."""
+    if request.param == "sqlite":
+        return str(db_path)
+    if request.param == "memory":
+        return f"memory:{db_path}"
+    return request.getfixturevalue("pg_url")
 
 
 @pytest.fixture
@@ -100,6 +114,7 @@ def test_an_append_to_an_unknown_game_is_refused(store):
     assert list(store.events("nope")) == []
 
 
+@pytest.mark.parametrize("store_url", SQL, indirect=True)
 def test_the_database_refuses_update_and_delete_on_events(store, store_url):
     _new_game(store)
     for sql in ("UPDATE events SET type = 'x' WHERE seq = 0", "DELETE FROM events"):
@@ -322,3 +337,58 @@ def test_open_store_takes_a_path_or_a_sqlite_url(db_path, url):
     assert isinstance(s, SQLiteStore)
     s.close()
     assert db_path.exists()
+
+
+# -- the read model and the marks of a history page ----------------------------------------
+def test_an_append_commits_its_summary_and_digests_with_it(store):
+    created = _new_game(store)
+    result = {"scores": [3], "winners": [0], "reason": "done", "breakdown": {}}
+    env = seal("g1", 1, "control", 0, {}, created["hash"])
+    store.append_all([env], Summary("finished", result, "rules-1", {0: "d0", 1: "d1"}))
+    assert (store.game("g1")["status"], store.game("g1")["result"]) == ("finished", result)
+    assert store.digests("g1", "rules-1") == {0: "d0", 1: "d1"}
+    store.put_digests("g1", "rules-1", {1: "d1'", 2: "d2"})
+    assert store.digests("g1", "rules-1") == {0: "d0", 1: "d1'", 2: "d2"}
+    assert store.digests("g1", "rules-2") == {}
+    unchanged = seal("g1", 2, "note", "table", {}, env["hash"])
+    store.append_all([unchanged], Summary("in_progress", None, changed=False))
+    assert store.game("g1")["status"] == "finished"  # a summary that did not change is kept
+
+
+def test_a_refused_append_stores_none_of_its_events_nor_its_summary(store):
+    created = _new_game(store)
+    first = seal("g1", 1, "note", "table", {}, created["hash"], idempotency_key="k")
+    second = seal("g1", 2, "note", "table", {}, first["hash"], idempotency_key="k")
+    with pytest.raises(Conflict) as err:
+        store.append_all([first, second], Summary("finished", None, "r", {1: "x"}))
+    assert err.value.code == "idempotency_key_taken"
+    assert store.last_seq("g1") == 0 and store.game("g1")["status"] == "in_progress"
+    assert store.digests("g1", "r") == {}
+
+
+def test_undo_redo_and_corrections_are_found_by_the_seq_they_name(store):
+    prev, envs = _new_game(store)["hash"], []
+    for seq, (kind, data) in enumerate([("control", {}), ("undo", {"target_seq": 1}),
+                                        ("redo", {"target_seq": 1}), ("undo", {}),
+                                        ("correction", {"target_seq": 1}),
+                                        ("note", {"target_seq": 1}),
+                                        ("redo", {"target_seq": None})], 1):
+        envs.append(seal("g1", seq, kind, "table", data, prev))
+        store.append(envs[-1])
+        prev = envs[-1]["hash"]
+    assert [e["seq"] for e in store.aimed_at("g1", [1, 9])] == [2, 3, 5]
+    assert store.aimed_at("g1", [4]) == []
+    assert [e["seq"] for e in store.unaimed("g1")] == [4, 7]  # no target they name
+
+
+def test_the_fork_filter_and_a_digital_games_secret(store):
+    _new_game(store, "played", seed="s", created_at="2026-01-01T00:00:00Z")
+    created = seal("fork", 0, "game_created", "table", {"game": "adaman"}, GENESIS)
+    store.create_game({**_row("fork", created_at="2026-01-02T00:00:00Z"),
+                       "origin": {"game_id": "played", "seq": 0, "hash": "h"}},
+                      created, {}, None, "salt")
+    assert [r["id"] for r in store.list_games(GameFilter(forks=True))[0]] == ["fork"]
+    assert [r["id"] for r in store.list_games(GameFilter(forks=False))[0]] == ["played"]
+    assert store.game("fork")["origin"] == {"game_id": "played", "seq": 0, "hash": "h"}
+    assert store.secret("played") == ("s", None) and store.salt("played") is None
+    assert store.secret("fork") is None and store.seed("fork") is None

@@ -1,4 +1,4 @@
-"""Adaman (shared/games/adaman.md): every worked example, every refusal, the invariants."""
+"""Adaman (docs/games/adaman.md): every worked example, every refusal, the invariants."""
 
 from __future__ import annotations
 

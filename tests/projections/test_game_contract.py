@@ -1,7 +1,7 @@
 """One battery for every registered game: random legal play and the engine's invariants.
 
 Each game module adds its own invariants (conservation of cards and tokens) in its own
-test file; this file proves what every reducer owes the engine (STYLE.md 2.8).
+test file; this file proves what every reducer owes the engine.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """In the Shadow of the Emperor: the spec's worked examples, refusals, the sealed vote and
-property tests (shared/games/in_the_shadow_of_the_emperor.md)."""
+property tests (docs/games/in_the_shadow_of_the_emperor.md)."""
 
 from __future__ import annotations
 

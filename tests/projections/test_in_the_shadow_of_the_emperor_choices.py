@@ -1,5 +1,5 @@
 """In the Shadow of the Emperor's choices against a brute force written from the spec
-(shared/games/in_the_shadow_of_the_emperor.md), independent of legal.py: on states of random
+(docs/games/in_the_shadow_of_the_emperor.md), independent of legal.py: on states of random
 playouts (3, 4 and 5 players, table and digital), the moves `Walker.moves` reaches for the
 small spaces are exactly the moves the spec allows, each once, and the reducer accepts each.
 

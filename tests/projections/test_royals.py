@@ -1,10 +1,9 @@
-"""Royals: the worked examples of shared/games/royals.md §10, every refusal, the scoring rules,
+"""Royals: the worked examples of docs/games/royals.md §10, every refusal, the scoring rules,
 the review rulings, and property tests over random legal games for 2 to 5 players."""
 
 from __future__ import annotations
 
 import json
-import pickle
 import random
 from collections import Counter
 from dataclasses import replace
@@ -887,16 +886,6 @@ def test_the_state_keeps_the_names_but_no_view_shows_them():
     assert state.names == ("Ann", "Bo", "Claire")
     for seat in (0, None, "all"):
         assert "Ann" not in json.dumps(RULES.view(state, seat))
-
-
-def test_a_state_pickled_before_the_names_existed_does_not_load():
-    # the recorder's snapshots are pickles; an old one must be a cache miss, not a state
-    # whose refusals fail for want of `names`
-    state = set_up(3)
-    assert pickle.loads(pickle.dumps(state)) == state
-    blank = State.__new__(State)
-    with pytest.raises(TypeError):
-        blank.__setstate__(state.__getstate__()[:-1])  # as pickled without `names`
 
 
 def test_views_hide_other_hands_and_show_counts():

@@ -1,4 +1,4 @@
-"""Royals' choices against brute forces written from the spec (shared/games/royals.md),
+"""Royals' choices against brute forces written from the spec (docs/games/royals.md),
 never from projections/royals/legal.py: on states of random playouts and on hands built by
 hand, the moves `Walker.moves` reaches are exactly the moves the spec allows, each once, and
 the reducer accepts every one.

@@ -21,7 +21,7 @@ from projections.thrones.apply import card_ops, effects, lasting_ops
 from projections.thrones.apply.effects import OP_TYPES, OPS, OpType, public_op
 from tests.conftest import fixture_files, load_fixture
 
-#: the spec's data (shared/games/thrones.json, copied as the default edition): §9's ops
+#: the spec's data (docs/games/thrones.md; projections/data/thrones.json): §9's ops
 SPEC = json.loads((Path(__file__).resolve().parents[2] / "projections" / "data"
                    / "thrones.json").read_text("utf-8"))
 #: §9's table lists `redirect?` for kill, which the JSON's field list leaves out

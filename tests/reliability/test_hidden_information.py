@@ -388,7 +388,8 @@ def test_the_replay_page_shows_and_fetches_an_observer_nothing_of_the_hidden_val
     the value's owner, not."""
     chromium = "/usr/bin/chromium"
     if not os.path.exists(chromium):
-        pytest.skip(f"no system Chromium at {chromium}")
+        pytest.skip(f"the replay page was not checked in a browser: it needs the system "
+                    f"Chromium at {chromium} (./test installs it when run as root)")
     from playwright.sync_api import sync_playwright
 
     leaks: list[Leak] = []

@@ -1,4 +1,4 @@
-"""Reads never write (issue #32; DESIGN.md, "Reads never write"; RELIABILITY.md).
+"""Reads never write (issue #32; docs/design.md, "Stores": reads never write; RELIABILITY.md).
 
 Every GET of the API and every reading command of the CLI (`games`, `state`, `legal`,
 `log`, `replay`, `export`, `verify`, `compare`, `stats`, `reaudit`, `editions`) is asked of a

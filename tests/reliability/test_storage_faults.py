@@ -87,7 +87,9 @@ def test_a_read_only_database_refuses_writes_and_stays_readable(store, rec, db_p
     _read_only_checks(db_path, f"file:{db_path}?mode=ro", game.id, rec.last_seq(game.id))
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to a 0444 file regardless")
+@pytest.mark.skipif(os.geteuid() == 0, reason="running as root, which writes to a "
+                    "read-only (0444) file regardless: run the tests as another user to check "
+                    "that such a file refuses writes")
 def test_a_database_file_in_mode_0444_refuses_writes(store, rec, db_path):
     game = table_game(rec)
     last = rec.last_seq(game.id)
@@ -123,7 +125,7 @@ def test_http_full_disk_is_503_with_the_error_body(db_path):
     client = app.test_client()
     created = client.post("/games", json={"game": "adaman", "players": ["Ann"]}).json
     auth = {"Authorization": f"Bearer {created['recorder_token']}"}
-    _fill_disk(app.extensions["chronicle_local"].store)
+    _fill_disk(app.extensions["chronicle_local"].opened)
     before = _rows(db_path)
     _storage_503(client.post(f"/games/{created['id']}/events", json=BIG_NOTE, headers=auth))
     assert _rows(db_path) == before

@@ -491,8 +491,8 @@ class Observer:
         return self.seat if self.kind == "seat" else "table"
 
     def viewer(self, mode: str, seals: bool = False) -> Any:
-        """Whose eyes the rules say this observer has (DESIGN.md, "Who sees what"; `seals`:
-        the game lets seats seal moves from the table's recorder)."""
+        """Whose eyes the rules say this observer has (docs/design.md, "Access and tokens";
+        `seals`: the game lets seats seal moves from the table's recorder)."""
         if self.kind == "seat":
             return self.seat
         if self.kind == "recorder" and mode == "table":

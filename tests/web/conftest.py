@@ -18,6 +18,8 @@ import requests
 from events.model import GENESIS, seal
 
 CHROMIUM = "/usr/bin/chromium"
+NO_CHROMIUM = (f"the browser tests did not run: they need the system Chromium at {CHROMIUM} "
+               "(./test installs it from Debian's packages when run as root)")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,8 +44,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if os.path.exists(CHROMIUM):
         return
-    skip = pytest.mark.skip(reason=f"browser tests need the system Chromium at {CHROMIUM} "
-                            "(./test installs it through scripts/system-deps.sh)")
+    skip = pytest.mark.skip(reason=NO_CHROMIUM)
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
@@ -136,7 +137,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no system Chromium at {CHROMIUM}")
+        pytest.skip(NO_CHROMIUM)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -19,8 +19,9 @@ from .test_record import TAP_JS
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(bundle.pyodide_version() is None, reason="the offline recorder needs "
-                       "Pyodide in vendor/pyodide (./test installs it: scripts/offline-deps.sh)"),
+    pytest.mark.skipif(bundle.pyodide_version() is None, reason="the offline recorder was not "
+                       "tested: it needs Pyodide in vendor/pyodide (./test installs it from the "
+                       "npm registry: scripts/offline-deps.sh)"),
 ]
 
 TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True}

@@ -1,7 +1,7 @@
 """The reducer of A Game of Thrones: one apply function per action type
 (`apply_<type>`, which actions.ACTIONS declares).
 
-Spec: shared/games/thrones.md. Card abilities are not coded: players record them as generic
+Spec: docs/games/thrones.md. Card abilities are not coded: players record them as generic
 `effect` events (§9); the reducer enforces the structural rules (§5-§8, §10) and checks each
 effect's basic validity. Every apply function checks that no winner is waiting to be chosen,
 refuses malformed data by name and checks victory after the event (§7.7; see victory.py).
