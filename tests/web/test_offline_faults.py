@@ -323,8 +323,8 @@ def test_a_cut_before_the_tablet_is_ready_says_so_and_what_it_costs(
     said = page.locator("#sync").inner_text()
     assert "not ready to go offline yet" in said, said
     assert "If the connection drops now, moves cannot be recorded until it is back" in said, said
+    _prepare(page)  # the move is built online (the builder asks the server each pick)
     tablet.set_offline(True)
-    _prepare(page)
     lost = _press(page)
     page.locator("#error").filter(has_text="Not recorded").wait_for(timeout=20_000)
     error = page.locator("#error").inner_text()
