@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from marshmallow import fields, validate
 
 from ..rules import OpenSchema, schema_problems
+from .abilities.schema import Ability, AbilityError, parse_abilities
 
 CardId = str
 Seat = int
@@ -56,7 +57,14 @@ def edition_problems(content: Mapping[str, Any]) -> list[str]:
     problems = schema_problems(_Edition(), dict(content))
     if problems:
         return problems
-    return [f"constants: missing {k}" for k in CONSTANTS if k not in content["constants"]]
+    missing = [f"constants: missing {k}" for k in CONSTANTS if k not in content["constants"]]
+    if missing:
+        return missing
+    try:  # the abilities (docs/games/thrones-abilities.md): a fault names the card
+        components_of(content)
+    except AbilityError as err:
+        return [str(err)]
+    return []
 
 
 # ---------------------------------------------------------------------------
@@ -133,6 +141,20 @@ class Card:
     may_attach_to_own_house_card: bool = False
     cannot_attack: bool = False
     stealth_immune: bool = False
+    #: its abilities as data (docs/games/thrones-abilities.md); `declared`: the card says
+    #: what it does (an `abilities` list, empty with `plain`), which the coverage test reads
+    abilities: tuple[Ability, ...] = ()
+    declared: bool = False
+    plain: bool = False
+
+    @property
+    def constants(self) -> tuple[Ability, ...]:
+        """Its constant abilities, which apply by themselves while it is in play."""
+        return tuple(a for a in self.abilities if a.kind == "constant")
+
+    def ability(self, ident: str) -> Ability | None:
+        """Its ability named `ident`, or None."""
+        return next((a for a in self.abilities if a.id == ident), None)
 
     def kneel_exempt(self, side: str) -> tuple[str, ...]:
         """The challenge types in which this card need not kneel to `side` ("attack",
@@ -149,6 +171,11 @@ class Title:
     supports: tuple[str, ...]
     opposes: tuple[str, ...]
     amount: int | None  # its ability's amount (the Master of Coin's gold)
+    abilities: tuple[Ability, ...] = ()
+
+    def ability(self, ident: str) -> Ability | None:
+        """Its declared ability named `ident`, or None."""
+        return next((a for a in self.abilities if a.id == ident), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +229,9 @@ class Components:
     house_ids: Mapping[str, int]
     effect_ops: tuple[str, ...]
     ops: Mapping[str, OpWords] = field(default_factory=dict)
+    #: the numbers of the cards with constant abilities: the hot path (apply/values.py)
+    #: looks at these cards only
+    constant_cards: frozenset[int] = frozenset()
     _memo: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def card(self, card: CardId) -> Card:
@@ -229,20 +259,23 @@ class Components:
 
 def components_of(edition: Mapping[str, Any]) -> Components:
     """The typed edition of checked content (see `edition_problems`)."""
-    cards = tuple(_card(c) for c in edition["cards"])
+    op_fields = {name: tuple((spec.get("fields") or {}) if isinstance(spec, Mapping) else ())
+                 for name, spec in (edition.get("effect_ops") or {}).items()}
+    cards = tuple(_card(c, op_fields) for c in edition["cards"])
     return Components(
         cards=cards, by_number={c.number: c for c in cards},
         constants=Constants(**{k: int(edition["constants"][k]) for k in CONSTANTS}),
-        titles={t["id"]: _title(t) for t in edition["titles"]},
+        titles={t["id"]: _title(t, op_fields) for t in edition["titles"]},
         starter={house: StarterDeck(int(d["house_card"]), tuple(d["plots"]),
                                     tuple(d["draw_deck"]))
                  for house, d in edition["starter_decks"].items()},
         houses=tuple(House(h["id"], int(h.get("house_card") or 0)) for h in edition["houses"]),
         house_ids={h["id"]: int(h["house_card"]) for h in edition["houses"]},
-        effect_ops=tuple(edition.get("effect_ops") or ()))
+        effect_ops=tuple(edition.get("effect_ops") or ()),
+        constant_cards=frozenset(c.number for c in cards if c.constants))
 
 
-def _card(data: Mapping[str, Any]) -> Card:
+def _card(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Card:
     exempt = data.get("kneel_exempt") or {}
     plot = data.get("plot")
     return Card(
@@ -262,7 +295,10 @@ def _card(data: Mapping[str, Any]) -> Card:
         kneel_exempt_defend=tuple(exempt.get("defend", ())),
         may_attach_to_own_house_card=bool(data.get("may_attach_to_own_house_card")),
         cannot_attack=bool(data.get("cannot_attack")),
-        stealth_immune=bool(data.get("stealth_immune")))
+        stealth_immune=bool(data.get("stealth_immune")),
+        abilities=parse_abilities(str(data.get("id")), data["name"], data["type"],
+                                  data.get("abilities"), op_fields),
+        declared="abilities" in data, plain=bool(data.get("plain")))
 
 
 def _grant(data: Mapping[str, Any]) -> Grant:
@@ -284,11 +320,13 @@ def _self_reduction(data: Mapping[str, Any] | None) -> SelfReduction | None:
                          per_controlled_trait=data.get("per_controlled_trait"))
 
 
-def _title(data: Mapping[str, Any]) -> Title:
+def _title(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Title:
     amount = (data.get("ability") or {}).get("amount")
     return Title(id=data["id"], name=data["name"], supports=tuple(data.get("supports") or ()),
                  opposes=tuple(data.get("opposes") or ()),
-                 amount=None if amount is None else int(amount))
+                 amount=None if amount is None else int(amount),
+                 abilities=parse_abilities(f"title:{data['id']}", data["name"], "title",
+                                           data.get("abilities"), op_fields))
 
 
 # ---------------------------------------------------------------------------

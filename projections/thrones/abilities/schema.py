@@ -1,0 +1,331 @@
+"""The typed abilities of a card and their check at load (docs/games/thrones-abilities.md).
+
+Every ability of `projections/data/thrones.json` is parsed into frozen dataclasses here; an
+unknown kind, op, trigger, step, filter key, condition or placeholder is a load error
+(`AbilityError`) naming the card, so a typo in the data never reaches a game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...rules import freeze
+
+KINDS = ("action", "response", "interrupt", "forced", "constant", "when_revealed", "title",
+         "house")
+ZONES = ("play", "hand", "plot", "discard", "dead", "title", "house")
+PHASES = ("plot", "draw", "marshalling", "challenges", "dominance")
+STEPS = ("no_challenge", "challenge_open", "attackers_declared", "defenders_declared",
+         "resolved", "choose", "first_player", "titles")
+PERS = ("challenge", "phase", "round", "game")
+TRIGGERS = ("challenge_won", "claim_applied", "killed", "would_be_killed",
+            "would_be_discarded", "leaves_play", "enters_play", "marshalled",
+            "attackers_declared", "defenders_declared", "dominance_won", "plot_revealed",
+            "phase_begins", "event_played")
+CHOOSE = ("card", "seat", "number", "challenge_type")
+TARGET_ZONES = ("play", "hand", "deck", "discard", "dead")
+SIDES = ("you", "opponent", "any")
+FILTER_KEYS = ("type", "type_any", "house", "trait", "trait_any", "crest", "name", "unique",
+               "printed_cost_at_most", "printed_cost_at_least", "printed_strength_at_most",
+               "printed_icon", "printed_keyword", "limited",
+               "icon", "keyword", "strength_at_most", "strength_at_least", "knelt",
+               "participating", "attacking", "defending", "has_power", "has_attachment",
+               "is_attachment", "attached_to", "not", "controller", "owner")
+CONDITION_KEYS = ("source_standing", "source_knelt", "source_participating",
+                  "source_attacking", "source_defending", "you_are", "you_control",
+                  "you_control_count", "opponent_controls", "gold_at_least", "hand_at_least",
+                  "first_player", "has_power")
+TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter",
+                          "unopposed", "type", "winner", "loser", "attacker", "defender",
+                          "card", "seat", "to", "by", "phase", "plot")
+COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
+#: ops whose cards are chance: their `count` is filled from this chance field
+CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
+CONSTANT_OPS = ("continuous", "exclude_character_power", "note")
+ABILITY_KEYS = ("id", "label", "kind", "zone", "window", "condition", "cost", "limit",
+                "targets", "ops", "function", "automated", "summary")
+WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")
+TARGET_KEYS = ("name", "choose", "zone", "controller", "owner", "filter", "count", "min",
+               "max", "seats", "optional", "label")
+FIXED_PLACEHOLDERS = ("$self", "$bearer", "$you", "$house", "$opponent", "$drawn", "$milled",
+                      "$random")
+CHALLENGE_FIELDS = ("type", "attacker", "defender", "winner", "loser")
+TRIGGER_FIELDS = ("card", "seat", "type", "winner", "loser", "attacker", "defender",
+                  "margin", "unopposed", "to", "by", "from", "plot", "phase")
+NAME = re.compile(r"^[a-z0-9_]+$")
+
+#: a frozen JSON mapping, as `rules.freeze` makes it
+Frozen = Mapping[str, Any]
+
+
+class AbilityError(ValueError):
+    """An ability the engine cannot read; the message names the card and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One choice of an ability's move (docs: "Targets")."""
+
+    name: str
+    choose: str
+    zone: str = "play"
+    controller: str = "any"
+    owner: str = "you"
+    filter: Frozen = freeze({})
+    least: int = 1
+    most: int = 1
+    seats: str = "opponents"
+    label: str = ""
+
+    @property
+    def many(self) -> bool:
+        """Whether the value is a list (a range, or more than one card)."""
+        return self.choose == "card" and (self.least != self.most or self.most > 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """When an ability may be used (docs: "One ability", `window`)."""
+
+    phases: tuple[str, ...] = ()  # empty: any phase
+    steps: tuple[str, ...] = ()
+    challenge_types: tuple[str, ...] = ()
+    your_turn: bool = False
+    trigger: str | None = None
+    condition: Frozen = freeze({})
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """One ability of a card, as declared beside its summary."""
+
+    id: str
+    label: str
+    kind: str
+    zone: str
+    window: Window
+    condition: Frozen
+    cost: tuple[Frozen, ...]
+    limit_times: int | None
+    limit_per: str | None
+    targets: tuple[Target, ...]
+    ops: tuple[Frozen, ...]
+    function: str | None
+    automated: bool = True
+
+    @property
+    def influence(self) -> int:
+        """The influence its cost asks (pay_influence), 0 for none."""
+        return sum(int(op.get("amount") or 0) for op in self.cost
+                   if op.get("op") == "pay_influence")
+
+
+def parse_abilities(card_id: str, name: str, card_type: str, raw: Any,
+                    op_names: Mapping[str, Sequence[str]]) -> tuple[Ability, ...]:
+    """The typed abilities of one card; AbilityError names the card and the fault."""
+    where = f"{name} ({card_id})"
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise AbilityError(f"{where}: abilities must be a list")
+    out: list[Ability] = []
+    for entry in raw:
+        ability = _ability(where, card_type, entry, op_names)
+        if any(a.id == ability.id for a in out):
+            raise AbilityError(f"{where}: two abilities are named {ability.id}")
+        out.append(ability)
+    return tuple(out)
+
+
+def _keys(where: str, data: Any, allowed: Sequence[str], what: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise AbilityError(f"{where}: {what} must be an object")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise AbilityError(f"{where}: {what} has unknown key {', '.join(unknown)}")
+    return data
+
+
+def _one_of(where: str, value: Any, allowed: Sequence[str], what: str) -> str:
+    if value not in allowed:
+        raise AbilityError(f"{where}: unknown {what} {value!r} (one of {', '.join(allowed)})")
+    return str(value)
+
+
+def _listed(value: Any) -> tuple[Any, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list | tuple) else (value,)
+
+
+def _default_zone(kind: str, card_type: str) -> str:
+    if kind == "title":
+        return "title"
+    if kind == "house" or card_type == "house":
+        return "house"
+    if card_type == "event":
+        return "hand"
+    if card_type == "plot":
+        return "plot"
+    return "play"
+
+
+def _ability(card: str, card_type: str, data: Any, op_names: Mapping[str, Sequence[str]]) -> Ability:
+    data = _keys(card, data, ABILITY_KEYS, "an ability")
+    ident = data.get("id")
+    if not isinstance(ident, str) or not NAME.match(ident):
+        raise AbilityError(f"{card}: an ability's id must be snake_case, not {ident!r}")
+    where = f"{card}, ability {ident}"
+    label = data.get("label")
+    if not isinstance(label, str) or not label.strip():
+        raise AbilityError(f"{where}: needs a label (what its button says)")
+    kind = _one_of(where, data.get("kind"), KINDS, "kind")
+    zone = _one_of(where, data.get("zone", _default_zone(kind, card_type)), ZONES, "zone")
+    window = _window(where, kind, data.get("window"))
+    targets = tuple(_target(where, t) for t in data.get("targets") or ())
+    names = {t.name for t in targets}
+    if len(names) != len(targets):
+        raise AbilityError(f"{where}: two targets share a name")
+    if kind == "constant" and (targets or data.get("cost")):
+        raise AbilityError(f"{where}: a constant ability has no targets and no cost")
+    known = (*FIXED_PLACEHOLDERS, *(f"${n}" for n in names))
+    cost = tuple(_op(where, op, op_names, known, cost=True) for op in data.get("cost") or ())
+    ops = tuple(_op(where, op, op_names, known) for op in data.get("ops") or ())
+    if kind == "constant":
+        bad = [op["op"] for op in ops if op["op"] not in CONSTANT_OPS]
+        if bad:
+            raise AbilityError(f"{where}: a constant ability's ops are "
+                               f"{', '.join(CONSTANT_OPS)}, not {', '.join(bad)}")
+    function = data.get("function")
+    if function is not None and (not isinstance(function, str) or not NAME.match(function)):
+        raise AbilityError(f"{where}: a function is named in snake_case")
+    if function is not None and ops:
+        raise AbilityError(f"{where}: an ability with a function declares no ops")
+    _check_placeholders(where, data.get("condition") or {}, known)
+    limit = data.get("limit")
+    times, per = None, None
+    if limit is not None:
+        limit = _keys(where, limit, ("times", "per"), "a limit")
+        times = limit.get("times", 1)
+        if not isinstance(times, int) or isinstance(times, bool) or times < 1:
+            raise AbilityError(f"{where}: a limit's times is a positive integer")
+        per = _one_of(where, limit.get("per"), PERS, "limit period")
+    condition = _keys(where, data.get("condition") or {}, CONDITION_KEYS, "a condition")
+    for key in ("you_control", "opponent_controls"):
+        if key in condition:
+            _filter(where, condition[key])
+    if "you_control_count" in condition:
+        count = _keys(where, condition["you_control_count"], ("filter", "at_least"),
+                      "you_control_count")
+        _filter(where, count.get("filter") or {})
+    automated = data.get("automated", True)
+    if not isinstance(automated, bool):
+        raise AbilityError(f"{where}: automated is true or false")
+    return Ability(id=ident, label=label, kind=kind, zone=zone, window=window,
+                   condition=freeze(dict(condition)), cost=cost, limit_times=times,
+                   limit_per=per, targets=targets, ops=ops, function=function,
+                   automated=automated)
+
+
+def _window(where: str, kind: str, data: Any) -> Window:
+    if data is None:
+        if kind in ("response", "interrupt", "forced"):
+            raise AbilityError(f"{where}: a {kind} ability needs a window with its trigger")
+        return Window()
+    data = _keys(where, data, WINDOW_KEYS, "a window")
+    phase = data.get("phase", "any")
+    phases = () if phase == "any" else tuple(_one_of(where, p, PHASES, "phase")
+                                             for p in _listed(phase))
+    steps = tuple(_one_of(where, s, STEPS, "step") for s in _listed(data.get("step")))
+    types = tuple(_one_of(where, t, ("military", "intrigue", "power"), "challenge type")
+                  for t in _listed(data.get("challenge_type")))
+    trigger = data.get("trigger")
+    if trigger is not None:
+        _one_of(where, trigger, TRIGGERS, "trigger")
+    if kind in ("response", "interrupt", "forced") and trigger is None:
+        raise AbilityError(f"{where}: a {kind} ability names its trigger")
+    condition = _keys(where, data.get("condition") or {}, TRIGGER_CONDITION_KEYS,
+                      "a trigger condition")
+    if "card_filter" in condition:
+        _filter(where, condition["card_filter"])
+    return Window(phases=phases, steps=steps, challenge_types=types,
+                  your_turn=bool(data.get("your_turn")), trigger=trigger,
+                  condition=freeze(dict(condition)))
+
+
+def _filter(where: str, data: Any) -> Frozen:
+    flt = _keys(where, data, FILTER_KEYS, "a filter")
+    return freeze(dict(flt))
+
+
+def _target(where: str, data: Any) -> Target:
+    data = _keys(where, data, TARGET_KEYS, "a target")
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME.match(name) or name in (
+            "self", "bearer", "you", "house", "opponent", "drawn", "milled", "random",
+            "influence", "trigger", "challenge"):
+        raise AbilityError(f"{where}: a target's name is snake_case and not a placeholder, "
+                           f"not {name!r}")
+    choose = _one_of(where, data.get("choose", "card"), CHOOSE, "target kind")
+    count = data.get("count", 1)
+    if isinstance(count, int) and not isinstance(count, bool):
+        least, most = count, count
+    elif isinstance(count, list) and len(count) == 2 and all(isinstance(c, int) for c in count):
+        least, most = count
+    else:
+        raise AbilityError(f"{where}: target {name}: count is a number or [min, max]")
+    if data.get("optional"):
+        least = 0
+    if choose == "number":
+        least, most = int(data.get("min", 0)), int(data.get("max", 99))
+    if least < 0 or most < least:
+        raise AbilityError(f"{where}: target {name}: count {count!r} is not a range")
+    return Target(name=name, choose=choose,
+                  zone=_one_of(where, data.get("zone", "play"), TARGET_ZONES, "target zone"),
+                  controller=_one_of(where, data.get("controller", "any"), SIDES,
+                                     "controller"),
+                  owner=_one_of(where, data.get("owner", "you"), SIDES, "owner"),
+                  filter=_filter(where, data.get("filter") or {}), least=least, most=most,
+                  seats=_one_of(where, data.get("seats", "opponents"), ("opponents", "any"),
+                                "seats"),
+                  label=str(data.get("label") or ""))
+
+
+def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Sequence[str],
+        cost: bool = False) -> Frozen:
+    if not isinstance(data, Mapping) or not isinstance(data.get("op"), str):
+        raise AbilityError(f"{where}: each op is an object naming its op")
+    name = data["op"]
+    allowed = (*op_names, *(COST_PSEUDO_OPS if cost else ()))
+    if name not in allowed:
+        raise AbilityError(f"{where}: unknown op {name!r}"
+                           + (" (cost pseudo-ops are allowed in cost only)"
+                              if name in COST_PSEUDO_OPS else ""))
+    fields = op_names.get(name)
+    if fields is not None:
+        extra = set(data) - {"op", *fields, *(("count",) if name in CHANCE_OPS else ())}
+        if extra:
+            raise AbilityError(f"{where}: op {name} has no field {', '.join(sorted(extra))}")
+    _check_placeholders(where, data, known)
+    return freeze(dict(data))
+
+
+def _check_placeholders(where: str, value: Any, known: Sequence[str]) -> None:
+    """Every "$..." string is a placeholder the engine fills."""
+    if isinstance(value, str) and value.startswith("$"):
+        head, _, field = value.partition(".")
+        if head == "$trigger" and field in TRIGGER_FIELDS:
+            return
+        if head == "$challenge" and field in CHALLENGE_FIELDS:
+            return
+        if value not in known:
+            raise AbilityError(f"{where}: unknown placeholder {value}")
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            _check_placeholders(where, item, known)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _check_placeholders(where, item, known)
