@@ -102,6 +102,18 @@ class EffectData(Schema):
     costs = fields.List(fields.Dict(), load_default=list)
     ops = fields.List(fields.Dict(), load_default=list)
     text = fields.String(load_default=None, allow_none=True)
+    reason = fields.String(load_default=None, allow_none=True)
+
+
+class UseAbilityData(Schema):
+    """docs/games/thrones-abilities.md, "The action use_ability"."""
+
+    card = fields.String(required=True)
+    ability = fields.String(required=True)
+    choices = fields.Dict(keys=fields.String(), load_default=dict)
+    drawn = fields.List(fields.String(), load_default=None, allow_none=True)
+    milled = fields.List(fields.String(), load_default=None, allow_none=True)
+    random = fields.List(fields.String(), load_default=None, allow_none=True)
 
 
 
@@ -177,6 +189,9 @@ ACTIONS: tuple[ActionType[State, Components], ...] = (
     ActionType("end_round", "End the round", EmptyData,
                legal.end_round_steps, (), apply.apply_end_round,
                public, words.end_round_sentence),
+    ActionType("use_ability", "Use a card's ability", UseAbilityData,
+               legal.use_ability_steps, (), apply.apply_use_ability,
+               views.redact_use_ability, words.use_ability_sentence),
     ActionType("effect", "Record a card effect", EffectData,
                legal.effect_steps, (), apply.apply_effect,
                views.redact_effect, words.effect_sentence),

@@ -36,6 +36,8 @@ from .apply.challenges import (
     redirect_problem,
     take_problem,
 )
+from .apply import abilities as ab
+from .apply.abilities import apply_use_ability
 from .apply.claims import claim_victims, extra_opponent_options, participants_of, pending_need
 from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup
@@ -890,6 +892,128 @@ def effect_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step
     """None for now: an effect's choices come from the cards' declared abilities (issue
     #30); a recorder sends an effect's data whole meanwhile."""
     return None
+
+
+def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """Issue #30: the card, its ability, then each target in the card's order (the options
+    those its filters allow now), then the cards knelt for influence; the last choice
+    offers only what the rule accepts, so no walk ends in a refusal."""
+    if not (_playing(state) and isinstance(actor, int) and actor in state.active
+            and state.phase not in ("start", "setup", "setup_draw")):
+        return None
+    if not made.has("card"):
+        refs = [r for r in ab.sources_of(state, actor, ed)
+                if ab.usable_abilities(state, actor, r, ed)]
+        if not refs:
+            return None
+        return Choice(("card",), "Card whose ability to use",
+                      tuple(_source_option(state, r, ed) for r in refs))
+    ref = made.get("card")
+    abilities = ab.usable_abilities(state, actor, ref, ed)
+    if not made.has("ability"):
+        return Choice(("ability",), "Ability to use", tuple(
+            Option(a.id, a.label) for a in abilities)) if abilities else None
+    ability = next((a for a in abilities if a.id == made.get("ability")), None)
+    if ability is None:
+        return None
+    chosen = dict(made.get("choices") or {})
+    _, _, ctx = ab.prepare(state, actor, {"card": ref, "ability": ability.id}, ed,
+                           targets=False)
+    asks = [t.name for t in ability.targets] + (["influence"] if ability.influence else [])
+    for number, target in enumerate(ability.targets):
+        last = number == len(asks) - 1
+        step = _target_step(state, actor, made, ref, ability, ctx, target, chosen, last, ed)
+        if step is not None:
+            return step
+    if ability.influence:
+        step = _influence_step(state, actor, made, ref, ability, ctx, chosen, ed)
+        if step is not None:
+            return step
+    data = {"card": ref, "ability": ability.id, "choices": chosen}
+    return Done({"choices": chosen}) if _accepts(apply_use_ability, state, "use_ability",
+                                                 actor, data, ed) else None
+
+
+def _source_option(state: State, ref: str, ed: Components) -> Option:
+    source = ab.source_of(state, ref, ed)
+    if source.instance is not None and ed.is_known(source.instance) and \
+            not ref.startswith("plot:"):
+        return _card_option(source.instance, ed, value=ref, group=source.zone.capitalize()
+                            if source.zone != "play" else "In play")
+    return Option(ref, source.name, group={"plot": "Plot", "title": "Title",
+                                           "house": "House card"}.get(source.zone, ""))
+
+
+def _with_choice(made: Made, chosen: dict[str, Any], name: str, value: Any
+                 ) -> dict[str, Any]:
+    return {"card": made.get("card"), "ability": made.get("ability"),
+            "choices": {**chosen, name: value}}
+
+
+def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, ctx: Any,
+                 target: Any, chosen: dict[str, Any], last: bool, ed: Components
+                 ) -> Choice | None:
+    """The choice of one target, or None when it is made."""
+    path = ("choices", target.name)
+    ident = ".".join(path)
+    options = ab.target_options(ctx, target)
+
+    def ok(value: Any) -> bool:
+        return not last or _accepts(apply_use_ability, state, "use_ability", actor,
+                                    _with_choice(made, chosen, target.name, value), ed)
+
+    if not target.many:
+        if target.name in chosen:
+            return None
+        if target.least == 0 and ident in made.ended:
+            return None
+        offered = [v for v in options if ok(v)]
+        return Choice(path, _target_prompt(ability, target), tuple(
+            _value_option(state, v, ed) for v in offered))
+    picked = list(chosen.get(target.name) or [])
+    if ident in made.ended or len(picked) >= target.most:
+        return None
+    rest = [v for v in options if v not in picked]
+    enough = len(picked) >= target.least and ok(picked)
+    if not rest:
+        return None
+    return Choice(path, _target_prompt(ability, target), tuple(
+        _value_option(state, v, ed) for v in rest), kind="subset", can_end=enough,
+        fewest=target.least or None, most=target.most)
+
+
+def _influence_step(state: State, actor: Seat, made: Made, ref: str, ability: Any,
+                    ctx: Any, chosen: dict[str, Any], ed: Components) -> Choice | None:
+    """The standing cards knelt for the influence the cost asks (ruling 27)."""
+    if "choices.influence" in made.ended:
+        return None
+    picked = list(chosen.get("influence") or [])
+    total = sum(ab.influence_of(c, ed) for c in picked)
+    rest = [c for c in ab.influence_options(ctx) if c not in picked]
+    enough = total >= ability.influence and _accepts(
+        apply_use_ability, state, "use_ability", actor,
+        _with_choice(made, chosen, "influence", picked), ed)
+    if enough and not rest:
+        return None
+    return Choice(("choices", "influence"), f"Cards to kneel for {ability.influence} "
+                  "influence", tuple(Option(c, ed.name(c), detail=f"influence "
+                                            f"{ab.influence_of(c, ed)}") for c in rest),
+                  kind="subset", can_end=enough)
+
+
+def _target_prompt(ability: Any, target: Any) -> str:
+    what = target.label or target.name.replace("_", " ")
+    return f"{ability.label}: {what}"
+
+
+def _value_option(state: State, value: Any, ed: Components) -> Option:
+    if isinstance(value, str) and ed.is_known(value):
+        return _card_option(value, ed, group="")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < state.n:
+        return _seat_option(state, value)
+    if isinstance(value, str) and value in CHALLENGE_TYPES:
+        return Option(value, CHALLENGE_TYPES[value].capitalize())
+    return Option(value, str(value))
 
 
 def choose_winner_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:

@@ -145,6 +145,10 @@ class State:
     winner: Seat | None = None
     end_reason: str | None = None
     power_issued: int = 0  # net power taken from the pool (conservation check)
+    mode: str = "table"  # game_created's mode: "digital" or "table" (engine rulings 15-16)
+    #: the uses of abilities with a limit: (source, ability id, period stamp), the stamp
+    #: naming the challenge, phase or round it counts in (apply/abilities.period)
+    ability_uses: tuple[tuple[str, str, str], ...] = ()
 
     def option(self, key: str) -> OptionValue:
         return dict(self.options).get(key)
@@ -167,7 +171,8 @@ def initial_state(created: Mapping[str, Any], components: Components) -> State:
     """Before start_game: seats and options only."""
     options = {**DEFAULT_OPTIONS, **dict(created.get("options") or {})}
     names = tuple(str(n) for n in created["players"])
-    return State(n=len(names), options=tuple(sorted(options.items())), names=names)
+    return State(n=len(names), options=tuple(sorted(options.items())), names=names,
+                 mode=str(created.get("mode") or "table"))
 
 
 # ---------------------------------------------------------------------------

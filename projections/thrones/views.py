@@ -157,3 +157,37 @@ def redact_effect(action: Action, seat: Viewer, state_before: State, ed: Compone
                 ops[i] = hidden
                 changed = True
     return data if changed else None
+
+
+def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Components
+                       ) -> dict[str, Any] | None:
+    """§11 for an ability: another seat sees how many cards it drew, not which, and a
+    card it chose from a hand or draw deck only as a count, unless the ability reveals it
+    (a search that shows the card)."""
+    if seat == ALL or seat == action.actor:
+        return None
+    data = thaw(action.data)
+    changed = False
+    if isinstance(data.get("drawn"), list):
+        data["drawn"] = {"count": len(data["drawn"])}
+        changed = True
+    hidden_zones = set()
+    for player in state_before.players:
+        hidden_zones.update(player.hand)
+        hidden_zones.update(player.deck)
+    ref = data.get("card")
+    ability = ed.card(ref).ability(str(data.get("ability"))) \
+        if isinstance(ref, str) and ed.is_known(ref) else None
+    # a hidden-zone op its record lets others see whole (a search that shows the card)
+    reveals = ability is not None and any(
+        record is not None and record.hidden_zone and "card" in record.fields
+        and record.redact(dict(thaw(op))) is None
+        for op in ability.ops for record in [OP_TYPES.get(str(op.get("op")))])
+    choices = data.get("choices")
+    if isinstance(choices, dict) and not reveals:
+        for name, value in list(choices.items()):
+            picked = value if isinstance(value, list) else [value]
+            if any(isinstance(v, str) and v in hidden_zones for v in picked):
+                choices[name] = {"count": len(picked)}
+                changed = True
+    return data if changed else None

@@ -477,6 +477,55 @@ def _say_effect(d: Any, names: Names, actor: Any, ed: Components) -> str:
     return text
 
 
+def ability_of(source: Any, ident: Any, ed: Components) -> Any:
+    """The declared ability `ident` of a use's source (None when the data names none)."""
+    if isinstance(source, str) and source.startswith("title:"):
+        title = ed.titles.get(source[6:])
+        return title.ability(str(ident)) if title else None
+    if isinstance(source, str) and ed.is_known(source):
+        return ed.card(source).ability(str(ident))
+    return None
+
+
+def _choice_words(value: Any, names: Names, ed: Components) -> str:
+    if isinstance(value, list | tuple):
+        return words_list([_choice_words(v, names, ed) for v in value]) or "nothing"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and (ed.is_known(value) or value.startswith("house:")):
+        return _target_words(value, names, ed)
+    if isinstance(value, str) and value in CHALLENGE_TYPES:
+        return CHALLENGE_TYPES[value]
+    return "a card" if value is None else words(str(value))
+
+
+def _say_use_ability(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    """"used Ice: “Sacrifice Ice to kill a participant” (victim: Eddard Stark)"."""
+    source = _source_words(d.get("card"), names, actor, ed)
+    ability = ability_of(d.get("card"), d.get("ability"), ed)
+    label = ability.label if ability is not None else words(str(d.get("ability")))
+    text = f"used {source}: “{label}”"
+    choices = d.get("choices") or {}
+    seat_targets = {t.name for t in ability.targets if t.choose == "seat"} \
+        if ability is not None else set()
+    said = []
+    for name, value in choices.items():
+        if name in seat_targets and isinstance(value, int):
+            said.append(f"{words(name)}: {seat_name(names, value)}")
+        elif name == "influence":
+            said.append(f"kneeling {_choice_words(value, names, ed)} for influence")
+        elif isinstance(value, dict) and "count" in value:
+            said.append(f"{words(name)}: {value['count']} hidden card"
+                        + ("s" if value["count"] != 1 else ""))
+        else:
+            said.append(f"{words(name)}: {_choice_words(value, names, ed)}")
+    if said:
+        text += f" ({'; '.join(said)})"
+    return text
+
+
 def op_words(op: Any, names: Names, ed: Components) -> str:
     """One change of an effect as a clause: "Eddard Stark kneels"."""
     kind = str(op.get("op")) if hasattr(op, "get") else ""
@@ -741,3 +790,4 @@ end_round_sentence = _sentence(_say_end_round)
 choose_winner_sentence = _sentence(_say_choose_winner)
 concede_sentence = _sentence(_say_concede)
 effect_sentence = _sentence(_say_effect)
+use_ability_sentence = _sentence(_say_use_ability)

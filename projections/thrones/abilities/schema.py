@@ -26,7 +26,7 @@ TRIGGERS = ("challenge_won", "claim_applied", "killed", "would_be_killed",
             "attackers_declared", "defenders_declared", "dominance_won", "plot_revealed",
             "phase_begins", "event_played")
 CHOOSE = ("card", "seat", "number", "challenge_type")
-TARGET_ZONES = ("play", "hand", "deck", "discard", "dead")
+TARGET_ZONES = ("play", "hand", "deck", "discard", "dead", "plot_deck")
 SIDES = ("you", "opponent", "any")
 FILTER_KEYS = ("type", "type_any", "house", "trait", "trait_any", "crest", "name", "unique",
                "printed_cost_at_most", "printed_cost_at_least", "printed_strength_at_most",
@@ -44,7 +44,7 @@ TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter
 COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
-CONSTANT_OPS = ("continuous", "exclude_character_power", "note")
+CONSTANT_OPS = ("continuous", "note")
 ABILITY_KEYS = ("id", "label", "kind", "zone", "window", "condition", "cost", "limit",
                 "targets", "ops", "function", "automated", "summary")
 WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")

@@ -25,6 +25,7 @@ from .challenges import (
 )
 from .claims import apply_apply_claim, apply_apply_deadly, apply_choose_claim_targets
 from .concede import apply_concede
+from .abilities import apply_use_ability
 from .effects import apply_effect
 from .rounds import (
     apply_break_initiative_tie,
@@ -67,4 +68,5 @@ __all__ = [
     "apply_setup_draw",
     "apply_start_game",
     "apply_take_challenge",
+    "apply_use_ability",
 ]

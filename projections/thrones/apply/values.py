@@ -99,17 +99,53 @@ class _Values:
             self.lost_keywords.add(mod.value)
 
 
+_CONSTANTS: dict[tuple[int, CardId, Seat], tuple[Modifier, ...]] = {}
+
+
+def constant_modifiers(source: InPlay, ed: Components) -> tuple[Modifier, ...]:
+    """The lasting effects a card's constant abilities give while it is in play (issue #30,
+    docs/games/thrones-abilities.md "Constant abilities"), as the modifiers a recorded
+    `continuous` would add, its controller the seat "self" in the filter. Memoised by
+    edition, card and controller: values() is the hot path."""
+    key = (id(ed), source.id, source.controller)
+    found = _CONSTANTS.get(key)
+    if found is not None:
+        return found
+    mods: list[Modifier] = []
+    for ability in ed.card(source.id).constants:
+        for op in ability.ops:
+            standing = bool(op.get("requires_source_standing"))
+            if op.get("op") == "continuous":
+                flt = tuple(sorted((k, v) for k, v in (op.get("filter") or {}).items()))
+                mods.append(Modifier("continuous", source.id, "source",
+                                     amount=int(op.get("strength") or 0),
+                                     seat=source.controller, filter=flt,
+                                     icons=tuple(op.get("icons") or ()),
+                                     keywords=tuple(op.get("keywords") or ()),
+                                     when=str(op.get("when") or "always"), standing=standing))
+    out = tuple(mods)
+    if len(_CONSTANTS) > 4096:
+        _CONSTANTS.clear()
+    _CONSTANTS[key] = out
+    return out
+
+
 def values(state: State, card: CardId, ed: Components, index: Index | None = None
            ) -> tuple[int, frozenset[str], frozenset[str], bool]:
     """(current STR, icons, keywords, no_strength) of a card in play (§3)."""
     index = index if index is not None else play_index(state)
     out = _Values(ed.card(card))
     ip = index[card]
+    constant_cards = ed.constant_cards
     for a in state.cards:
         if a.host == card:
             for g in ed.card(a.id).grants:
                 if _grant_active(g.when, card, state):
                     out.gain(g.strength, g.icons, g.keywords)
+        if constant_cards and ed.card(a.id).number in constant_cards:
+            for mod in constant_modifiers(a, ed):
+                if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed):
+                    out.gain(mod.amount, mod.icons, mod.keywords)
     for mod in state.modifiers:
         if mod.kind == "continuous":
             if _continuous_active(mod, ip, state, index, ed):

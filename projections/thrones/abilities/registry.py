@@ -1,0 +1,60 @@
+"""The named ability functions, registered by card id next to the data (docs/games/
+thrones-abilities.md, "Named functions"): where a card's data cannot say what it does, a
+small function computes its §9 ops from the state and the choices. It never takes ops from
+the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .schema import Ability
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One use of an ability as a function sees it: the state before the ops (after the
+    cost), the seat using it, the source reference, the printed card (None for a title),
+    the ability, the chosen targets, the trigger it answers and the components."""
+
+    state: Any
+    seat: int
+    source: str
+    card: Any
+    ability: Ability
+    choices: Mapping[str, Any]
+    trigger: Mapping[str, Any] | None
+    ed: Any
+    chance: Mapping[str, Any] = field(default_factory=dict)
+
+
+AbilityFn = Callable[[Use], Sequence[Mapping[str, Any]]]
+OptionsFn = Callable[[Use], Sequence[Any]]
+#: (card id, ability id) -> the function computing its ops
+FUNCTIONS: dict[tuple[str, str], AbilityFn] = {}
+#: (card id, ability id, target name) -> the legal values of that target
+OPTIONS: dict[tuple[str, str, str], OptionsFn] = {}
+
+
+def ability(card: str, ident: str) -> Callable[[AbilityFn], AbilityFn]:
+    """Register the function of ability `ident` of card `card` ("core_020")."""
+
+    def register(fn: AbilityFn) -> AbilityFn:
+        if (card, ident) in FUNCTIONS:
+            raise ValueError(f"{card} {ident}: a function is registered twice")
+        FUNCTIONS[(card, ident)] = fn
+        return fn
+
+    return register
+
+
+def options(card: str, ident: str, target: str) -> Callable[[OptionsFn], OptionsFn]:
+    """Register the legal values of target `target` of ability `ident` of `card`."""
+
+    def register(fn: OptionsFn) -> OptionsFn:
+        OPTIONS[(card, ident, target)] = fn
+        return fn
+
+    return register

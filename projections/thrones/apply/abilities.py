@@ -1,0 +1,713 @@
+"""`use_ability`: a card's declared ability used by a seat (issue #30; the contract is
+docs/games/thrones-abilities.md, "The action use_ability").
+
+What a card may do comes from the card: the source must be the actor's and in the zone the
+ability's kind needs, its window open, its condition true, its limit not reached, its targets
+those its filters allow and its cost payable; the ops are the ability's own (its templates
+with the placeholders filled, or its named function's), each applied by the §9 op records of
+effects.py, so every op keeps its basic check. Every refusal names the card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...rules import Action, IllegalAction, replace, require, thaw
+from ..abilities import baratheon, lannister, neutral, stark, targaryen  # noqa: F401
+from ..abilities.registry import FUNCTIONS, OPTIONS, Use
+from ..abilities.schema import CHANCE_OPS, Ability, Target
+from ..edition import Card, CardId, Components, Seat, owner_of
+from ..state import TYPES, State
+from .effects import apply_op
+from .guards import who
+from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
+from .victory import rule
+
+#: the phases in which the table, not a seat, acts (§7): any seat may use an action then
+TABLE_PHASES = ("draw", "dominance")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What an ability is used from: its reference as sent, its words, its abilities, the
+    card in play (or in hand) it is, and its controller."""
+
+    ref: str
+    name: str
+    card: Card | None
+    abilities: tuple[Ability, ...]
+    zone: str  # play | hand | discard | dead | plot | title | house | none
+    instance: CardId | None
+    controller: Seat | None
+
+
+def source_of(state: State, ref: object, ed: Components) -> Source:
+    """The source named by a `card` reference; refused (`no_source`) if it names nothing."""
+    require(isinstance(ref, str), "no_source", "an ability is used from a card: name it")
+    assert isinstance(ref, str)
+    if ref.startswith("plot:") and ref[5:].isdigit() and int(ref[5:]) < state.n:
+        seat = int(ref[5:])
+        plot = state.players[seat].revealed_plot if state.players else None
+        require(plot is not None, "not_in_zone",
+                f"{who(state, seat)} has no revealed plot to use")
+        assert plot is not None
+        card = ed.card(plot)
+        return Source(ref, card.name, card, card.abilities, "plot", plot, seat)
+    if ref.startswith("title:") and ref[6:] in ed.titles:
+        title = ed.titles[ref[6:]]
+        holder = next((s for s, t in enumerate(state.titles) if t == title.id), None)
+        return Source(ref, title.name, None, title.abilities, "title", None, holder)
+    if ref.startswith("house:") and ref[6:].isdigit() and int(ref[6:]) < state.n:
+        seat = int(ref[6:])
+        number = ed.house_ids.get(state.players[seat].house) if state.players else None
+        card = ed.by_number.get(number or 0)
+        require(card is not None, "no_source", "that House has no House card")
+        assert card is not None
+        return Source(ref, card.name, card, card.abilities, "house", None, seat)
+    require(ed.is_known(ref), "no_source", f'"{ref}" is not a card of the game')
+    card = ed.card(ref)
+    owner = owner_of(ref)
+    zone, controller = "none", None
+    ip = play_index(state).get(ref)
+    if ip is not None:
+        zone, controller = "play", ip.controller
+    elif owner < len(state.players):
+        player = state.players[owner]
+        for name, pile in (("hand", player.hand), ("discard", player.discard),
+                           ("dead", player.dead)):
+            if ref in pile:
+                zone, controller = name, owner
+                break
+    return Source(ref, card.name, card, card.abilities, zone, ref, controller)
+
+
+# ---------------------------------------------------------------------------
+# Placeholders (docs: "Placeholders")
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the placeholders of one use read."""
+
+    state: State
+    seat: Seat
+    source: Source
+    ability: Ability
+    choices: Mapping[str, Any]
+    trigger: Mapping[str, Any] | None
+    chance: Mapping[str, Any]
+    ed: Components
+
+    def value(self, name: str) -> Any:
+        """The value of placeholder `name` ("$self", "$victim", "$trigger.card")."""
+        state = self.state
+        if name == "$self":
+            return self.source.instance if self.source.zone not in ("house", "title") \
+                else self.source.ref
+        if name == "$bearer":
+            ip = play_index(state).get(self.source.instance or "")
+            return ip.host if ip is not None else None
+        if name == "$you":
+            return self.seat
+        if name == "$house":
+            return f"house:{self.seat}"
+        if name == "$opponent":
+            others = [s for s in state.active if s != self.seat]
+            require(len(others) == 1, "wrong_target",
+                    f"{self.source.name}: name the opponent in a game of more than two")
+            return others[0]
+        head, _, field = name.partition(".")
+        if head == "$trigger":
+            return (self.trigger or {}).get(field)
+        if head == "$challenge":
+            ch = state.challenge
+            return None if ch is None else getattr(ch, field, None)
+        if head[1:] in ("drawn", "milled", "random"):
+            return list(self.chance.get(head[1:]) or ())
+        return self.choices.get(name[1:])
+
+    def fill(self, template: Any) -> Any:
+        """A template with every placeholder replaced (a list placeholder inside a list is
+        spliced: `"cards": ["$victims"]` with a list target gives the list)."""
+        if isinstance(template, str) and template.startswith("$"):
+            return self.value(template)
+        if isinstance(template, Mapping):
+            return {k: self.fill(v) for k, v in template.items()}
+        if isinstance(template, list | tuple):
+            out: list[Any] = []
+            for item in template:
+                value = self.fill(item)
+                if isinstance(item, str) and item.startswith("$") and isinstance(value, list):
+                    out.extend(value)
+                else:
+                    out.append(value)
+            return out
+        return template
+
+
+# ---------------------------------------------------------------------------
+# Filters and conditions
+# ---------------------------------------------------------------------------
+
+
+def _seat_wanted(ctx: Context, want: object) -> set[Seat]:
+    if want == "you":
+        return {ctx.seat}
+    if want == "opponent":
+        return {s for s in range(ctx.state.n) if s != ctx.seat}
+    if want == "any" or want is None:
+        return set(range(ctx.state.n))
+    value = ctx.fill(want)
+    return {value} if isinstance(value, int) else set()
+
+
+def card_matches(ctx: Context, card: CardId, flt: Mapping[str, Any], zone: str) -> bool:
+    """Whether `card` (in `zone`) meets a target filter (docs: "Filter vocabulary")."""
+    state, ed = ctx.state, ctx.ed
+    data = ed.card(card)
+    index = play_index(state) if zone == "play" else {}
+    ip = index.get(card)
+    for key, want in flt.items():
+        if not _holds(ctx, key, want, card, data, ip, index, ed):
+            return False
+    return True
+
+
+def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
+           index: Any, ed: Components) -> bool:
+    state = ctx.state
+    printed = {
+        "type": lambda: data.type == want, "type_any": lambda: data.type in want,
+        "house": lambda: want in data.houses, "trait": lambda: want in data.traits,
+        "trait_any": lambda: bool(set(want) & set(data.traits)),
+        "crest": lambda: want in data.crests, "name": lambda: data.name == want,
+        "unique": lambda: data.unique == bool(want),
+        "printed_cost_at_most": lambda: data.cost <= want,
+        "printed_cost_at_least": lambda: data.cost >= want,
+        "printed_strength_at_most": lambda: data.strength <= want,
+        "printed_icon": lambda: want in data.icons,
+        "printed_keyword": lambda: want in data.keywords,
+        "limited": lambda: ("limited" in data.keywords) == bool(want),
+    }
+    if key in printed:
+        return bool(printed[key]())
+    if key == "not":
+        wanted = want if isinstance(want, list | tuple) else [want]
+        return card not in {ctx.fill(w) for w in wanted}
+    if key == "owner":
+        return owner_of(card) in _seat_wanted(ctx, want)
+    if ip is None:  # the rest are about a card in play
+        return False
+    is_character = data.type == "character" and ip.host is None
+    att, dfn = participating(state)
+    current = {
+        "controller": lambda: ip.controller in _seat_wanted(ctx, want),
+        "icon": lambda: is_character and has_icon(state, card, want, ed, index),
+        "keyword": lambda: has_keyword(state, card, want, ed, index),
+        "strength_at_most": lambda: is_character and strength(state, card, ed, index) <= want,
+        "strength_at_least": lambda: is_character and strength(state, card, ed, index) >= want,
+        "knelt": lambda: ip.knelt == bool(want),
+        "participating": lambda: (card in att | dfn) == bool(want),
+        "attacking": lambda: (card in att) == bool(want),
+        "defending": lambda: (card in dfn) == bool(want),
+        "has_power": lambda: (ip.power > 0) == bool(want),
+        "has_attachment": lambda: any(c.host == card for c in state.cards) == bool(want),
+        "is_attachment": lambda: (ip.host is not None) == bool(want),
+        "attached_to": lambda: ip.host == ctx.fill(want),
+    }
+    return bool(current[key]())
+
+
+
+
+def _controls(ctx: Context, seats: set[Seat], flt: Mapping[str, Any]) -> list[CardId]:
+    return [c.id for c in ctx.state.cards if c.controller in seats
+            and card_matches(ctx, c.id, flt, "play")]
+
+
+def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
+    """What of the ability's condition does not hold (None: all of it holds)."""
+    state, seat = ctx.state, ctx.seat
+    index = play_index(state)
+    source = index.get(ctx.source.instance or "")
+    actor = source.host if source is not None and source.host else ctx.source.instance
+    att, dfn = participating(state)
+    ch = state.challenge
+    for key, want in condition.items():
+        if key == "source_standing" and (source is None or source.knelt) == bool(want):
+            return "it must be standing"
+        if key == "source_knelt" and (source is None or not source.knelt) == bool(want):
+            return "it must be knelt"
+        if key == "source_participating" and (actor in att | dfn) != bool(want):
+            return "it (or its bearer) must be taking part in the challenge"
+        if key == "source_attacking" and (actor in att) != bool(want):
+            return "it (or its bearer) must be attacking"
+        if key == "source_defending" and (actor in dfn) != bool(want):
+            return "it (or its bearer) must be defending"
+        if key == "you_are":
+            fields = {"attacker": "attacker", "defender": "defender", "winner": "winner",
+                      "loser": "loser"}
+            if ch is None or getattr(ch, fields.get(str(want), "attacker")) != seat:
+                return f"you must be the {want} of the challenge"
+        if key == "you_control" and not _controls(ctx, {seat}, want):
+            return "you control no card it asks for"
+        if key == "you_control_count":
+            found = _controls(ctx, {seat}, want.get("filter") or {})
+            if len(found) < int(want.get("at_least") or 1):
+                return f"you control fewer than {want.get('at_least')} cards it asks for"
+        if key == "opponent_controls" and not _controls(
+                ctx, {s for s in range(state.n) if s != seat}, want):
+            return "no opponent controls a card it asks for"
+        if key == "gold_at_least" and state.players[seat].gold < int(want):
+            return f"you need at least {want} gold"
+        if key == "hand_at_least" and len(state.players[seat].hand) < int(want):
+            return f"you need at least {want} cards in hand"
+        if key == "first_player" and (state.first_player == seat) != bool(want):
+            return "you must be the first player" if want else "you must not be the first player"
+        if key == "has_power" and (source is None or source.power <= 0) == bool(want):
+            return "it must hold power"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The window (docs: "Steps"; ruling 28: who may use an action in digital play)
+# ---------------------------------------------------------------------------
+
+
+def _step_now(state: State) -> tuple[str, ...]:
+    """The steps of the window vocabulary that hold now."""
+    if state.phase == "plot":
+        return (state.step,)
+    if state.phase != "challenges":
+        return ()
+    ch = state.challenge
+    if ch is None:
+        return ("no_challenge",)
+    if ch.step == "resolved":
+        return ("resolved",)
+    return ("challenge_open", ch.step)
+
+
+def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -> str | None:
+    """Why the ability's window is not open now for `seat` (None: it is open). Response,
+    interrupt, forced and when-revealed abilities answer their trigger (apply/triggers)."""
+    win = ability.window
+    if ability.kind in ("response", "interrupt", "forced", "when_revealed"):
+        return "it answers an event only when that event happens (nothing it answers is " \
+               "waiting now)"
+    if win.phases and state.phase not in win.phases:
+        return f"it is used in the {_words_list(win.phases)} phase, not the " \
+               f"{state.phase} phase"
+    if win.steps and not set(win.steps) & set(_step_now(state)):
+        return f"it is used only {_steps_words(win.steps)}"
+    if win.challenge_types:
+        ch = state.challenge
+        if ch is None or ch.type not in win.challenge_types:
+            return f"it is used only during a {_words_list(win.challenge_types, 'or')} " \
+                   "challenge"
+    if win.your_turn and state.turn != seat:
+        return "it is used only on your own turn"
+    return None
+
+
+def _words_list(items: Sequence[str], conj: str = "or") -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conj} {items[-1]}"
+
+
+STEP_WORDS = {"no_challenge": "between challenges", "challenge_open": "during a challenge",
+              "attackers_declared": "once attackers are declared",
+              "defenders_declared": "once defenders are declared",
+              "resolved": "after a challenge is resolved", "choose": "while plots are chosen",
+              "first_player": "once plots are revealed", "titles": "while titles are chosen"}
+
+
+def _steps_words(steps: Sequence[str]) -> str:
+    return " or ".join(STEP_WORDS[s] for s in steps)
+
+
+def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None:
+    """Ruling 28: in digital play a seat uses an action ability while it is among the seats
+    to act, or in a phase the table runs."""
+    if state.mode != "digital" or state.phase in TABLE_PHASES:
+        return None
+    from ..legal import to_act  # legal imports apply: read at call time
+    if seat in to_act(state, ed):
+        return None
+    return "it is not your turn to act"
+
+
+# ---------------------------------------------------------------------------
+# Limits (counted in State.ability_uses with the period they were used in)
+# ---------------------------------------------------------------------------
+
+
+def period(state: State, per: str) -> str:
+    """The stamp of the current challenge, phase or round: a use counts toward its limit
+    while the stamp is unchanged, so nothing needs resetting at a period's end."""
+    if per == "game":
+        return "game"
+    if per == "round":
+        return f"r{state.round}"
+    if per == "phase":
+        return f"r{state.round}:{state.phase}"
+    used = sum(sum(p.used) for p in state.players)
+    return f"r{state.round}:{state.phase}:c{used}"
+
+
+def uses(state: State, key: str, ability: Ability) -> int:
+    """How often the ability of source `key` was used in its current limit period."""
+    if ability.limit_per is None:
+        return 0
+    stamp = period(state, ability.limit_per)
+    return sum(1 for k, a, s in state.ability_uses if k == key and a == ability.id
+               and s == stamp)
+
+
+def _limit_key(source: Source) -> str:
+    return source.ref
+
+
+def _record_use(state: State, source: Source, ability: Ability) -> State:
+    if ability.limit_per is None:
+        return state
+    current = {per: period(state, per) for per in ("challenge", "phase", "round", "game")}
+    kept = tuple(u for u in state.ability_uses if u[2] in current.values())
+    stamp = current[ability.limit_per]
+    return replace(state, ability_uses=(*kept, (_limit_key(source), ability.id, stamp)))
+
+
+# ---------------------------------------------------------------------------
+# Targets
+# ---------------------------------------------------------------------------
+
+
+def target_options(ctx: Context, target: Target) -> list[Any]:
+    """Every value a target may take now (a card target: each card once)."""
+    state = ctx.state
+    if target.choose == "seat":
+        return [s for s in state.active if target.seats == "any" or s != ctx.seat]
+    if target.choose == "number":
+        return list(range(target.least, target.most + 1))
+    if target.choose == "challenge_type":
+        return list(TYPES)
+    fn = OPTIONS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
+                               ctx.ability.id, target.name))
+    if fn is not None:
+        return list(fn(_use(ctx, {})))
+    if target.zone == "play":
+        seats = _seat_wanted(ctx, target.controller)
+        cands = [c.id for c in state.cards if c.controller in seats]
+    else:
+        seats = _seat_wanted(ctx, target.owner)
+        cands = []
+        for s in sorted(seats):
+            player = state.players[s]
+            pile = {"hand": player.hand, "deck": player.deck, "discard": player.discard,
+                    "dead": player.dead, "plot_deck": player.plot_deck}.get(target.zone, ())
+            cands.extend(sorted(set(pile)))
+    return [c for c in cands if card_matches(ctx, c, target.filter, target.zone)]
+
+
+def _check_targets(ctx: Context) -> None:
+    name = ctx.source.name
+    choices = ctx.choices
+    known = {t.name for t in ctx.ability.targets} | (
+        {"influence"} if ctx.ability.influence else set())
+    extra = sorted(set(choices) - known)
+    require(not extra, "wrong_target", f"{name}: “{ctx.ability.label}” has no choice "
+            f"{', '.join(extra)}")
+    for target in ctx.ability.targets:
+        value = choices.get(target.name)
+        options = target_options(ctx, target)
+        if target.many:
+            picked = list(value) if isinstance(value, list | tuple) else \
+                ([] if value is None else [value])
+            require(target.least <= len(picked) <= target.most
+                    and len(set(map(str, picked))) == len(picked), "wrong_target",
+                    f"{name}: choose {_count_words(target)} for {_target_words(target)}")
+            bad = [v for v in picked if v not in options]
+        else:
+            if value is None and target.least == 0:
+                continue
+            require(value is not None, "wrong_target",
+                    f"{name}: choose {_target_words(target)}")
+            bad = [] if value in options else [value]
+        require(not bad, "wrong_target",
+                f"{name}: {_value_words(ctx, bad[0] if bad else None)} is not "
+                f"{_target_words(target)} it may choose now")
+
+
+def _count_words(target: Target) -> str:
+    if target.least == target.most:
+        return str(target.least)
+    return f"{target.least} to {target.most}"
+
+
+def _target_words(target: Target) -> str:
+    if target.label:
+        return target.label
+    what = {"card": "a card", "seat": "a player", "number": "a number",
+            "challenge_type": "a challenge type"}[target.choose]
+    return f"{what} ({target.name.replace('_', ' ')})"
+
+
+def _value_words(ctx: Context, value: Any) -> str:
+    ed = ctx.ed
+    if isinstance(value, int) and not isinstance(value, bool) and \
+            0 <= value < ctx.state.n:
+        return who(ctx.state, value)
+    if ed.is_known(value):
+        return ed.name(value)
+    return f"“{value}”"
+
+
+# ---------------------------------------------------------------------------
+# Costs and ops
+# ---------------------------------------------------------------------------
+
+
+def _cost_ops(ctx: Context) -> list[dict[str, Any]]:
+    """The cost as §9 ops: the pseudo-ops become kneels and discards."""
+    out: list[dict[str, Any]] = []
+    for template in ctx.ability.cost:
+        op = ctx.fill(thaw(template))
+        kind = op["op"]
+        if kind == "kneel_self":
+            out.append({"op": "kneel", "card": ctx.value("$self")})
+        elif kind in ("sacrifice", "discard_self_from_play"):
+            card = op.get("card", ctx.value("$self"))
+            ip = play_index(ctx.state).get(card)
+            require(ip is not None and ip.controller == ctx.seat, "cannot_pay",
+                    f"{ctx.source.name}: you can sacrifice only a card you control")
+            out.append({"op": "discard_from_play", "cards": [card]})
+        elif kind == "pay_influence":
+            out.extend(_influence_ops(ctx, int(op.get("amount") or 0)))
+        else:
+            out.append(op)
+    return out
+
+
+def influence_of(card: CardId, ed: Components) -> int:
+    """The printed influence a card gives when knelt (ruling 27)."""
+    return int(getattr(ed.card(card), "influence_bonus", 0) or 0)
+
+
+def influence_options(ctx: Context) -> list[CardId]:
+    """The standing cards the user controls that give influence (ruling 27)."""
+    ed = ctx.ed
+    return [c.id for c in ctx.state.cards if c.controller == ctx.seat and not c.knelt
+            and influence_of(c.id, ed) > 0]
+
+
+def _influence_ops(ctx: Context, amount: int) -> list[dict[str, Any]]:
+    ed = ctx.ed
+    picked = ctx.choices.get("influence") or []
+    require(isinstance(picked, list | tuple) and len(set(picked)) == len(picked),
+            "cannot_pay", f"{ctx.source.name}: name the cards you kneel for influence")
+    offered = set(influence_options(ctx))
+    require(all(c in offered for c in picked), "cannot_pay",
+            f"{ctx.source.name}: you kneel only standing cards of yours that give influence")
+    total = sum(influence_of(c, ed) for c in picked)
+    require(total >= amount, "cannot_pay",
+            f"{ctx.source.name}: it costs {amount} influence, and the cards named give "
+            f"{total}")
+    return [{"op": "kneel", "card": c} for c in picked]
+
+
+def ability_ops(ctx: Context) -> list[dict[str, Any]]:
+    """The ops the ability causes: its named function's, or its templates filled (a
+    chance op's `count` taken from the action's chance field, in op order)."""
+    if ctx.ability.function is not None:
+        key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
+        fn = FUNCTIONS.get(key)
+        require(fn is not None, "no_ability",
+                f"{ctx.source.name}: its ability “{ctx.ability.label}” has no function yet")
+        assert fn is not None
+        return [dict(thaw(op)) for op in fn(_use(ctx, ctx.choices))]
+    taken: dict[str, int] = {}
+    out = []
+    for template in ctx.ability.ops:
+        op = ctx.fill(thaw(template))
+        field = CHANCE_OPS.get(op["op"])
+        if field is not None and "count" in op:
+            count = int(op.pop("count"))
+            dealt = list(ctx.chance.get(field) or ())
+            start = taken.get(field, 0)
+            op["cards"] = dealt[start:start + count]
+            taken[field] = start + count
+        out.append(op)
+    return out
+
+
+def _use(ctx: Context, choices: Mapping[str, Any]) -> Use:
+    return Use(state=ctx.state, seat=ctx.seat, source=ctx.source.ref,
+               card=ctx.source.card, ability=ctx.ability, choices=choices,
+               trigger=ctx.trigger, ed=ctx.ed, chance=ctx.chance)
+
+
+def _named(source: Source, err: IllegalAction, code: str | None = None) -> IllegalAction:
+    """An op's refusal, said as the card's: "Ice: ..."."""
+    message = err.message if err.message.startswith(source.name) else \
+        f"{source.name}: {err.message}"
+    return IllegalAction(code or err.code, message, **err.details)
+
+
+# ---------------------------------------------------------------------------
+# The rule
+# ---------------------------------------------------------------------------
+
+
+def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
+            trigger: Mapping[str, Any] | None = None, targets: bool = True
+            ) -> tuple[Source, Ability, Context]:
+    """The checks before the cost: source, zone, window, condition, limit, targets."""
+    source = source_of(state, data.get("card"), ed)
+    ident = data.get("ability")
+    ability = next((a for a in source.abilities if a.id == ident), None)
+    if ability is None:
+        names = ", ".join(f"“{a.label}”" for a in source.abilities if a.kind != "constant")
+        raise IllegalAction("no_ability", f"{source.name} has no ability “{ident}”"
+                            + (f" (it has {names})" if names else ""),
+                            card=data.get("card"))
+    require(ability.kind != "constant", "applies_by_itself",
+            f"{source.name}: “{ability.label}” applies by itself while it is in play")
+    require(source.controller == seat, "not_your_card",
+            f"{source.name} is not {who(state, seat)}'s to use"
+            + ("" if source.controller is None else
+               f" ({who(state, source.controller)} controls it)"))
+    wanted = ability.zone
+    require(source.zone == wanted, "not_in_zone",
+            f"{source.name}: “{ability.label}” is used from {_zone_words(wanted)}, and it "
+            f"is {_zone_words(source.zone)}")
+    if trigger is None:
+        problem = window_problem(state, seat, ability, ed) or \
+            digital_turn_problem(state, seat, ed)
+        require(problem is None, "outside_window",
+                f"{source.name}: “{ability.label}” cannot be used now: {problem}")
+    raw = data.get("choices") or {}
+    require(isinstance(raw, Mapping), "wrong_target",
+            f"{source.name}: the choices are an object of target names")
+    chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
+    ctx = Context(state, seat, source, ability, dict(thaw(raw)), trigger, chance, ed)
+    problem = condition_problem(ctx, ability.condition)
+    require(problem is None, "condition_failed",
+            f"{source.name}: “{ability.label}” cannot be used now: {problem}")
+    if ability.limit_times is not None:
+        require(uses(state, _limit_key(source), ability) < ability.limit_times,
+                "limit_reached",
+                f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
+                f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
+    if targets:
+        _check_targets(ctx)
+    return source, ability, ctx
+
+
+def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components) -> bool:
+    """Whether `seat` may begin a use of `ability` of `ref` now: every check before the
+    targets holds, each target has enough options, and the cost (but influence) is
+    payable. The choices then offer only what completes a legal use."""
+    try:
+        _, _, ctx = prepare(state, seat, {"card": ref, "ability": ability.id}, ed,
+                            targets=False)
+        for target in ability.targets:
+            if len(target_options(ctx, target)) < target.least:
+                return False
+        if ability.influence and sum(influence_of(c, ed) for c in influence_options(ctx)) \
+                < ability.influence:
+            return False
+        after = state
+        for template in ability.cost:
+            if template.get("op") == "pay_influence" or any(
+                    isinstance(v, str) and v.startswith("$") and v[1:] in
+                    {t.name for t in ability.targets} for v in template.values()):
+                continue  # paid with a choice: checked when chosen
+            for op in _cost_ops(replace(ctx, state=after, ability=replace(
+                    ability, cost=(template,)))):
+                after = apply_op(after, seat, op, ed)
+    except IllegalAction:
+        return False
+    return True
+
+
+def sources_of(state: State, seat: Seat, ed: Components) -> list[str]:
+    """Every reference a seat might use an ability from: its cards in play, hand and
+    piles that have abilities, its revealed plot, House card and title."""
+    out: list[str] = [c.id for c in state.cards if c.controller == seat
+                      and ed.card(c.id).abilities]
+    player = state.players[seat]
+    for pile in (sorted(set(player.hand)), player.discard, player.dead):
+        out.extend(c for c in pile if any(a.zone != "play" for a in ed.card(c).abilities))
+    if player.revealed_plot is not None and ed.card(player.revealed_plot).abilities:
+        out.append(f"plot:{seat}")
+    number = ed.house_ids.get(player.house)
+    house = ed.by_number.get(number or 0)
+    if house is not None and house.abilities:
+        out.append(f"house:{seat}")
+    out.extend(f"title:{t}" for s, t in enumerate(state.titles)
+               if s == seat and t is not None and ed.titles[t].abilities)
+    return list(dict.fromkeys(out))
+
+
+def usable_abilities(state: State, seat: Seat, ref: str, ed: Components) -> list[Ability]:
+    """The abilities of `ref` that `seat` may begin to use now."""
+    try:
+        source = source_of(state, ref, ed)
+    except IllegalAction:
+        return []
+    return [a for a in source.abilities if a.kind != "constant"
+            and usable(state, seat, ref, a, ed)]
+
+
+def _zone_words(zone: str) -> str:
+    return {"play": "in play", "hand": "in the hand", "discard": "in the discard pile",
+            "dead": "in the dead pile", "plot": "the revealed plot", "title": "a title",
+            "house": "the House card",
+            "none": "nowhere it may be used from"}.get(zone, zone)
+
+
+def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
+                trigger: Mapping[str, Any] | None = None) -> State:
+    """Check, pay and apply one use; every refusal names the card."""
+    source, ability, ctx = prepare(state, seat, data, ed, trigger)
+    event = source.card is not None and source.card.type == "event" and source.zone == "hand"
+    if event:
+        check_house_only(state, seat, source.ref, ed)
+    after = state
+    try:
+        for op in _cost_ops(ctx):
+            after = apply_op(after, seat, op, ed)
+    except IllegalAction as err:
+        raise _named(source, err, "cannot_pay") from None
+    ctx = replace(ctx, state=after)
+    try:
+        for op in ability_ops(ctx):
+            after = apply_op(after, seat, op, ed)
+    except IllegalAction as err:
+        raise _named(source, err) from None
+    after = _record_use(after, source, ability)
+    if event:
+        player = after.players[seat]
+        if source.ref in player.hand:
+            after = after.with_player(seat, hand=player.hand.take([source.ref]),
+                                      discard=(*player.discard, source.ref))
+    return after
+
+
+@rule
+def apply_use_ability(state: State, action: Action, ed: Components) -> State:
+    """The action `use_ability` (docs/games/thrones-abilities.md)."""
+    require(state.phase not in ("start", "setup", "setup_draw", "over"), "wrong_phase",
+            "abilities are used after the setup reveal")
+    seat = action.actor
+    require(isinstance(seat, int) and 0 <= seat < state.n
+            and not state.players[seat].conceded, "not_your_turn",
+            f"a player in the game uses an ability, not {who(state, seat)}")
+    assert isinstance(seat, int)
+    return resolve_use(state, seat, action.data, ed)
+
+
+__all__ = ["apply_use_ability"]
