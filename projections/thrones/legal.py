@@ -22,6 +22,7 @@ from typing import Any, cast
 
 from ..choices import DONE, Choice, Done, Made, Option, Step
 from ..rules import Action, Actor, IllegalAction, seat_name
+from .apply import abilities as ab
 from .apply import (
     apply_concede,
     apply_end_challenges,
@@ -29,6 +30,7 @@ from .apply import (
     apply_end_round,
     apply_resolve_dominance,
 )
+from .apply.abilities import apply_use_ability
 from .apply.challenges import (
     can_attack,
     challenge_allowed,
@@ -36,8 +38,6 @@ from .apply.challenges import (
     redirect_problem,
     take_problem,
 )
-from .apply import abilities as ab
-from .apply.abilities import apply_use_ability
 from .apply.claims import claim_victims, extra_opponent_options, participants_of, pending_need
 from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup

@@ -14,6 +14,7 @@ and fields.py what every check shares.
 
 from __future__ import annotations
 
+from .abilities import apply_use_ability
 from .challenges import (
     apply_assign_stealth,
     apply_declare_challenge,
@@ -25,7 +26,6 @@ from .challenges import (
 )
 from .claims import apply_apply_claim, apply_apply_deadly, apply_choose_claim_targets
 from .concede import apply_concede
-from .abilities import apply_use_ability
 from .effects import apply_effect
 from .rounds import (
     apply_break_initiative_tie,

@@ -14,7 +14,6 @@ from projections import get_rules
 from projections.choices import Made, Walker
 from projections.rules import Action, Bag, IllegalAction, replace
 from projections.thrones.state import Challenge, InPlay, Player, State, initial_state
-from projections.thrones.state import DEFAULT_OPTIONS  # noqa: F401  (for tests' options)
 
 RULES = get_rules("thrones")
 ED = RULES.components()
