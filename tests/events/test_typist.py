@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 
-from projections.errors import IllegalAction
-
 from events import Access, Recorder
 from events.errors import AccessDenied
+from projections.errors import IllegalAction
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDER = Access("recorder")

@@ -61,6 +61,10 @@ NAME = re.compile(r"^[a-z0-9_]+$")
 Frozen = Mapping[str, Any]
 
 
+#: the empty filter or condition
+EMPTY: Frozen = freeze({})
+
+
 class AbilityError(ValueError):
     """An ability the engine cannot read; the message names the card and what is wrong."""
 
@@ -74,7 +78,7 @@ class Target:
     zone: str = "play"
     controller: str = "any"
     owner: str = "you"
-    filter: Frozen = freeze({})
+    filter: Frozen = EMPTY
     least: int = 1
     most: int = 1
     seats: str = "opponents"
@@ -95,7 +99,7 @@ class Window:
     challenge_types: tuple[str, ...] = ()
     your_turn: bool = False
     trigger: str | None = None
-    condition: Frozen = freeze({})
+    condition: Frozen = EMPTY
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +177,8 @@ def _default_zone(kind: str, card_type: str) -> str:
     return "play"
 
 
-def _ability(card: str, card_type: str, data: Any, op_names: Mapping[str, Sequence[str]]) -> Ability:
+def _ability(card: str, card_type: str, data: Any,  # noqa: C901  (one check per field)
+             op_names: Mapping[str, Sequence[str]]) -> Ability:
     data = _keys(card, data, ABILITY_KEYS, "an ability")
     ident = data.get("id")
     if not isinstance(ident, str) or not NAME.match(ident):
@@ -258,7 +263,8 @@ def _window(where: str, kind: str, data: Any) -> Window:
 
 def _filter(where: str, data: Any) -> Frozen:
     flt = _keys(where, data, FILTER_KEYS, "a filter")
-    return freeze(dict(flt))
+    frozen: Frozen = freeze(dict(flt))
+    return frozen
 
 
 def _target(where: str, data: Any) -> Target:
@@ -310,7 +316,8 @@ def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Seq
         if extra:
             raise AbilityError(f"{where}: op {name} has no field {', '.join(sorted(extra))}")
     _check_placeholders(where, data, known)
-    return freeze(dict(data))
+    frozen: Frozen = freeze(dict(data))
+    return frozen
 
 
 def _check_placeholders(where: str, value: Any, known: Sequence[str]) -> None:

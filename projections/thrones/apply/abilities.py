@@ -10,7 +10,7 @@ effects.py, so every op keeps its basic check. Every refusal names the card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +62,10 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
     if ref.startswith("house:") and ref[6:].isdigit() and int(ref[6:]) < state.n:
         seat = int(ref[6:])
         number = ed.house_ids.get(state.players[seat].house) if state.players else None
-        card = ed.by_number.get(number or 0)
-        require(card is not None, "no_source", "that House has no House card")
-        assert card is not None
-        return Source(ref, card.name, card, card.abilities, "house", None, seat)
+        house = ed.by_number.get(number or 0)
+        require(house is not None, "no_source", "that House has no House card")
+        assert house is not None
+        return Source(ref, house.name, house, house.abilities, "house", None, seat)
     require(ed.is_known(ref), "no_source", f'"{ref}" is not a card of the game')
     card = ed.card(ref)
     owner = owner_of(ref)
@@ -170,16 +170,13 @@ def card_matches(ctx: Context, card: CardId, flt: Mapping[str, Any], zone: str) 
     data = ed.card(card)
     index = play_index(state) if zone == "play" else {}
     ip = index.get(card)
-    for key, want in flt.items():
-        if not _holds(ctx, key, want, card, data, ip, index, ed):
-            return False
-    return True
+    return all(_holds(ctx, key, want, card, data, ip, index, ed) for key, want in flt.items())
 
 
 def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
            index: Any, ed: Components) -> bool:
     state = ctx.state
-    printed = {
+    printed: dict[str, Callable[[], bool]] = {
         "type": lambda: data.type == want, "type_any": lambda: data.type in want,
         "house": lambda: want in data.houses, "trait": lambda: want in data.traits,
         "trait_any": lambda: bool(set(want) & set(data.traits)),
@@ -203,7 +200,7 @@ def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
         return False
     is_character = data.type == "character" and ip.host is None
     att, dfn = participating(state)
-    current = {
+    current: dict[str, Callable[[], bool]] = {
         "controller": lambda: ip.controller in _seat_wanted(ctx, want),
         "icon": lambda: is_character and has_icon(state, card, want, ed, index),
         "keyword": lambda: has_keyword(state, card, want, ed, index),
@@ -228,7 +225,8 @@ def _controls(ctx: Context, seats: set[Seat], flt: Mapping[str, Any]) -> list[Ca
             and card_matches(ctx, c.id, flt, "play")]
 
 
-def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
+def condition_problem(ctx: Context, condition: Mapping[str, Any]  # noqa: C901
+                      ) -> str | None:  # one clause per condition of the vocabulary
     """What of the ability's condition does not hold (None: all of it holds)."""
     state, seat = ctx.state, ctx.seat
     index = play_index(state)
@@ -334,7 +332,7 @@ def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None
     to act, or in a phase the table runs."""
     if state.mode != "digital" or state.phase in TABLE_PHASES:
         return None
-    from ..legal import to_act  # legal imports apply: read at call time
+    from ..legal import to_act  # noqa: PLC0415  (legal imports apply: read at call time)
     if seat in to_act(state, ed):
         return None
     return "it is not your turn to act"
@@ -406,9 +404,10 @@ def target_options(ctx: Context, target: Target) -> list[Any]:
         cands = []
         for s in sorted(seats):
             player = state.players[s]
-            pile = {"hand": player.hand, "deck": player.deck, "discard": player.discard,
-                    "dead": player.dead, "plot_deck": player.plot_deck}.get(target.zone, ())
-            cands.extend(sorted(set(pile)))
+            piles: dict[str, Iterable[str]] = {
+                "hand": player.hand, "deck": player.deck, "discard": player.discard,
+                "dead": player.dead, "plot_deck": player.plot_deck}
+            cands.extend(sorted(set(piles.get(target.zone, ()))))
     return [c for c in cands if card_matches(ctx, c, target.filter, target.zone)]
 
 
