@@ -575,6 +575,8 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
                             card=data.get("card"))
     require(ability.kind != "constant", "applies_by_itself",
             f"{source.name}: “{ability.label}” applies by itself while it is in play")
+    require(ability.kind != "title", "applies_by_itself",  # vocab: the §2.5 rules apply it
+            f"{source.name}: “{ability.label}” is applied by the rules while you hold it")
     require(source.controller == seat, "not_your_card",
             f"{source.name} is not {who(state, seat)}'s to use"
             + ("" if source.controller is None else

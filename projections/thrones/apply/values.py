@@ -57,6 +57,8 @@ def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
         return False
     if not ed.is_character(card.id) or not matches(mod, card, ed):
         return False
+    if ("bearer", True) in mod.filter and source.host != card.id:
+        return False  # vocab (issue #30): only the source attachment's bearer
     if mod.when == "always":
         return True
     if mod.when == "dominance_phase":
@@ -183,6 +185,8 @@ def has_keyword(state: State, card: CardId, keyword: str, ed: Components,
 PRINTED: dict[str, Callable[[Card, object], bool]] = {
     "type": lambda card, want: card.type == want,
     "house": lambda card, want: want in card.houses,
+    # vocab (issue #30): a card of one of these Houses (Narrow Sea: Stark or Baratheon)
+    "house_any": lambda card, want: bool(set(_seq(want)) & set(card.houses)),
     "trait": lambda card, want: want in card.traits,
     "icon": lambda card, want: want in card.icons,
     "crest": lambda card, want: want in card.crests,
@@ -190,6 +194,11 @@ PRINTED: dict[str, Callable[[Card, object], bool]] = {
     "name": lambda card, want: card.name == want,
     "unique": lambda card, want: card.unique == bool(want),
 }
+
+
+def _seq(want: object) -> tuple[object, ...]:
+    """A filter value that may be one value or a list of them."""
+    return tuple(want) if isinstance(want, list | tuple) else (want,)
 
 
 def _controller_holds(want: object, mod: Modifier, card: InPlay) -> bool:
