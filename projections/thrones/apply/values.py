@@ -55,6 +55,12 @@ def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
     source = index.get(mod.card)
     if source is None or (mod.standing and source.knelt):
         return False
+    return _reaches(mod, card, source, state, ed)
+
+
+def _reaches(mod: Modifier, card: InPlay, source: InPlay, state: State,
+             ed: Components) -> bool:
+    """Whether an active lasting effect of `source` applies to `card` now."""
     if not ed.is_character(card.id) or not matches(mod, card, ed):
         return False
     if ("bearer", True) in mod.filter and source.host != card.id:
@@ -148,6 +154,8 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             for mod in constant_modifiers(a, ed):
                 if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed):
                     out.gain(mod.amount, mod.icons, mod.keywords)
+    if constant_cards:
+        _plot_constants(state, ip, ed, out)
     for mod in state.modifiers:
         if mod.kind == "continuous":
             if _continuous_active(mod, ip, state, index, ed):
@@ -156,6 +164,20 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             out.modify(mod)
     return (max(0, out.strength), frozenset(out.icons - out.lost_icons),
             frozenset(out.keywords - out.lost_keywords), out.blank)
+
+
+def _plot_constants(state: State, ip: InPlay, ed: Components, out: _Values) -> None:
+    """vocab (issue #30): a revealed plot's constant abilities apply while it is revealed,
+    its player the seat "self" of the filter (The Power of Arms); a revealed plot is not a
+    card in play, so it is read here beside the cards."""
+    for seat, player in enumerate(state.players):
+        plot = player.revealed_plot
+        if plot is None or ed.card(plot).number not in ed.constant_cards:
+            continue
+        source = InPlay(plot, seat)
+        for mod in constant_modifiers(source, ed):
+            if mod.kind == "continuous" and _reaches(mod, ip, source, state, ed):
+                out.gain(mod.amount, mod.icons, mod.keywords)
 
 
 def strength(state: State, card: CardId, ed: Components, index: Index | None = None) -> int:
