@@ -766,8 +766,7 @@ def test_when_revealed_plots_are_not_used_by_hand(plot: str) -> None:
 
 
 @pytest.mark.parametrize("plot,ident", [("core_197", "outnumbered_strength"),
-                                        ("core_198", "event_tax"), ("core_199", "back_to_hand"),
-                                        ("core_200", "war_strength")])
+                                        ("core_198", "event_tax"), ("core_199", "back_to_hand")])
 def test_plot_constants_are_declared_for_the_table(plot: str, ident: str) -> None:
     number = int(plot[5:])
     b = Board(phase="marshalling")
@@ -776,6 +775,20 @@ def test_plot_constants_are_declared_for_the_table(plot: str, ident: str) -> Non
     assert ability is not None and not ability.automated
     refused(b.state, 0, "plot:0", ident, code="applies_by_itself",
             name=card_name(f"core_{number:03d}"))
+
+
+def test_core_200_the_power_of_arms_gives_your_war_characters_two_strength() -> None:
+    b = Board(houses=("Stark", "Stark"), phase="challenges")
+    umber = b.play(0, "core_010")  # War, STR 3
+    robb = b.play(0, "core_008")  # Noble, STR 2
+    knight = b.play(1, "core_018")  # War, STR 2, the opponent's
+    before = b.state
+    b.revealed_plot(0, "core_200")
+    assert strength(b.state, umber, ED) == 5
+    assert strength(b.state, robb, ED) == 2 and strength(b.state, knight, ED) == 2
+    assert strength(before, umber, ED) == 3
+    refused(b.state, 0, "plot:0", "war_strength", code="applies_by_itself",
+            name=card_name("core_200"))
 
 
 @needs("plot_revealed")
