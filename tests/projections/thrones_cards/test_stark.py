@@ -304,6 +304,18 @@ def test_core_012_hodor_cannot_attack_and_has_nothing_to_use() -> None:
     assert "Hodor" in str(err.value)
 
 
+def test_core_012_hodor_cannot_be_bypassed_by_stealth() -> None:
+    b = Board(houses=("Lannister", "Stark"), phase="challenges", mode="table")
+    tyrion = b.play(0, "core_038")  # stealth, intrigue
+    hodor = b.play(1, "core_012")
+    robb = b.play(1, "core_008")
+    after = act(b.state, "declare_challenge", 0, type="intrigue", defender=1, attackers=[tyrion])
+    assert act(after, "assign_stealth", 0, bypass={tyrion: robb}).challenge is not None
+    with pytest.raises(IllegalAction) as err:
+        act(after, "assign_stealth", 0, bypass={tyrion: hodor})
+    assert "Hodor" in err.value.message
+
+
 def test_core_014_grey_wind_costs_two_less_while_robb_is_in_play() -> None:
     b = Board(phase="marshalling", gold=2)
     wind = b.hand(0, "core_014")  # cost 4
@@ -346,6 +358,8 @@ def test_core_015_lady_gives_your_sansa_one_strength_and_renown() -> None:
 def test_core_015_lady_costs_two_less_while_sansa_is_in_play() -> None:
     b = Board(phase="marshalling", gold=0)
     lady = b.hand(0, "core_015")  # cost 2
+    with pytest.raises(IllegalAction):
+        marshal(b.state, 0, lady)
     b.play(0, "core_009")
     assert in_play(marshal(b.state, 0, lady), lady)
 
