@@ -49,3 +49,26 @@ def test_the_printed_influence_is_read_from_the_card() -> None:
     # Northern Fiefdoms and Lord Eddard's Chambers print 1 influence, Great Keep none (§2.2)
     assert influence_of("p0-026", ED) == 1 and influence_of("p0-028", ED) == 1
     assert influence_of("p0-029", ED) == 0
+
+
+def test_a_pile_count_condition_counts_the_users_pile_by_a_printed_filter() -> None:
+    from projections.thrones.abilities.schema import parse_abilities
+    from projections.thrones.apply.abilities import Context, Source, condition_problem
+    ability = parse_abilities("core_022", "Trident Reinforcements", "character", [
+        {"id": "x", "label": "x", "kind": "action",
+         "condition": {"your_pile_count": {"pile": "discard", "filter": {"type": "location"},
+                                           "at_least": 2}}}], {})[0]
+    b = Board()
+    b.discard(0, "core_029")
+    b.discard(0, "core_018")  # a character: not counted
+    b.discard(1, "core_030")  # the opponent's: not counted
+    source = Source("p0-022", "Trident Reinforcements", ED.by_number[22], (ability,), "dead",
+                    "p0-022", 0)
+
+    def problem() -> str | None:
+        ctx = Context(b.state, 0, source, ability, {}, None, {}, ED)
+        return condition_problem(ctx, ability.condition)
+
+    assert problem() == "your discard pile holds 1 such card, and it needs at least 2"
+    b.discard(0, "core_031")
+    assert problem() is None
