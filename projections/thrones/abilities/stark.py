@@ -78,19 +78,6 @@ def honor_guard_returns(use: Use) -> Ops:
     return [{"op": "take_control", "card": use.source, "controller": owner}]
 
 
-# -- core_022 Trident Reinforcements ----------------------------------------------
-@ability("core_022", "back_to_hand")
-def trident_returns(use: Use) -> Ops:
-    """The condition counts the characters of the user's dead pile (itself included: it is
-    one), which no condition key reads."""
-    dead = use.state.players[use.seat].dead
-    count = sum(1 for c in dead if use.ed.is_character(c))
-    require(count >= 3, "condition_failed",
-            f"{_name(use)}: your dead pile holds {count} character"
-            f"{'' if count == 1 else 's'}, and it needs at least 3")
-    return [{"op": "return_from_pile", "card": use.source, "from": "dead", "to": "hand"}]
-
-
 # -- core_023 Winterfell Reserves --------------------------------------------------
 @options("core_023", "recover_discard", "pile_of")
 def reserves_piles(use: Use) -> list[int]:
