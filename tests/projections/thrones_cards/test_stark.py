@@ -165,7 +165,7 @@ def test_core_006_catelyn_answers_only_her_own_defence() -> None:
 
 @needs("defenders_declared")
 def test_core_006_catelyn_defending_makes_an_attackers_strength_not_count() -> None:
-    b = Board(mode="table")
+    b = Board(phase="challenges", mode="table")
     cat = b.play(1, "core_006")
     hound = b.play(0, "core_042")  # STR 4, military
     other = b.play(0, "core_044")
@@ -447,7 +447,7 @@ def test_core_023_winterfell_reserves_answer_only_their_defence() -> None:
 
 @needs("defenders_declared")
 def test_core_023_winterfell_reserves_put_a_discarded_card_back_into_its_deck() -> None:
-    b = Board(mode="table")
+    b = Board(phase="challenges", mode="table")
     reserves = b.play(1, "core_023")
     hound = b.play(0, "core_042")
     lost = b.discard(0, "core_050")
@@ -550,18 +550,17 @@ def test_core_135_benjen_is_not_used_by_hand() -> None:
 
 @needs("killed")
 def test_core_135_benjen_dying_shuffles_every_dead_pile_into_its_deck() -> None:
-    b = Board(phase="marshalling", mode="table")
-    benjen = b.play(1, "core_135")  # STR 3
-    ilyn = b.play(0, "core_041")
+    b = Board(houses=("Stark", "Stark"), mode="table")
+    benjen = b.play(1, "core_135")  # attacking Anna
+    lethal = b.hand(0, "core_158")
+    pair = [b.play(0, "core_008"), b.play(0, "core_005")]
     mine = b.dead(0, "core_018")
     theirs = b.dead(1, "core_019")
-    b.set(cards=tuple(replace(c, knelt=False) for c in b.state.cards))
-    from projections.thrones.apply.effects import apply_op
-    after = apply_op(b.state, 0, {"op": "kill", "cards": [benjen]}, ED)
+    b.challenge("military", attacker=1, defender=0, attackers=[benjen])
+    after = use(b.state, 0, lethal, "kill_attackers", pair=pair)
     assert after.players[0].dead == () and after.players[1].dead == ()
     assert mine in after.players[0].deck and theirs in after.players[1].deck
     assert benjen in after.players[1].deck
-    del ilyn
 
 
 # -- core_136 Jon Snow and core_137 Ghost --------------------------------------------
@@ -602,16 +601,18 @@ def test_core_137_ghost_saves_only_when_a_death_is_waiting() -> None:
 
 @needs("would_be_killed")
 def test_core_137_ghost_kneels_to_save_a_nights_watch_character() -> None:
-    b = Board(mode="table", phase="marshalling")
+    b = Board(houses=("Stark", "Stark"), mode="table")
     ghost = b.play(1, "core_137")
-    jon = b.play(1, "core_136")  # Night's Watch, STR 3
-    robb = b.play(1, "core_008")  # STR 2, not Night's Watch
-    ilyn = b.play(0, "core_041")
-    from projections.thrones.apply.effects import apply_op
-    waiting = apply_op(b.state, 0, {"op": "kill", "cards": [jon]}, ED)
+    jon = b.play(1, "core_136")  # Night's Watch, attacking Anna
+    robb = b.play(1, "core_008")  # not Night's Watch
+    lethal = b.hand(0, "core_158")
+    pair = [b.play(0, "core_008"), b.play(0, "core_005")]
+    b.challenge("military", attacker=1, defender=0, attackers=[jon])
+    waiting = use(b.state, 0, lethal, "kill_attackers", pair=pair)
     after = use(waiting, 1, ghost, "save_from_death")
     assert in_play(after, jon) and card(after, ghost).knelt
-    waiting = use(b.state, 0, ilyn, "kill_weakling", victim=robb)
+    b.challenge("military", attacker=1, defender=0, attackers=[robb])
+    waiting = use(b.state, 0, lethal, "kill_attackers", pair=pair)
     refused(waiting, 1, ghost, "save_from_death")
 
 
