@@ -71,10 +71,11 @@ def honor_guard_lent(use: Use) -> Ops:
 
 @ability("core_017", "regain")
 def honor_guard_returns(use: Use) -> Ops:
-    """Control goes back to the card's owner, a seat no placeholder names."""
+    """Control goes back to the card's owner, a seat no placeholder names; a forced ability
+    of a card its owner controls changes nothing (no op), rather than stopping the win."""
     owner = owner_of(use.source)
-    require(owner != use.seat, "condition_failed",
-            f"{_name(use)} is already its owner's")
+    if owner == use.seat:
+        return []
     return [{"op": "take_control", "card": use.source, "controller": owner}]
 
 

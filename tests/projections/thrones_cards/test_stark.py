@@ -390,6 +390,15 @@ def test_core_017_honor_guard_goes_back_after_its_borrower_wins_with_it() -> Non
     assert card(after, guard).controller == 0
 
 
+@needs("challenge_won")
+def test_core_017_honor_guard_stays_with_its_owner_who_wins_with_it() -> None:
+    b = Board(mode="table")
+    guard = b.play(0, "core_017")
+    b.challenge("military", attacker=0, defender=1, attackers=[guard], defenders=[])
+    after = act(b.state, "resolve_challenge", 0)
+    assert card(after, guard).controller == 0 and after.challenge is not None
+
+
 # -- core_020 Kennel Master ---------------------------------------------------------
 def test_core_020_kennel_master_dodges_only_a_waiting_death() -> None:
     b = Board()
