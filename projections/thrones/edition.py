@@ -133,6 +133,8 @@ class Card:
     income_bonus: int
     initiative_bonus: int
     plot: PlotValues | None = None
+    #: the printed influence (§2.2): what kneeling it pays toward an influence cost (ruling 27)
+    influence_bonus: int = 0
     grants: tuple[Grant, ...] = ()
     attach_rules: AttachRules = AttachRules()
     self_cost_reduction: SelfReduction | None = None
@@ -286,6 +288,7 @@ def _card(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Ca
         keywords=tuple(data["keywords"]), house_only=data.get("house_only"),
         income_bonus=int(data.get("income_bonus") or 0),
         initiative_bonus=int(data.get("initiative_bonus") or 0),
+        influence_bonus=int(data.get("influence_bonus") or 0),
         plot=None if plot is None else PlotValues(int(plot["income"]), int(plot["initiative"]),
                                                   int(plot["claim"])),
         grants=tuple(_grant(g) for g in data.get("grants", ())),

@@ -37,7 +37,7 @@ FILTER_KEYS = ("type", "type_any", "house", "trait", "trait_any", "crest", "name
 CONDITION_KEYS = ("source_standing", "source_knelt", "source_participating",
                   "source_attacking", "source_defending", "you_are", "you_control",
                   "you_control_count", "opponent_controls", "gold_at_least", "hand_at_least",
-                  "first_player", "has_power")
+                  "first_player", "has_power", "your_pile_count")
 TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter",
                           "unopposed", "type", "winner", "loser", "attacker", "defender",
                           "card", "seat", "to", "by", "phase", "plot")
@@ -225,6 +225,11 @@ def _ability(card: str, card_type: str, data: Any,  # noqa: C901  (one check per
     if "you_control_count" in condition:
         count = _keys(where, condition["you_control_count"], ("filter", "at_least"),
                       "you_control_count")
+        _filter(where, count.get("filter") or {})
+    if "your_pile_count" in condition:  # vocab (Stark): cards of a pile of yours
+        count = _keys(where, condition["your_pile_count"], ("pile", "filter", "at_least"),
+                      "your_pile_count")
+        _one_of(where, count.get("pile"), ("hand", "discard", "dead"), "pile")
         _filter(where, count.get("filter") or {})
     automated = data.get("automated", True)
     if not isinstance(automated, bool):

@@ -225,6 +225,22 @@ def _controls(ctx: Context, seats: set[Seat], flt: Mapping[str, Any]) -> list[Ca
             and card_matches(ctx, c.id, flt, "play")]
 
 
+def _pile_problem(ctx: Context, want: Mapping[str, Any]) -> str | None:
+    """vocab (Stark): at least n cards of one of the user's piles meet a printed filter."""
+    player = ctx.state.players[ctx.seat]
+    pile = str(want.get("pile"))
+    cards: list[CardId] = list({"hand": sorted(set(player.hand)), "discard": player.discard,
+                                "dead": player.dead}[pile])
+    flt: Mapping[str, Any] = want.get("filter") or {}
+    found = len([c for c in cards if card_matches(ctx, c, flt, pile)])
+    least = int(want.get("at_least") or 1)
+    if found < least:
+        where = {"hand": "hand", "discard": "discard pile", "dead": "dead pile"}[pile]
+        return f"your {where} holds {found} such card{'' if found == 1 else 's'}, and it " \
+               f"needs at least {least}"
+    return None
+
+
 def condition_problem(ctx: Context, condition: Mapping[str, Any]  # noqa: C901
                       ) -> str | None:  # one clause per condition of the vocabulary
     """What of the ability's condition does not hold (None: all of it holds)."""
@@ -256,6 +272,10 @@ def condition_problem(ctx: Context, condition: Mapping[str, Any]  # noqa: C901
             found = _controls(ctx, {seat}, want.get("filter") or {})
             if len(found) < int(want.get("at_least") or 1):
                 return f"you control fewer than {want.get('at_least')} cards it asks for"
+        if key == "your_pile_count":
+            problem = _pile_problem(ctx, want)
+            if problem:
+                return problem
         if key == "opponent_controls" and not _controls(
                 ctx, {s for s in range(state.n) if s != seat}, want):
             return "no opponent controls a card it asks for"
@@ -574,6 +594,8 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
                             card=data.get("card"))
     require(ability.kind != "constant", "applies_by_itself",
             f"{source.name}: “{ability.label}” applies by itself while it is in play")
+    require(ability.kind != "title", "applies_by_itself",  # vocab: the §2.5 rules apply it
+            f"{source.name}: “{ability.label}” is applied by the rules while you hold it")
     require(source.controller == seat, "not_your_card",
             f"{source.name} is not {who(state, seat)}'s to use"
             + ("" if source.controller is None else

@@ -55,8 +55,16 @@ def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
     source = index.get(mod.card)
     if source is None or (mod.standing and source.knelt):
         return False
+    return _reaches(mod, card, source, state, ed)
+
+
+def _reaches(mod: Modifier, card: InPlay, source: InPlay, state: State,
+             ed: Components) -> bool:
+    """Whether an active lasting effect of `source` applies to `card` now."""
     if not ed.is_character(card.id) or not matches(mod, card, ed):
         return False
+    if ("bearer", True) in mod.filter and source.host != card.id:
+        return False  # vocab (issue #30): only the source attachment's bearer
     if mod.when == "always":
         return True
     if mod.when == "dominance_phase":
@@ -152,6 +160,8 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
                     out.gain(g.strength, g.icons, g.keywords)
         if constant_cards and ed.card(a.id).number in constant_cards:
             _constant_gain(out, a, ip, state, index, ed)
+    if constant_cards:
+        _plot_constants(state, ip, ed, out)
     for mod in state.modifiers:
         if mod.kind == "continuous":
             if _continuous_active(mod, ip, state, index, ed):
@@ -160,6 +170,20 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             out.modify(mod)
     return (max(0, out.strength), frozenset(out.icons - out.lost_icons),
             frozenset(out.keywords - out.lost_keywords), out.blank)
+
+
+def _plot_constants(state: State, ip: InPlay, ed: Components, out: _Values) -> None:
+    """vocab (issue #30): a revealed plot's constant abilities apply while it is revealed,
+    its player the seat "self" of the filter (The Power of Arms); a revealed plot is not a
+    card in play, so it is read here beside the cards."""
+    for seat, player in enumerate(state.players):
+        plot = player.revealed_plot
+        if plot is None or ed.card(plot).number not in ed.constant_cards:
+            continue
+        source = InPlay(plot, seat)
+        for mod in constant_modifiers(source, ed):
+            if mod.kind == "continuous" and _reaches(mod, ip, source, state, ed):
+                out.gain(mod.amount, mod.icons, mod.keywords)
 
 
 def strength(state: State, card: CardId, ed: Components, index: Index | None = None) -> int:
@@ -189,6 +213,8 @@ def has_keyword(state: State, card: CardId, keyword: str, ed: Components,
 PRINTED: dict[str, Callable[[Card, object], bool]] = {
     "type": lambda card, want: card.type == want,
     "house": lambda card, want: want in card.houses,
+    # vocab (issue #30): a card of one of these Houses (Narrow Sea: Stark or Baratheon)
+    "house_any": lambda card, want: bool(set(_seq(want)) & set(card.houses)),
     "trait": lambda card, want: want in card.traits,
     "icon": lambda card, want: want in card.icons,
     "crest": lambda card, want: want in card.crests,
@@ -196,6 +222,11 @@ PRINTED: dict[str, Callable[[Card, object], bool]] = {
     "name": lambda card, want: card.name == want,
     "unique": lambda card, want: card.unique == bool(want),
 }
+
+
+def _seq(want: object) -> tuple[object, ...]:
+    """A filter value that may be one value or a list of them."""
+    return tuple(want) if isinstance(want, list | tuple) else (want,)
 
 
 def _controller_holds(want: object, mod: Modifier, card: InPlay) -> bool:
