@@ -21,7 +21,15 @@ from projections.rules import Action, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
 from projections.thrones.apply.values import has_keyword, marshal_cost, strength, values
 from projections.thrones.state import State
-from tests.projections.thrones_cards.harness import ED, RULES, Board, card_name, refused, use
+from tests.projections.thrones_cards.harness import (
+    ED,
+    RULES,
+    Board,
+    card_name,
+    offered,
+    refused,
+    use,
+)
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -953,3 +961,24 @@ def test_core_192_hear_me_roar_weakens_when_revealed() -> None:
     hound = b.play(0, "core_042")  # STR 4, no intrigue icon
     state = act(act(b.state, "choose_plot", 0, plot=roar), "choose_plot", 1, plot=other)
     assert strength(state, hound, ED) == 3
+
+
+def test_core_161_never_bet_offers_no_dead_end_and_only_affordable_x() -> None:
+    from projections.choices import Walker
+    b = Board(houses=("Stark", "Lannister"), phase="challenges")
+    b.revealed_plot(0, "core_182")
+    b.revealed_plot(1, "core_190")
+    bet = b.hand(1, "core_161")
+    b.play(1, "core_038")
+    eddard = b.play(0, "core_005")
+    b.challenge("military", attacker=0, defender=1, attackers=[eddard],
+                step="attackers_declared")
+    assert not [m for m in offered(b.state, 1) if m["data"]["card"] == bet]  # no gold
+    b.gold(1, 2)
+    xs = sorted(m["data"]["choices"]["x"] for m in offered(b.state, 1)
+                if m["data"]["card"] == bet)
+    assert xs == [1, 2]
+    walker = Walker(RULES, table=False)
+    for seed in range(5):
+        walker.random_move(b.state, "use_ability", 1, __import__("random").Random(seed)
+                           .randrange)
