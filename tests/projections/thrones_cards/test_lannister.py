@@ -982,3 +982,24 @@ def test_core_161_never_bet_offers_no_dead_end_and_only_affordable_x() -> None:
     for seed in range(5):
         walker.random_move(b.state, "use_ability", 1, __import__("random").Random(seed)
                            .randrange)
+
+
+def test_vocab_melee_condition_holds_only_with_three_or_more_players() -> None:
+    """The `melee` condition (docs/games/thrones-abilities.md, Conditions), planted both
+    ways: true in a three-player game, false in a two-player one, and the reverse."""
+    from projections.thrones.abilities.schema import parse_abilities
+    from projections.thrones.apply.abilities import Context, condition_problem, source_of
+    from projections.thrones.apply.effects import OP_TYPES
+    fields = {name: record.fields for name, record in OP_TYPES.items()}
+    (only_melee,) = parse_abilities("core_142", "Varys", "character", [
+        {"id": "x", "label": "x", "kind": "action", "condition": {"melee": True}}], fields)
+    (never_melee,) = parse_abilities("core_142", "Varys", "character", [
+        {"id": "y", "label": "y", "kind": "action", "condition": {"melee": False}}], fields)
+    for houses, melee in ((("Lannister", "Stark"), False),
+                          (("Lannister", "Stark", "Baratheon"), True)):
+        b = Board(houses=houses)
+        varys = b.play(0, "core_142")
+        source = source_of(b.state, varys, ED)
+        for ability, wanted in ((only_melee, melee), (never_melee, not melee)):
+            ctx = Context(b.state, 0, source, ability, {}, None, {}, ED)
+            assert (condition_problem(ctx, ability.condition) is None) == wanted
