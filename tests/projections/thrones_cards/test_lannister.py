@@ -672,7 +672,8 @@ def test_core_142_varys_trades_plot_decks_in_a_melee() -> None:
 def test_core_142_varys_is_refused_in_a_two_player_game() -> None:
     b = lannister(phase="plot", step="choose")
     varys = b.play(0, "core_142")
-    refused(b.state, 0, varys, "trade_plot_decks", foe=1)
+    refused(b.state, 0, varys, "trade_plot_decks", code="condition_failed", foe=1)
+    assert offered(b.state, 0) == []
 
 
 # -- I Never Bet Against My Family ---------------------------------------------------------
