@@ -1004,3 +1004,48 @@ def test_vocab_melee_condition_holds_only_with_three_or_more_players() -> None:
         for ability, wanted in ((only_melee, melee), (never_melee, not melee)):
             ctx = Context(b.state, 0, source, ability, {}, None, {}, ED)
             assert (condition_problem(ctx, ability.condition) is None) == wanted
+
+
+def test_every_lannister_action_the_choices_offer_is_accepted_by_the_rules() -> None:
+    """A board holding every Lannister action card, in each window they are used in: every
+    use_ability move the choices offer is accepted (no walk ends in a refusal)."""
+    import random
+
+    from projections.choices import Walker
+    walker = Walker(RULES, table=False)
+    boards = []
+    for phase, step in (("marshalling", ""), ("dominance", ""), ("plot", "choose"),
+                        ("challenges", "attackers_declared"), ("challenges", "no_challenge")):
+        b = Board(houses=("Lannister", "Stark", "Baratheon"), phase=phase, step=step,
+                  gold=3)
+        for card in ("core_039", "core_046", "core_058", "core_064", "core_065", "core_142",
+                     "core_144", "core_178", "core_037"):
+            b.play(0, card)
+        for card in ("core_054", "core_161", "core_163", "core_164", "core_165", "core_167"):
+            b.hand(0, card)
+        for card in ("core_005", "core_006", "core_007", "core_013"):
+            b.play(1, card)
+        b.house_power(1, 3)
+        for seat, plot in ((0, "core_190"), (1, "core_182"), (2, "core_184")):
+            if phase != "plot":
+                b.revealed_plot(seat, plot)
+        if phase == "challenges" and step == "attackers_declared":
+            b.challenge("military", attacker=1, defender=0,
+                        attackers=[c.id for c in b.state.cards if c.id == "p1-005"],
+                        step="attackers_declared")
+        boards.append(b.state)
+    seen: set[tuple[str, str]] = set()
+    for state in boards:
+        seat = 0
+        moves = offered(state, seat)
+        for move in moves:
+            act(state, "use_ability", seat, **move["data"])
+            seen.add((move["data"]["card"], move["data"]["ability"]))
+        for seed in range(3):
+            if moves:
+                walker.random_move(state, "use_ability", seat, random.Random(seed).randrange)
+    assert {ability for _, ability in seen} >= {
+        "kneel_and_hold", "look_at_top_card", "lannister_discount",
+        "lannister_character_discount", "character_discount", "trade_plot_decks",
+        "intrigue_discount", "kneel_the_mighty", "lend", "cut_claim", "name_a_card",
+        "deadly_boon", "kneel_commoner"}
