@@ -178,6 +178,14 @@ def test_core_140_lordship_gives_a_power_icon_and_four_strength_at_dominance() -
     b.set(phase="dominance")
     assert strength(b.state, bran, ED) == 5
     assert strength(b.state, arya, ED) == 2
+    b.set(phase="marshalling")
+    b.gold(0, 1)
+    second = b.hand(0, "core_140")
+    with pytest.raises(IllegalAction) as err:  # one per character
+        act(b.state, "marshal_card", 0, card=second, attach_to=bran)
+    assert err.value.code == "illegal_attachment_target"
+    assert card_of(act(b.state, "marshal_card", 0, card=second, attach_to=arya),
+                   second).host == arya
 
 
 # core_210 House Lannister: the House card holds power (no ability).
