@@ -1,4 +1,216 @@
 """Named ability functions of the Lannister cards (docs/games/thrones-abilities.md, "Named
-functions"): where a card's data cannot say what it does."""
+functions"): where a card's data cannot say what it does. Each returns the §9 ops of one use
+(the cost, targets, window and limit stay in the card's data), or refuses naming the card."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ...rules import IllegalAction, require
+from .registry import Use, ability, options
+
+Ops = list[dict[str, Any]]
+
+
+def _name(use: Use) -> str:
+    return str(use.card.name) if use.card is not None else use.source
+
+
+def _opponents(use: Use) -> list[int]:
+    """The seats still in the game other than the user's, in seat order."""
+    return [s for s in use.state.active if s != use.seat]
+
+
+def _in_play(use: Use) -> dict[str, Any]:
+    return {c.id: c for c in use.state.cards}
+
+
+def _owner(card: str) -> int:
+    """The seat whose deck a card instance ("p1-054") came from."""
+    return int(card[1:].split("-")[0])
+
+
+# core_038 Tyrion Lannister ---------------------------------------------------------------
+@ability("core_038", "draw_a_card")
+def tyrion_draw(use: Use) -> Ops:
+    """Tyrion answers a challenge you won that was an intrigue challenge *or* one he took
+    part in: an "or" of two trigger conditions, which the window vocabulary cannot say
+    without offering him twice on an intrigue challenge he joined."""
+    ch = use.state.challenge
+    kind = (use.trigger or {}).get("type") or (ch.type if ch is not None else None)
+    joined = ch is not None and use.source in (*ch.attackers, *ch.defenders)
+    require(kind == "intrigue" or joined, "condition_failed",
+            f"{_name(use)}: he draws only after you win an intrigue challenge or a "
+            "challenge he took part in")
+    return [{"op": "draw", "seat": use.seat, "cards": list(use.chance.get("drawn") or ())[:1]}]
+
+
+# core_042 The Hound ------------------------------------------------------------------------
+@ability("core_042", "dominance_upkeep")
+def hound_upkeep(use: Use) -> Ops:
+    """The Hound's controller keeps him by discarding the top card of the deck (chance: the
+    milled card) or lets him go to the discard pile; with an empty deck he must go."""
+    keep = use.choices.get("keep")
+    if keep == 1:
+        milled = list(use.chance.get("milled") or ())[:1]
+        require(bool(use.state.players[use.seat].deck) and bool(milled), "wrong_target",
+                f"{_name(use)}: there is no top card to discard, so he must be discarded")
+        return [{"op": "discard_from_deck", "seat": use.seat, "cards": milled}]
+    return [{"op": "discard_from_play", "cards": [use.source]}]
+
+
+# core_043 Chella, Daughter of Cheyk --------------------------------------------------------
+@ability("core_043", "return_location")
+def chella_return(use: Use) -> Ops:
+    """The price is the chosen location's printed cost: a cost the data cannot name."""
+    location = str(use.choices.get("location"))
+    price = int(use.ed.card(location).cost or 0)
+    gold = use.state.players[use.seat].gold
+    if gold < price:
+        raise IllegalAction("cannot_pay", f"{_name(use)}: returning {use.ed.name(location)} "
+                            f"costs {price} gold, and you have {gold}")
+    ops: Ops = [{"op": "pay_gold", "seat": use.seat, "amount": price}] if price else []
+    return [*ops, {"op": "return_to_hand", "cards": [location]}]
+
+
+# core_047 Ser Jacelyn Bywater --------------------------------------------------------------
+@ability("core_047", "random_discard")
+def jacelyn_discards(use: Use) -> Ops:
+    """Every opponent (one op each, also in a melee) discards a random card: the chance
+    field `random` lists one card per opponent with a card in hand, in seat order."""
+    dealt = list(use.chance.get("random") or ())
+    ops: Ops = []
+    for seat in _opponents(use):
+        if not use.state.players[seat].hand:
+            continue
+        require(bool(dealt), "wrong_target",
+                f"{_name(use)}: the random card of each opponent with a hand is dealt")
+        ops.append({"op": "discard_from_hand", "seat": seat, "cards": [dealt.pop(0)],
+                    "random": True})
+    return ops
+
+
+# core_054 Lannisport Honor Guard -----------------------------------------------------------
+@ability("core_054", "regain")
+def honor_guard_regain(use: Use) -> Ops:
+    """It goes back to its owner, a seat the data has no placeholder for; in its owner's
+    own hands the win changes nothing."""
+    owner = _owner(use.source)
+    return [] if owner == use.seat else [{"op": "take_control", "card": use.source,
+                                          "controller": owner}]
+
+
+# core_161 I Never Bet Against My Family ----------------------------------------------------
+@ability("core_161", "cut_claim")
+def cut_claim(use: Use) -> Ops:
+    """The attacker's claim goes down by the X paid: a negated choice."""
+    ch = use.state.challenge
+    assert ch is not None  # the window is an open challenge
+    return [{"op": "modify_plot", "seat": ch.attacker, "field": "claim",
+             "delta": -int(use.choices.get("x") or 0), "until": "challenge"}]
+
+
+# core_164 Call Their Bluff -----------------------------------------------------------------
+@options("core_164", "name_a_card", "named")
+def card_names(use: Use) -> Sequence[str]:
+    """Any card name a deck may hold (not plots, House cards or titles)."""
+    return sorted({c.name for c in use.ed.cards if c.type not in ("plot", "house")})
+
+
+@ability("core_164", "name_a_card")
+def call_their_bluff(use: Use) -> Ops:
+    """Every opponent shows the hand and discards each copy of the named card."""
+    named = use.choices.get("named")
+    ops: Ops = []
+    for seat in _opponents(use):
+        copies = sorted(c for c in set(use.state.players[seat].hand)
+                        if use.ed.name(c) == named)
+        if copies:
+            ops.append({"op": "discard_from_hand", "seat": seat, "cards": copies})
+    return ops
+
+
+# core_167 You've Killed the Wrong Dwarf! ---------------------------------------------------
+@options("core_167", "kneel_commoner", "victim")
+def standing_commoners(use: Use) -> Sequence[str]:
+    """Standing characters without the Noble crest (the filter vocabulary has no "without
+    a crest")."""
+    return [c.id for c in use.state.cards if c.host is None and not c.knelt
+            and use.ed.is_character(c.id) and "noble" not in use.ed.card(c.id).crests]
+
+
+# core_178 Shae -----------------------------------------------------------------------------
+@options("core_178", "kneel_the_mighty", "victim")
+def characters_of_the_mighty(use: Use) -> Sequence[str]:
+    """Standing characters controlled by a player with more power than the user (§3)."""
+    from ..apply.values import total_powers  # noqa: PLC0415 (this package imports no apply/ at load)
+    powers = total_powers(use.state)
+    mine = powers[use.seat]
+    return [c.id for c in use.state.cards if c.host is None and not c.knelt
+            and use.ed.is_character(c.id) and powers[c.controller] > mine]
+
+
+# core_188 Drunken Allegations --------------------------------------------------------------
+@ability("core_188", "both_kneel")
+def drunken_allegations(use: Use) -> Ops:
+    """Each of the two kneels one of its standing characters: optional only when it has
+    none (a count the target vocabulary cannot make depend on the board)."""
+    foe = use.choices.get("foe")
+    ops: Ops = []
+    for seat, name in ((use.seat, "mine"), (foe, "theirs")):
+        standing = [c.id for c in use.state.cards if c.controller == seat and not c.knelt
+                    and c.host is None and use.ed.is_character(c.id)]
+        card = use.choices.get(name)
+        require(card is not None or not standing, "wrong_target",
+                f"{_name(use)}: each of you kneels a standing character while you have one")
+        if card is not None:
+            ops.append({"op": "kneel", "card": card})
+    return ops
+
+
+# core_189 Mutual Blackmail -----------------------------------------------------------------
+@ability("core_189", "no_intrigue")
+def mutual_blackmail(use: Use) -> Ops:
+    """A melee card (card ruling L3): in a two-player game it does nothing."""
+    if len(use.state.active) < 3:
+        return []
+    return [{"op": "forbid_challenge", "seats": [use.seat, use.choices.get("foe")],
+             "type": "intrigue"}]
+
+
+# core_191 Wildfire Assault -----------------------------------------------------------------
+@ability("core_191", "keep_three")
+def wildfire_assault(use: Use) -> Ops:
+    """Each player keeps exactly 3 of its characters (all, with 3 or fewer); every other
+    character is killed at once."""
+    kept = set(use.choices.get("keep") or ())
+    killed: list[str] = []
+    for seat in range(use.state.n):
+        own = [c.id for c in use.state.cards if c.controller == seat and c.host is None
+               and use.ed.is_character(c.id)]
+        keeps = [c for c in own if c in kept]
+        require(len(keeps) == min(3, len(own)), "wrong_target",
+                f"{_name(use)}: every player keeps 3 of their characters (all of them with "
+                "3 or fewer)")
+        killed.extend(c for c in own if c not in kept)
+    return [{"op": "kill", "cards": killed}] if killed else []
+
+
+# core_192 Hear Me Roar! --------------------------------------------------------------------
+@ability("core_192", "weaken")
+def hear_me_roar(use: Use) -> Ops:
+    """-1 STR this round on each character in play without an intrigue icon (card ruling
+    L5: a revealed plot is not a card in play, so its constant is applied at the reveal)."""
+    from ..apply.values import has_icon  # noqa: PLC0415 (this package imports no apply/ at load)
+    return [{"op": "adjust_strength", "card": c.id, "amount": -1, "until": "round"}
+            for c in use.state.cards if c.host is None and use.ed.is_character(c.id)
+            and not has_icon(use.state, c.id, "intrigue", use.ed)]
+
+
+# core_193 Blockade -------------------------------------------------------------------------
+@ability("core_193", "no_income")
+def blockade(use: Use) -> Ops:
+    """Every opponent's plot income is 0 this round (one op per opponent, also in a melee)."""
+    return [{"op": "modify_plot", "seat": s, "field": "income", "set": 0, "until": "round"}
+            for s in _opponents(use)]

@@ -37,7 +37,7 @@ FILTER_KEYS = ("type", "type_any", "house", "trait", "trait_any", "crest", "name
 CONDITION_KEYS = ("source_standing", "source_knelt", "source_participating",
                   "source_attacking", "source_defending", "you_are", "you_control",
                   "you_control_count", "opponent_controls", "gold_at_least", "hand_at_least",
-                  "first_player", "has_power", "your_pile_count")
+                  "first_player", "has_power", "your_pile_count", "melee")
 TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter",
                           "unopposed", "type", "winner", "loser", "attacker", "defender",
                           "card", "seat", "to", "by", "phase", "plot")

@@ -287,6 +287,9 @@ def condition_problem(ctx: Context, condition: Mapping[str, Any]  # noqa: C901
             return "you must be the first player" if want else "you must not be the first player"
         if key == "has_power" and (source is None or source.power <= 0) == bool(want):
             return "it must hold power"
+        if key == "melee" and state.is_melee != bool(want):
+            return "it is used only in a melee (three or more players)" if want else \
+                "it is not used in a melee"
     return None
 
 
