@@ -57,6 +57,9 @@ def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
         return False
     if not ed.is_character(card.id) or not matches(mod, card, ed):
         return False
+    if any(key == "bearer" and bool(want) != (source.host == card.id)
+           for key, want in mod.filter):
+        return False  # "bearer": the character the source is attached to (an attachment)
     if mod.when == "always":
         return True
     if mod.when == "dominance_phase":
@@ -189,7 +192,14 @@ PRINTED: dict[str, Callable[[Card, object], bool]] = {
     "keyword": lambda card, want: want in card.keywords,
     "name": lambda card, want: card.name == want,
     "unique": lambda card, want: card.unique == bool(want),
+    "house_any": lambda card, want: bool(set(_many(want)) & set(card.houses)),
+    "lacks_icon": lambda card, want: want not in card.icons,
 }
+
+
+def _many(want: object) -> tuple[object, ...]:
+    """A filter value that may be one value or a list of them."""
+    return tuple(want) if isinstance(want, list | tuple) else (want,)
 
 
 def _controller_holds(want: object, mod: Modifier, card: InPlay) -> bool:
