@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.rules import Action
+import pytest
+
+from projections.rules import Action, replace
 from projections.thrones.apply.values import marshal_cost, strength
 from projections.thrones.state import State
-from tests.projections.thrones_cards.harness import ED, RULES, Board
+from tests.projections.thrones_cards.harness import ED, RULES, Board, card_name, refused, use
 
 # ---------------------------------------------------------------------------
 # Vocabulary added for these cards (docs/games/thrones-abilities.md, "Filter fields of
@@ -55,3 +57,338 @@ def test_vocab_bearer_and_lacks_icon_pick_the_host_of_the_source() -> None:
     assert strength(state, bran, ED) == 6
     assert strength(state, robert, ED) == 3
     assert strength(state, other, ED) == 3
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def emitted(trigger: str) -> bool:
+    """Whether the rules emit `trigger` yet (the engine's own list in apply/triggers.py;
+    phase 2 of issue #30 is landing them one by one)."""
+    try:
+        from projections.thrones.apply import triggers  # type: ignore[attr-defined]
+    except ImportError:
+        return False
+    for name in ("EMITTED", "emitted", "TRIGGERS", "EMITTED_TRIGGERS"):
+        listed = getattr(triggers, name, None)
+        if listed is not None and not callable(listed):
+            return trigger in listed
+    return False
+
+
+def needs(trigger: str) -> pytest.MarkDecorator:
+    """Skip a test of the rules applying an ability at its moment until the engine emits
+    that trigger (never an unconditional skip: it runs as soon as the trigger lands)."""
+    return pytest.mark.skipif(not emitted(trigger),
+                              reason=f"the engine does not emit {trigger} yet")
+
+
+def answer(state: State, seat: int, card: str, ability: str, trigger: dict[str, Any],
+           **choices: Any) -> State:
+    """A response, interrupt, forced or when-revealed ability used as the rules use it
+    when its trigger happens (the window is the trigger's; zone, condition, limit,
+    targets and cost are checked as for any use)."""
+    from projections.thrones.apply.abilities import resolve_use
+
+    after: State = resolve_use(state, seat, {"card": card, "ability": ability,
+                                             "choices": choices}, ED, trigger=trigger)
+    return after
+
+
+def answer_refused(state: State, seat: int, card: str, ability: str, trigger: dict[str, Any],
+                   *, code: str, **choices: Any) -> None:
+    from projections.rules import IllegalAction
+
+    with pytest.raises(IllegalAction) as err:
+        answer(state, seat, card, ability, trigger, **choices)
+    assert err.value.code == code, err.value.message
+    name = card_name(card) if not card.startswith("plot:") else None
+    if name:
+        assert name in err.value.message, err.value.message
+
+
+def card(state: State, ident: str) -> Any:
+    """The card in play `ident`."""
+    return next(c for c in state.cards if c.id == ident)
+
+
+def in_play(state: State, ident: str) -> bool:
+    return any(c.id == ident for c in state.cards)
+
+
+def baratheon(**kw: Any) -> Board:
+    return Board(houses=("Baratheon", "Stark"), **kw)
+
+
+# ---------------------------------------------------------------------------
+# Plain cards: nothing to use, and what they do is read from their data fields
+# ---------------------------------------------------------------------------
+
+PLAIN = ("core_069", "core_076", "core_085", "core_087", "core_089", "core_094", "core_095",
+         "core_096", "core_097", "core_148", "core_211")
+
+
+@pytest.mark.parametrize("number", PLAIN)
+def test_plain_cards_declare_no_ability(number: str) -> None:
+    printed = ED.by_number[int(number[5:])]
+    assert printed.plain and printed.abilities == ()
+
+
+def test_core_069_stinking_drunk_weakens_a_participating_bearer_by_four() -> None:
+    b = baratheon(phase="challenges")
+    host = b.play(1, "core_017")  # Winterfell Honor Guard, STR 4
+    b.play(0, "core_069", on=host)
+    assert strength(b.state, host, ED) == 4
+    b.challenge("military", attacker=1, defender=0, attackers=[host])
+    assert strength(b.state, host, ED) == 0
+
+
+def test_core_085_army_of_the_faithful_costs_one_less_per_asshai() -> None:
+    b = baratheon(phase="marshalling")
+    army = b.hand(0, "core_085")  # cost 6
+    b.play(0, "core_084")  # Old Red Priest, Asshai
+    b.play(0, "core_074")  # Melisandre, Asshai
+    assert marshal_cost(b.state, 0, army, ED)[0] == 4
+
+
+def test_core_095_to_097_core_148_gold_locations_have_income() -> None:
+    for number, income in (("core_095", 1), ("core_096", 1), ("core_097", 1), ("core_148", 1)):
+        assert ED.by_number[int(number[5:])].income_bonus == income
+    assert ED.by_number[148].influence_bonus == 1
+
+
+def test_core_094_chambers_core_076_brienne_core_087_core_089_core_211_read_by_data() -> None:
+    assert ED.by_number[94].may_attach_to_own_house_card
+    assert "stealth" in ED.by_number[87].keywords
+    assert "no_attachments" in ED.by_number[89].keywords
+    assert "renown" in ED.by_number[76].keywords
+    assert ED.by_number[211].type == "house"
+
+
+# ---------------------------------------------------------------------------
+# Attachments
+# ---------------------------------------------------------------------------
+
+
+# core_066 Shadow's Blessing: "Bearer is 2 STR stronger if it has a power icon and 2 STR
+# weaker if it does not."
+def test_core_066_shadows_blessing_strengthens_a_power_bearer_and_weakens_others() -> None:
+    b = baratheon(phase="marshalling")
+    robert = b.play(0, "core_071")  # STR 3, power icon
+    devan = b.play(0, "core_080")  # STR 2, no power icon
+    stannis = b.play(0, "core_072")  # STR 3, power icon, no attachment
+    b.play(0, "core_066", on=robert)
+    blessing = b.play(0, "core_066", on=devan)
+    assert strength(b.state, robert, ED) == 5
+    assert strength(b.state, devan, ED) == 0
+    assert strength(b.state, stannis, ED) == 3
+    refused(b.state, 0, blessing, "power_icon_strength", code="applies_by_itself")
+
+
+# core_067 Motley: "Goes on an opponent's character; its controller must hand you 1 gold
+# every time they declare it or use its ability."
+def test_core_067_motley_takes_a_gold_when_its_bearer_is_declared() -> None:
+    b = baratheon(phase="challenges")
+    foe = b.play(1, "core_017")
+    motley = b.play(0, "core_067", on=foe)
+    b.gold(1, 3)
+    b.challenge("military", attacker=1, defender=0, attackers=[foe],
+                step="attackers_declared")
+    trig = {"type": "military", "attacker": 1, "defender": 0}
+    after = answer(b.state, 0, motley, "toll_attack", trig)
+    assert after.players[1].gold == 2 and after.players[0].gold == 1
+    # a defender's declaration of others costs nothing
+    assert answer(b.state, 0, motley, "toll_defend", trig).players[1].gold == 3
+    b.gold(1, 0)
+    assert answer(b.state, 0, motley, "toll_attack", trig).players[1].gold == 0
+    refused(b.state, 0, motley, "toll_attack", code="outside_window")
+    assert ED.by_number[67].attach_rules.controller == "opponent"
+
+
+# core_068 Lightbringer: "Baratheon-character weapon; kneel it to save the bearer from death."
+def test_core_068_lightbringer_kneels_to_save_its_bearer() -> None:
+    b = baratheon(phase="challenges")
+    robert = b.play(0, "core_071")
+    sword = b.play(0, "core_068", on=robert)
+    trig = {"card": robert, "seat": 0}
+    after = answer(b.state, 0, sword, "save_bearer", trig)
+    assert card(after, sword).knelt
+    answer_refused(after, 0, sword, "save_bearer", trig, code="cannot_pay")
+    refused(b.state, 0, sword, "save_bearer", code="outside_window")
+    assert ED.by_number[68].attach_rules.character_house == "Baratheon"
+
+
+# core_145 Milk of the Poppy: "Bearer's text box counts as blank (traits remain)."
+def test_core_145_milk_of_the_poppy_is_declared_as_a_constant_not_automated() -> None:
+    milk = ED.by_number[145].abilities
+    assert [(a.kind, a.automated) for a in milk] == [("constant", False)]
+    b = baratheon(phase="marshalling")
+    host = b.play(1, "core_017")
+    poppy = b.play(0, "core_145", on=host)
+    refused(b.state, 0, poppy, "blank_bearer", code="applies_by_itself")
+
+
+# ---------------------------------------------------------------------------
+# Characters
+# ---------------------------------------------------------------------------
+
+
+# core_070 Selyse Baratheon: "Challenges: pay 1 influence to give a unique character an
+# intrigue icon until phase end."
+def test_core_070_selyse_gives_a_unique_character_an_intrigue_icon_for_influence() -> None:
+    b = baratheon(phase="challenges")
+    selyse = b.play(0, "core_070")
+    robert = b.play(0, "core_071")  # unique, no intrigue icon
+    guard = b.play(0, "core_089")  # Host of Storm's End, not unique
+    fief = b.play(0, "core_092")  # influence 1
+    from projections.thrones.apply.values import has_icon
+    after = use(b.state, 0, selyse, "give_intrigue", character=robert, influence=[fief])
+    assert has_icon(after, robert, "intrigue", ED)
+    assert card(after, fief).knelt
+    refused(b.state, 0, selyse, "give_intrigue", code="wrong_target", character=guard,
+            influence=[fief])
+    refused(after, 0, selyse, "give_intrigue", code="cannot_pay", character=robert,
+            influence=[fief])  # the Fiefdoms are knelt
+    refused(b.state, 0, selyse, "give_intrigue", code="cannot_pay", character=robert)
+    b.set(phase="marshalling")
+    refused(b.state, 0, selyse, "give_intrigue", code="outside_window", character=robert,
+            influence=[fief])
+
+
+# core_071 / core_090 Robert Baratheon: "Gains 2 power instead of 1 from renown."
+@pytest.mark.parametrize("number", ["core_071", "core_090"])
+def test_core_071_core_090_robert_gains_one_more_power_from_renown(number: str) -> None:
+    b = baratheon(phase="challenges")
+    robert = b.play(0, number, power=1)  # the 1 of renown already gained
+    b.challenge("power", attacker=0, attackers=[robert], step="resolved", winner=0)
+    trig = {"type": "power", "winner": 0, "loser": 1, "attacker": 0, "defender": 1,
+            "margin": 3, "unopposed": True}
+    after = answer(b.state, 0, robert, "double_renown", trig)
+    assert card(after, robert).power == 2
+    refused(b.state, 0, robert, "double_renown", code="outside_window")
+
+
+@needs("challenge_won")
+def test_core_071_robert_gains_two_power_when_his_side_wins() -> None:
+    b = baratheon(phase="challenges")
+    robert = b.play(0, "core_071")
+    b.challenge("power", attacker=0, attackers=[robert])
+    after = RULES.apply(b.state, Action.of("resolve_challenge", 0, {}))
+    assert card(after, robert).power == 2
+
+
+# core_072 Stannis Baratheon: "While he attacks, a defending player who controls no Lord
+# may not declare defenders." (a rule of declaring defenders: declared, not automated)
+def test_core_072_stannis_is_a_constant_not_automated() -> None:
+    [ability] = ED.by_number[72].abilities
+    assert (ability.kind, ability.automated) == ("constant", False)
+    b = baratheon(phase="challenges")
+    stannis = b.play(0, "core_072")
+    refused(b.state, 0, stannis, "lordless_cannot_defend", code="applies_by_itself")
+
+
+# core_073 Renly Baratheon: "Pay 1 influence to stand him."
+def test_core_073_renly_stands_for_one_influence() -> None:
+    b = baratheon(phase="challenges")
+    renly = b.play(0, "core_073", knelt=True)
+    fief = b.play(0, "core_092")
+    after = use(b.state, 0, renly, "stand", influence=[fief])
+    assert not card(after, renly).knelt and card(after, fief).knelt
+    refused(after, 0, renly, "stand", code="condition_failed", influence=[])  # standing
+    refused(b.state, 0, renly, "stand", code="cannot_pay")
+    other = Board(houses=("Stark", "Baratheon"), phase="challenges")
+    theirs = other.play(1, "core_073", knelt=True)
+    refused(other.state, 0, theirs, "stand", code="not_your_card")
+
+
+# core_074 Melisandre: "While standing: Asshai characters get +1 STR and power on
+# opponents' characters does not count for them."
+def test_core_074_melisandre_strengthens_asshai_while_standing() -> None:
+    b = baratheon(phase="marshalling")
+    priest = b.play(0, "core_084")  # Asshai, STR 1
+    robert = b.play(0, "core_071")  # STR 3, not Asshai
+    mel = b.play(0, "core_074")  # Asshai, STR 3
+    assert strength(b.state, priest, ED) == 2
+    assert strength(b.state, mel, ED) == 4
+    assert strength(b.state, robert, ED) == 3
+    knelt = replace(b.state, cards=tuple(replace(c, knelt=True) if c.id == mel else c
+                                         for c in b.state.cards))
+    assert strength(knelt, priest, ED) == 1
+    refused(b.state, 0, mel, "asshai_strength", code="applies_by_itself")
+
+
+def test_core_074_melisandre_uncounts_opponents_character_power() -> None:
+    from projections.thrones.apply.values import total_power
+    b = baratheon(phase="marshalling")
+    mel = b.play(0, "core_074", power=1)
+    b.play(1, "core_017", power=3)
+    b.house_power(1, 2)
+    after = answer(b.state, 0, mel, "opponents_power_uncounted", {"card": mel, "seat": 0})
+    assert total_power(after, 1) == 2
+    assert total_power(after, 0) == 1
+    knelt = replace(after, cards=tuple(replace(c, knelt=True) if c.id == mel else c
+                                       for c in after.cards))
+    assert total_power(knelt, 1) == 5
+    refused(b.state, 0, mel, "opponents_power_uncounted", code="outside_window")
+
+
+# core_075 Ser Davos Seaworth: "May save himself from death; then either pay 1 gold or
+# send him back to hand."
+def test_core_075_davos_saves_himself_to_the_hand_or_for_a_gold() -> None:
+    b = baratheon(phase="challenges", gold=1)
+    davos = b.play(0, "core_075")
+    trig = {"card": davos, "seat": 0}
+    after = answer(b.state, 0, davos, "save_to_hand", trig)
+    assert davos in after.players[0].hand and not in_play(after, davos)
+    paid = answer(b.state, 0, davos, "save_for_gold", trig)
+    assert paid.players[0].gold == 0 and in_play(paid, davos)
+    answer_refused(paid, 0, davos, "save_for_gold", trig, code="cannot_pay")
+    refused(b.state, 0, davos, "save_to_hand", code="outside_window")
+
+
+# core_077 Maester Cressen: "Marshalling: kneel him to discard a Condition attachment in
+# play."
+def test_core_077_cressen_discards_a_condition() -> None:
+    b = baratheon(phase="marshalling")
+    cressen = b.play(0, "core_077")
+    robert = b.play(0, "core_071")
+    drunk = b.play(1, "core_069", on=robert)  # a Condition
+    sword = b.play(0, "core_068", on=robert)  # a Weapon
+    second = b.play(1, "core_145", on=robert)  # Milk of the Poppy, a Condition
+    after = use(b.state, 0, cressen, "discard_condition", condition=drunk)
+    assert drunk in after.players[1].discard and not in_play(after, drunk)
+    assert card(after, cressen).knelt
+    refused(b.state, 0, cressen, "discard_condition", code="wrong_target", condition=sword)
+    refused(after, 0, cressen, "discard_condition", code="cannot_pay", condition=second)
+    b.set(phase="challenges")
+    refused(b.state, 0, cressen, "discard_condition", code="outside_window", condition=drunk)
+
+
+# core_078 Ser Axell Florent: "Stands again after you win a power challenge by 4 or more
+# STR."
+def test_core_078_axell_stands_after_a_big_power_win() -> None:
+    b = baratheon(phase="challenges")
+    axell = b.play(0, "core_078", knelt=True)
+    trig = {"type": "power", "winner": 0, "loser": 1, "attacker": 0, "defender": 1,
+            "margin": 4, "unopposed": False}
+    after = answer(b.state, 0, axell, "stand_again", trig)
+    assert not card(after, axell).knelt
+    answer_refused(after, 0, axell, "stand_again", trig, code="condition_failed")
+    refused(b.state, 0, axell, "stand_again", code="outside_window")
+
+
+# core_079 Edric Storm: "After winning a power challenge as attacker by 4+, sacrifice him
+# to start one more power challenge (one such response a round)."
+def test_core_079_edric_storm_is_sacrificed_for_another_power_challenge() -> None:
+    b = baratheon(phase="challenges")
+    edric = b.play(0, "core_079")
+    trig = {"type": "power", "winner": 0, "loser": 1, "attacker": 0, "defender": 1,
+            "margin": 5, "unopposed": False}
+    after = answer(b.state, 0, edric, "another_power_challenge", trig)
+    assert edric in after.players[0].discard and not in_play(after, edric)
+    assert after.players[0].extra == (0, 0, 1)
+    back = replace(after, cards=(*after.cards, replace(card(b.state, edric))))
+    answer_refused(back, 0, edric, "another_power_challenge", trig, code="limit_reached")
+    refused(b.state, 0, edric, "another_power_challenge", code="outside_window")
