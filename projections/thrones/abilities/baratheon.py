@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules import IllegalAction
+from ..apply.rounds import plot_value
+from ..edition import owner_of
 from .registry import Use, ability, options
 
 Ops = list[dict[str, Any]]
@@ -49,8 +51,6 @@ def melisandre_exclusion(use: Use) -> Ops:
 def honor_guard_home(use: Use) -> Ops:
     """Highgarden Honor Guard goes back to its owner (the seat in its id, which data has
     no placeholder for) once the opponent it was lent to wins a challenge it took part in."""
-    from ..edition import owner_of
-
     owner = owner_of(use.source)
     if owner == use.seat:
         return []
@@ -72,9 +72,6 @@ def lords_of_the_narrow_sea(use: Use) -> Ops:
     income is below the income of the user's revealed plot the user gains 1 House power (a
     comparison data cannot make). The new plot's printed income is compared with the
     user's plot's current income (§9 modify_plot counts)."""
-    from ..apply.rounds import plot_value
-    from ..edition import owner_of
-
     plot = use.choices["plot"]
     seat = owner_of(plot)
     ops: Ops = [{"op": "reveal_new_plot", "seat": seat, "plot": plot}]
@@ -89,8 +86,6 @@ def lords_of_the_narrow_sea(use: Use) -> Ops:
 def summoning_season(use: Use) -> Ops:
     """Summoning Season: the user and the chosen opponent each take a character from their
     own deck (shown); the opponent's card must come from that opponent's deck."""
-    from ..edition import owner_of
-
     rival = use.choices["rival"]
     mine = list(use.choices.get("mine") or ())
     theirs = list(use.choices.get("theirs") or ())
