@@ -392,3 +392,220 @@ def test_core_079_edric_storm_is_sacrificed_for_another_power_challenge() -> Non
     back = replace(after, cards=(*after.cards, replace(card(b.state, edric))))
     answer_refused(back, 0, edric, "another_power_challenge", trig, code="limit_reached")
     refused(b.state, 0, edric, "another_power_challenge", code="outside_window")
+
+
+# core_080 Devan Seaworth, core_081 Knight of the Rainwood, core_082 Stannis's Northern
+# Cavalry: constants the ops cannot say (a condition on power held, "never discarded",
+# "not killed in a phase its STR changed"): declared, not automated; the data fields they
+# carry still apply (Rainwood takes only weapons, the Cavalry is deadly).
+@pytest.mark.parametrize(("number", "ability"), [("core_080", "stealth_with_power"),
+                                                 ("core_081", "never_discarded"),
+                                                 ("core_082", "steadfast")])
+def test_core_080_core_081_core_082_constants_are_declared_not_automated(
+        number: str, ability: str) -> None:
+    [declared] = ED.by_number[int(number[5:])].abilities
+    assert (declared.id, declared.kind, declared.automated) == (ability, "constant", False)
+    b = baratheon(phase="challenges")
+    source = b.play(0, number)
+    refused(b.state, 0, source, ability, code="applies_by_itself")
+
+
+def test_core_081_rainwood_takes_only_weapons() -> None:
+    b = baratheon(phase="marshalling")
+    knight = b.play(0, "core_081")
+    assert "no_attachments_except_weapon" in ED.by_number[81].keywords
+    from projections.rules import IllegalAction
+    from projections.thrones.apply.values import check_host
+    drunk = b.hand(1, "core_069")
+    with pytest.raises(IllegalAction):
+        check_host(b.state, 1, drunk, knight, ED)
+
+
+# core_083 Highgarden Honor Guard: "During challenges you may place it into play for an
+# opponent; you regain it after that opponent wins a challenge it joined."
+def test_core_083_honor_guard_is_lent_to_an_opponent_and_comes_home() -> None:
+    b = baratheon(phase="challenges")
+    guard = b.hand(0, "core_083")
+    after = use(b.state, 0, guard, "lend", rival=1)
+    assert card(after, guard).controller == 1 and guard not in after.players[0].hand
+    trig = {"type": "military", "winner": 1, "loser": 0, "attacker": 1, "defender": 0,
+            "margin": 2, "unopposed": False}
+    home = answer(after, 1, guard, "come_home", trig)
+    assert card(home, guard).controller == 0
+    refused(b.state, 0, guard, "lend", code="wrong_target", rival=0)
+    b.set(phase="marshalling")
+    refused(b.state, 0, guard, "lend", code="outside_window", rival=1)
+    refused(after, 0, guard, "lend", code="not_your_card", rival=1)  # in play, theirs
+
+
+# core_084 Old Red Priest: "When it dies you must kneel one of your standing locations."
+def test_core_084_old_red_priest_dying_kneels_a_location_of_yours() -> None:
+    b = baratheon(phase="challenges")
+    priest = b.dead(0, "core_084")
+    garden = b.play(0, "core_095")
+    knelt = b.play(0, "core_148", knelt=True)
+    theirs = b.play(1, "core_095")
+    trig = {"card": priest, "seat": 0}
+    after = answer(b.state, 0, priest, "kneel_location", trig, location=garden)
+    assert card(after, garden).knelt
+    answer_refused(b.state, 0, priest, "kneel_location", trig, code="wrong_target",
+                   location=knelt)
+    answer_refused(b.state, 0, priest, "kneel_location", trig, code="wrong_target",
+                   location=theirs)
+    alive = baratheon(phase="challenges")
+    living = alive.play(0, "core_084")
+    alive.play(0, "core_095")
+    answer_refused(alive.state, 0, living, "kneel_location", {"card": living, "seat": 0},
+                   code="not_in_zone", location=garden)
+
+
+# core_086 Renly's Courtier: "Kneel: treat a non-unique character's text as blank (traits
+# stay) until phase end." (blanking is not an op: declared, not automated; its cost and
+# target are checked)
+def test_core_086_courtier_kneels_to_blank_a_non_unique_character() -> None:
+    b = baratheon(phase="marshalling")
+    courtier = b.play(0, "core_086")
+    guard = b.play(1, "core_017")  # not unique
+    bran = b.play(1, "core_013")  # unique
+    after = use(b.state, 0, courtier, "blank_text", character=guard)
+    assert card(after, courtier).knelt
+    assert not ED.by_number[86].abilities[0].automated
+    refused(b.state, 0, courtier, "blank_text", code="wrong_target", character=bran)
+    refused(after, 0, courtier, "blank_text", code="cannot_pay", character=guard)
+
+
+# core_088 House Tyrell Guard: "When one of your House Baratheon characters dies, put this
+# card into play from your hand."
+def test_core_088_tyrell_guard_enters_play_from_hand_when_a_baratheon_dies() -> None:
+    b = baratheon(phase="challenges")
+    guard = b.hand(0, "core_088")
+    dead = b.dead(0, "core_071")
+    after = answer(b.state, 0, guard, "step_in", {"card": dead, "seat": 0})
+    assert card(after, guard).controller == 0 and guard not in after.players[0].hand
+    placed = b.play(0, "core_088")
+    answer_refused(b.state, 0, placed, "step_in", {"card": dead, "seat": 0},
+                   code="not_in_zone")
+    refused(b.state, 0, guard, "step_in", code="outside_window")
+
+
+@needs("killed")
+def test_core_088_tyrell_guard_answers_only_a_baratheon_death() -> None:
+    b = baratheon(phase="marshalling", mode="table")
+    guard = b.hand(0, "core_088")
+    bran = b.play(0, "core_013")  # a Stark character: no window for the Guard
+    after = RULES.apply(b.state, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": [{"op": "kill", "cards": [bran]}]}))
+    assert after.players[0].dead == (bran,) and guard in after.players[0].hand
+
+
+# core_091 Dragonstone Port: "Opens an action window between choosing and revealing plots;
+# name a plot and gain 1 House power per opponent who reveals it." (naming a plot for a
+# later payoff has no op: declared, not automated; its window is checked)
+def test_core_091_dragonstone_port_is_used_while_plots_are_chosen() -> None:
+    b = baratheon(phase="plot", step="choose")
+    port = b.play(0, "core_091")
+    assert use(b.state, 0, port, "name_a_plot").players == b.state.players
+    b.set(step="first_player")
+    refused(b.state, 0, port, "name_a_plot", code="outside_window")
+    assert not ED.by_number[91].abilities[0].automated
+
+
+# core_092 / core_093 Stormlands Fiefdoms: "Kneel: the next House Baratheon card you
+# marshal this phase costs 1 less."
+@pytest.mark.parametrize("number", ["core_092", "core_093"])
+def test_core_092_core_093_fiefdoms_make_the_next_baratheon_card_cheaper(number: str) -> None:
+    b = baratheon(phase="marshalling")
+    fief = b.play(0, number)
+    robert = b.hand(0, "core_071")  # Baratheon character, cost 4
+    sword = b.hand(0, "core_068")  # Baratheon attachment, cost 2
+    barristan = b.hand(0, "core_146")  # neutral, cost 4
+    after = use(b.state, 0, fief, "discount")
+    assert marshal_cost(after, 0, robert, ED)[0] == 3
+    assert marshal_cost(after, 0, sword, ED)[0] == 1
+    assert marshal_cost(after, 0, barristan, ED)[0] == 4
+    refused(after, 0, fief, "discount", code="cannot_pay")
+    b.set(phase="challenges")
+    refused(b.state, 0, fief, "discount", code="outside_window")
+
+
+# core_098 Great Hall: "Kneel: the next House Baratheon character you marshal this phase
+# costs 2 less."
+def test_core_098_great_hall_makes_the_next_baratheon_character_two_cheaper() -> None:
+    b = baratheon(phase="marshalling")
+    hall = b.play(0, "core_098")
+    robert = b.hand(0, "core_071")
+    sword = b.hand(0, "core_068")  # an attachment: not a character
+    after = use(b.state, 0, hall, "discount")
+    assert marshal_cost(after, 0, robert, ED)[0] == 2
+    assert marshal_cost(after, 0, sword, ED)[0] == 2
+    refused(after, 0, hall, "discount", code="cannot_pay")
+    b.set(phase="draw")
+    refused(b.state, 0, hall, "discount", code="outside_window")
+
+
+# core_099 Narrow Sea: "Discard it from play: the next Stark or Baratheon character you
+# marshal this phase costs 2 less."
+def test_core_099_narrow_sea_is_discarded_for_a_cheaper_stark_or_baratheon() -> None:
+    b = baratheon(phase="marshalling")
+    sea = b.play(0, "core_099")
+    robert = b.hand(0, "core_071")  # cost 4
+    barristan = b.hand(0, "core_146")  # neutral, cost 4
+    after = use(b.state, 0, sea, "discount")
+    assert sea in after.players[0].discard and not in_play(after, sea)
+    assert marshal_cost(after, 0, robert, ED)[0] == 2
+    assert marshal_cost(after, 0, barristan, ED)[0] == 4
+    refused(after, 0, sea, "discount", code="not_in_zone")
+    b.set(phase="challenges")
+    refused(b.state, 0, sea, "discount", code="outside_window")
+
+
+# core_146 Ser Barristan Selmy: "When he enters play, all players shuffle their discard
+# piles into their decks."
+def test_core_146_barristan_entering_play_shuffles_every_discard_pile() -> None:
+    b = baratheon(phase="marshalling")
+    barristan = b.play(0, "core_146")
+    mine = b.discard(0, "core_071")
+    theirs = b.discard(1, "core_013")
+    after = answer(b.state, 0, barristan, "shuffle_discards", {"card": barristan, "seat": 0,
+                                                                "by": "marshal"})
+    assert after.players[0].discard == () and after.players[1].discard == ()
+    assert mine in after.players[0].deck and theirs in after.players[1].deck
+    refused(b.state, 0, barristan, "shuffle_discards", code="outside_window")
+
+
+@needs("enters_play")
+def test_core_146_barristan_marshalled_shuffles_the_discard_piles() -> None:
+    b = baratheon(phase="marshalling", gold=4)
+    barristan = b.hand(0, "core_146")
+    mine = b.discard(0, "core_071")
+    after = RULES.apply(b.state, Action.of("marshal_card", 0, {"card": barristan}))
+    assert mine in after.players[0].deck
+
+
+# core_147 Knight of Flowers: "At the start of the dominance phase he gains 1 power if he
+# is standing."
+def test_core_147_knight_of_flowers_gains_power_at_dominance_if_standing() -> None:
+    b = baratheon(phase="dominance")
+    kof = b.play(0, "core_147")
+    trig = {"phase": "dominance"}
+    after = answer(b.state, 0, kof, "dominance_power", trig)
+    assert card(after, kof).power == 1
+    knelt = baratheon(phase="dominance")
+    tired = knelt.play(0, "core_147", knelt=True)
+    answer_refused(knelt.state, 0, tired, "dominance_power", trig, code="condition_failed")
+    refused(b.state, 0, kof, "dominance_power", code="outside_window")
+
+
+# core_149 Street of Sisters: "Kneel: the next character with a power icon you marshal this
+# phase costs 1 less."
+def test_core_149_street_of_sisters_makes_a_power_character_cheaper() -> None:
+    b = baratheon(phase="marshalling")
+    street = b.play(0, "core_149")
+    robert = b.hand(0, "core_071")  # power icon, cost 4
+    devan = b.hand(0, "core_080")  # no power icon, cost 2
+    after = use(b.state, 0, street, "discount")
+    assert marshal_cost(after, 0, robert, ED)[0] == 3
+    assert marshal_cost(after, 0, devan, ED)[0] == 2
+    refused(after, 0, street, "discount", code="cannot_pay")
+    refused(b.state, 1, street, "discount", code="not_your_card")
+    assert ED.by_number[149].id == "core_149"
