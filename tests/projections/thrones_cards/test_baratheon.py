@@ -609,3 +609,240 @@ def test_core_149_street_of_sisters_makes_a_power_character_cheaper() -> None:
     refused(after, 0, street, "discount", code="cannot_pay")
     refused(b.state, 1, street, "discount", code="not_your_card")
     assert ED.by_number[149].id == "core_149"
+
+
+# ---------------------------------------------------------------------------
+# Events (from the hand; each goes to its owner's discard pile once played)
+# ---------------------------------------------------------------------------
+
+
+# core_168 Muster: "Kneel one of your Knights to find another Knight in your deck, show it
+# and take it."
+def test_core_168_muster_kneels_a_knight_to_fetch_another() -> None:
+    b = baratheon(phase="challenges")
+    muster = b.hand(0, "core_168")
+    davos = b.play(0, "core_075")  # a Knight
+    tired = b.play(0, "core_078", knelt=True)  # a knelt Knight
+    robert = b.play(0, "core_071")  # a Lord, no Knight
+    brienne = b.deck(0, "core_076")  # a Knight
+    lord = b.deck(0, "core_072")  # Stannis, no Knight
+    after = use(b.state, 0, muster, "find_knight", knight=davos, found=brienne)
+    assert brienne in after.players[0].hand and brienne not in after.players[0].deck
+    assert card(after, davos).knelt and muster in after.players[0].discard
+    refused(b.state, 0, muster, "find_knight", code="wrong_target", knight=davos, found=lord)
+    refused(b.state, 0, muster, "find_knight", code="wrong_target", knight=tired,
+            found=brienne)
+    refused(b.state, 0, muster, "find_knight", code="wrong_target", knight=robert,
+            found=brienne)
+    refused(after, 0, muster, "find_knight", code="not_in_zone", knight=davos, found=brienne)
+
+
+# core_169 Prosperity and Plenty: "Pay 1 gold to re-attach an attachment from your discard
+# pile to one of your characters."
+def test_core_169_prosperity_and_plenty_reattaches_from_the_discard_pile() -> None:
+    b = baratheon(phase="marshalling", gold=1)
+    pnp = b.hand(0, "core_169")
+    robert = b.play(0, "core_071")
+    foe = b.play(1, "core_017")
+    sword = b.discard(0, "core_068")  # Lightbringer
+    lord = b.discard(0, "core_072")  # a character, not an attachment
+    after = use(b.state, 0, pnp, "reattach", attachment=sword, host=robert)
+    assert card(after, sword).host == robert and after.players[0].gold == 0
+    assert sword not in after.players[0].discard and pnp in after.players[0].discard
+    refused(b.state, 0, pnp, "reattach", code="wrong_target", attachment=lord, host=robert)
+    refused(b.state, 0, pnp, "reattach", code="wrong_target", attachment=sword, host=foe)
+    b.gold(0, 0)
+    refused(b.state, 0, pnp, "reattach", code="cannot_pay", attachment=sword, host=robert)
+    stark = Board(houses=("Stark", "Baratheon"), phase="marshalling", gold=1)
+    theirs = stark.hand(0, "core_169")
+    bran = stark.play(0, "core_013")
+    ice = stark.discard(0, "core_001")
+    refused(stark.state, 0, theirs, "reattach", attachment=ice, host=bran)  # House only
+
+
+# core_170 Lords of the Narrow Sea: "Pay 3 influence or kneel a Noble: an opponent reveals
+# a new plot; if its income is below yours, gain 1 House power."
+def _lords_board() -> tuple[Board, str, dict[str, str]]:
+    b = baratheon(phase="plot", step="first_player")
+    b.set(initiative_winner=0)
+    lords = b.hand(0, "core_170")
+    b.revealed_plot(0, "core_181")  # Summoning Season, income 4
+    b.revealed_plot(1, "core_184")  # Rains of Autumn, income 4
+    plots = {"poorer": b.plot_deck(1, "core_182"),  # Mutual Cause, income 3
+             "equal": b.plot_deck(1, "core_183"),  # Uneasy Truce, income 4
+             "mine": b.plot_deck(0, "core_186")}
+    return b, lords, plots
+
+
+def test_core_170_lords_of_the_narrow_sea_kneel_a_noble_for_a_poorer_plot() -> None:
+    b, lords, plots = _lords_board()
+    robert = b.play(0, "core_071")  # Noble crest
+    davos = b.play(0, "core_075")  # no Noble crest
+    after = use(b.state, 0, lords, "by_noble", noble=robert, plot=plots["poorer"])
+    assert after.players[1].revealed_plot == plots["poorer"]
+    assert after.players[0].house_power == 1 and card(after, robert).knelt
+    same = use(b.state, 0, lords, "by_noble", noble=robert, plot=plots["equal"])
+    assert same.players[1].revealed_plot == plots["equal"] and same.players[0].house_power == 0
+    refused(b.state, 0, lords, "by_noble", code="wrong_target", noble=davos,
+            plot=plots["poorer"])
+    refused(b.state, 0, lords, "by_noble", code="wrong_target", noble=robert,
+            plot=plots["mine"])
+    b.set(phase="marshalling", step="")
+    refused(b.state, 0, lords, "by_noble", code="outside_window", noble=robert,
+            plot=plots["poorer"])
+
+
+def test_core_170_lords_of_the_narrow_sea_for_three_influence() -> None:
+    b, lords, plots = _lords_board()
+    fiefs = [b.play(0, "core_092"), b.play(0, "core_093"), b.play(0, "core_148")]
+    after = use(b.state, 0, lords, "by_influence", plot=plots["poorer"], influence=fiefs)
+    assert after.players[0].house_power == 1
+    assert all(card(after, f).knelt for f in fiefs)
+    refused(b.state, 0, lords, "by_influence", code="cannot_pay", plot=plots["poorer"],
+            influence=fiefs[:2])
+
+
+# core_171 Retreat: "A killed unique character of yours goes to your hand instead of the
+# dead pile."
+def test_core_171_retreat_sends_a_dying_unique_character_to_the_hand() -> None:
+    b = baratheon(phase="challenges")
+    retreat = b.hand(0, "core_171")
+    robert = b.play(0, "core_071")
+    after = answer(b.state, 0, retreat, "to_hand", {"card": robert, "seat": 0})
+    assert robert in after.players[0].hand and not in_play(after, robert)
+    assert retreat in after.players[0].discard
+    refused(b.state, 0, retreat, "to_hand", code="outside_window")
+    answer_refused(after, 0, retreat, "to_hand", {"card": robert, "seat": 0},
+                   code="not_in_zone")
+
+
+@needs("would_be_killed")
+def test_core_171_retreat_has_no_window_for_a_non_unique_death() -> None:
+    b = baratheon(phase="marshalling", mode="table")
+    retreat = b.hand(0, "core_171")
+    host = b.play(0, "core_089")  # not unique
+    after = RULES.apply(b.state, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": [{"op": "kill", "cards": [host]}]}))
+    assert after.players[0].dead == (host,) and retreat in after.players[0].hand
+
+
+# core_172 Support of the Kingdom: "After winning a power challenge, take control of an
+# opponent's gold- or influence-giving location."
+def test_core_172_support_of_the_kingdom_takes_a_giving_location() -> None:
+    b = baratheon(phase="challenges")
+    support = b.hand(0, "core_172")
+    garden = b.play(1, "core_095")  # income 1
+    fief = b.play(1, "core_092")  # influence 1
+    hall = b.play(1, "core_098")  # neither
+    mine = b.play(0, "core_148")
+    trig = {"type": "power", "winner": 0, "loser": 1, "attacker": 0, "defender": 1,
+            "margin": 1, "unopposed": False}
+    after = answer(b.state, 0, support, "take_location", trig, location=garden)
+    assert card(after, garden).controller == 0 and support in after.players[0].discard
+    assert card(answer(b.state, 0, support, "take_location", trig, location=fief),
+                fief).controller == 0
+    answer_refused(b.state, 0, support, "take_location", trig, code="wrong_target",
+                   location=hall)
+    answer_refused(b.state, 0, support, "take_location", trig, code="wrong_target",
+                   location=mine)
+    refused(b.state, 0, support, "take_location", code="outside_window", location=garden)
+
+
+# core_179 Distinct Mastery: "Stand a character bearing a Holy, Learned, Noble or War crest."
+def test_core_179_distinct_mastery_stands_a_crested_character() -> None:
+    b = baratheon(phase="challenges")
+    mastery = b.hand(0, "core_179")
+    robert = b.play(0, "core_071", knelt=True)  # Noble
+    selyse = b.play(0, "core_070", knelt=True)  # Holy
+    devan = b.play(0, "core_080", knelt=True)  # no crest
+    upright = b.play(0, "core_072")  # Stannis, Noble, standing
+    after = use(b.state, 0, mastery, "stand_crested", character=robert)
+    assert not card(after, robert).knelt and mastery in after.players[0].discard
+    assert not card(use(b.state, 0, mastery, "stand_crested", character=selyse),
+                    selyse).knelt
+    refused(b.state, 0, mastery, "stand_crested", code="wrong_target", character=devan)
+    refused(b.state, 0, mastery, "stand_crested", code="wrong_target", character=upright)
+    refused(after, 0, mastery, "stand_crested", code="not_in_zone", character=robert)
+
+
+# ---------------------------------------------------------------------------
+# Plots (when revealed: the rules use them at the reveal; here with its trigger)
+# ---------------------------------------------------------------------------
+
+
+def _revealed(number: str, players: int = 2) -> tuple[Board, str]:
+    houses = ("Baratheon", "Stark", "Lannister", "Targaryen")[:players]
+    b = Board(houses=houses, phase="plot", step="first_player")
+    plot = b.revealed_plot(0, number)
+    return b, plot
+
+
+# core_181 Summoning Season: "You and one chosen opponent each fetch a character from your
+# decks into hand."
+def test_core_181_summoning_season_each_takes_a_character() -> None:
+    b, plot = _revealed("core_181")
+    robert = b.deck(0, "core_071")
+    bran = b.deck(1, "core_013")
+    ice = b.deck(1, "core_001")  # an attachment
+    trig = {"seat": 0, "plot": plot}
+    after = answer(b.state, 0, "plot:0", "fetch_characters", trig, mine=[robert], rival=1,
+                   theirs=[bran])
+    assert robert in after.players[0].hand and bran in after.players[1].hand
+    answer_refused(b.state, 0, "plot:0", "fetch_characters", trig, code="wrong_target",
+                   mine=[robert], rival=1, theirs=[ice])
+    answer_refused(b.state, 0, "plot:0", "fetch_characters", trig, code="wrong_target",
+                   mine=[bran], rival=1, theirs=[])
+    refused(b.state, 0, "plot:0", "fetch_characters", code="outside_window",
+            mine=[robert], rival=1, theirs=[bran])
+
+
+# core_182 Mutual Cause: "Melee: you and one chosen opponent may not start power challenges
+# against each other this round."
+def test_core_182_mutual_cause_forbids_power_challenges_in_a_melee_only() -> None:
+    b, _ = _revealed("core_182", players=3)
+    trig = {"seat": 0}
+    after = answer(b.state, 0, "plot:0", "truce", trig, rival=2)
+    assert set(after.forbids) - set(b.state.forbids) == {(0, 2, "power")}
+    duel, _ = _revealed("core_182")
+    assert answer(duel.state, 0, "plot:0", "truce", trig, rival=1).forbids == ()
+    answer_refused(b.state, 0, "plot:0", "truce", trig, code="wrong_target", rival=0)
+
+
+# core_183 Uneasy Truce: "Starting a military challenge costs the attacker 2 gold handed to
+# the defender."
+def test_core_183_uneasy_truce_makes_the_military_attacker_pay_the_defender() -> None:
+    b, _ = _revealed("core_183")
+    b.set(phase="challenges")
+    b.gold(1, 3)
+    trig = {"type": "military", "attacker": 1, "defender": 0}
+    after = answer(b.state, 0, "plot:0", "military_toll", trig)
+    assert (after.players[1].gold, after.players[0].gold) == (1, 2)
+    b.gold(1, 1)
+    after = answer(b.state, 0, "plot:0", "military_toll", trig)
+    assert (after.players[1].gold, after.players[0].gold) == (0, 1)
+    refused(b.state, 0, "plot:0", "military_toll", code="outside_window")
+
+
+# core_184 Rains of Autumn: "No card provides an income bonus this round."
+def test_core_184_rains_of_autumn_suppresses_every_income_bonus() -> None:
+    b, _ = _revealed("core_184", players=3)
+    after = answer(b.state, 0, "plot:0", "no_income_bonus", {"seat": 0})
+    assert after.suppress_income == frozenset({0, 1, 2})
+    refused(b.state, 0, "plot:0", "no_income_bonus", code="outside_window")
+    refused(b.state, 1, "plot:0", "no_income_bonus", code="not_your_card")
+
+
+# core_185 Good for the Gander, core_187 Fleeing to the Wall: a copied effect and every
+# player's own choice of the locations they keep: declared, not automated.
+# core_186 Tourney for the Hand: a plot's lasting effect (a plot is not a card in play, so
+# a constant of it does not apply by itself yet): declared, not automated.
+@pytest.mark.parametrize(("number", "ability", "kind"), [
+    ("core_185", "copy_plot", "when_revealed"), ("core_186", "knights_strength", "constant"),
+    ("core_187", "keep_three_locations", "when_revealed")])
+def test_core_185_core_186_core_187_plots_declared_not_automated(number: str, ability: str,
+                                                                 kind: str) -> None:
+    [declared] = ED.by_number[int(number[5:])].abilities
+    assert (declared.id, declared.kind, declared.automated) == (ability, kind, False)
+    b, _ = _revealed(number)
+    refused(b.state, 0, "plot:0", ability,
+            code="applies_by_itself" if kind == "constant" else "outside_window")
