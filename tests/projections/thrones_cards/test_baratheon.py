@@ -846,3 +846,29 @@ def test_core_185_core_186_core_187_plots_declared_not_automated(number: str, ab
     b, _ = _revealed(number)
     refused(b.state, 0, "plot:0", ability,
             code="applies_by_itself" if kind == "constant" else "outside_window")
+
+
+# Card rulings B7, B6, B13 (docs/rulings/thrones.md, "Card rulings (Baratheon)")
+def test_core_074_ruling_b7_melisandre_strengthens_an_opponents_asshai_too() -> None:
+    b = baratheon(phase="marshalling")
+    theirs = b.play(1, "core_084")  # an opponent's Asshai, STR 1
+    b.play(0, "core_074")
+    assert strength(b.state, theirs, ED) == 2
+
+
+def test_core_181_ruling_b6_summoning_season_may_fetch_nothing_for_one_side() -> None:
+    b, plot = _revealed("core_181")
+    bran = b.deck(1, "core_013")
+    after = answer(b.state, 0, "plot:0", "fetch_characters", {"seat": 0, "plot": plot},
+                   mine=[], rival=1, theirs=[bran])
+    assert bran in after.players[1].hand and after.players[0].hand == b.state.players[0].hand
+
+
+def test_core_084_ruling_b13_old_red_priest_with_no_standing_location_kneels_nothing() -> None:
+    b = baratheon(phase="challenges")
+    priest = b.dead(0, "core_084")
+    b.play(0, "core_095", knelt=True)
+    from projections.thrones.apply.abilities import prepare, target_options
+    _, ability, ctx = prepare(b.state, 0, {"card": priest, "ability": "kneel_location"}, ED,
+                              trigger={"card": priest, "seat": 0}, targets=False)
+    assert target_options(ctx, ability.targets[0]) == []
