@@ -872,3 +872,38 @@ def test_core_084_ruling_b13_old_red_priest_with_no_standing_location_kneels_not
     _, ability, ctx = prepare(b.state, 0, {"card": priest, "ability": "kneel_location"}, ED,
                               trigger={"card": priest, "seat": 0}, targets=False)
     assert target_options(ctx, ability.targets[0]) == []
+
+
+def test_every_baratheon_use_the_choices_offer_is_accepted() -> None:
+    """The choices (the Walker) offer the Baratheon abilities' moves, and each move they
+    offer is one the rules accept (no offer the reducer refuses)."""
+    from tests.projections.thrones_cards.harness import offered
+    b = baratheon(phase="marshalling", gold=2)
+    robert = b.play(0, "core_071", knelt=True)
+    b.play(0, "core_070")
+    b.play(0, "core_073", knelt=True)
+    b.play(0, "core_075")
+    b.play(0, "core_077")
+    b.play(0, "core_092")
+    b.play(0, "core_098")
+    b.play(0, "core_099")
+    b.play(0, "core_149")
+    b.play(0, "core_086")
+    b.play(1, "core_069", on=robert)
+    b.hand(0, "core_168")
+    b.hand(0, "core_169")
+    b.hand(0, "core_179")
+    b.hand(0, "core_083")
+    b.deck(0, "core_076")
+    b.discard(0, "core_068")
+    b.play(1, "core_095")
+    seen: set[str] = set()
+    for phase in ("marshalling", "challenges"):
+        state = replace(b.state, phase=phase)
+        moves = offered(state, 0)
+        for move in moves:
+            seen.add(f"{move['data']['card']}:{move['data']['ability']}")
+            RULES.apply(state, Action.of("use_ability", 0, move["data"]))
+    assert {"p0-077:discard_condition", "p0-092:discount", "p0-099:discount",
+            "p0-070:give_intrigue", "p0-073:stand", "p0-168:find_knight",
+            "p0-169:reattach", "p0-179:stand_crested", "p0-083:lend"} <= seen
