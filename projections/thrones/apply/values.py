@@ -51,8 +51,8 @@ def _grant_active(when: str, card: CardId, state: State) -> bool:
 
 
 def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
-                       ed: Components) -> bool:
-    source = index.get(mod.card)
+                       ed: Components, source: InPlay | None = None) -> bool:
+    source = source or index.get(mod.card)
     if source is None or (mod.standing and source.knelt):
         return False
     if not ed.is_character(card.id) or not matches(mod, card, ed):
@@ -149,6 +149,7 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             for mod in constant_modifiers(a, ed):
                 if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed):
                     out.gain(mod.amount, mod.icons, mod.keywords)
+    _plot_constants(state, ip, index, ed, out)
     for mod in state.modifiers:
         if mod.kind == "continuous":
             if _continuous_active(mod, ip, state, index, ed):
@@ -157,6 +158,25 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             out.modify(mod)
     return (max(0, out.strength), frozenset(out.icons - out.lost_icons),
             frozenset(out.keywords - out.lost_keywords), out.blank)
+
+
+def _plot_constants(state: State, ip: InPlay, index: Index, ed: Components,
+                    out: _Values) -> None:
+    """A revealed plot's constant abilities apply while it is revealed, as a card's do
+    while it is in play (Tourney for the Hand); the plot stands as a source that never
+    kneels, its owner the seat "self" of the filter."""
+    constant_cards = ed.constant_cards
+    if not constant_cards:
+        return
+    for seat, player in enumerate(state.players):
+        plot = player.revealed_plot
+        if plot is None or ed.card(plot).number not in constant_cards:
+            continue
+        source = InPlay(plot, seat)
+        for mod in constant_modifiers(source, ed):
+            if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed,
+                                                                source):
+                out.gain(mod.amount, mod.icons, mod.keywords)
 
 
 def strength(state: State, card: CardId, ed: Components, index: Index | None = None) -> int:

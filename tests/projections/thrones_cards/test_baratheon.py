@@ -834,18 +834,35 @@ def test_core_184_rains_of_autumn_suppresses_every_income_bonus() -> None:
 
 # core_185 Good for the Gander, core_187 Fleeing to the Wall: a copied effect and every
 # player's own choice of the locations they keep: declared, not automated.
-# core_186 Tourney for the Hand: a plot's lasting effect (a plot is not a card in play, so
-# a constant of it does not apply by itself yet): declared, not automated.
-@pytest.mark.parametrize(("number", "ability", "kind"), [
-    ("core_185", "copy_plot", "when_revealed"), ("core_186", "knights_strength", "constant"),
-    ("core_187", "keep_three_locations", "when_revealed")])
-def test_core_185_core_186_core_187_plots_declared_not_automated(number: str, ability: str,
-                                                                 kind: str) -> None:
+@pytest.mark.parametrize(("number", "ability"), [("core_185", "copy_plot"),
+                                                 ("core_187", "keep_three_locations")])
+def test_core_185_core_187_plots_declared_not_automated(number: str, ability: str) -> None:
     [declared] = ED.by_number[int(number[5:])].abilities
-    assert (declared.id, declared.kind, declared.automated) == (ability, kind, False)
+    assert (declared.id, declared.kind, declared.automated) == (ability, "when_revealed",
+                                                                False)
     b, _ = _revealed(number)
-    refused(b.state, 0, "plot:0", ability,
-            code="applies_by_itself" if kind == "constant" else "outside_window")
+    refused(b.state, 0, "plot:0", ability, code="outside_window")
+
+
+# core_186 Tourney for the Hand: "Your Knights get +1 STR and are immune to opponents'
+# character abilities." (the STR applies by itself while the plot is revealed — vocab: a
+# revealed plot's constants; the immunity is declared, not automated)
+def test_core_186_tourney_gives_your_knights_one_strength_while_revealed() -> None:
+    b = baratheon(phase="challenges")
+    davos = b.play(0, "core_075")  # a Knight, STR 3
+    robert = b.play(0, "core_071")  # a Lord, STR 3
+    foe = b.play(1, "core_017")  # STR 4, no Knight
+    assert strength(b.state, davos, ED) == 3
+    b.revealed_plot(0, "core_186")
+    assert strength(b.state, davos, ED) == 4
+    assert strength(b.state, robert, ED) == 3 and strength(b.state, foe, ED) == 4
+    theirs = baratheon(phase="challenges")
+    knight = theirs.play(0, "core_075")
+    theirs.revealed_plot(1, "core_186")  # the opponent's Tourney: not your Knights
+    assert strength(theirs.state, knight, ED) == 3
+    refused(b.state, 0, "plot:0", "knights_strength", code="applies_by_itself")
+    immune = ED.by_number[186].ability("knights_immune")
+    assert immune is not None and not immune.automated
 
 
 # Card rulings B7, B6, B13 (docs/rulings/thrones.md, "Card rulings (Baratheon)")
