@@ -924,3 +924,27 @@ def test_every_baratheon_use_the_choices_offer_is_accepted() -> None:
     assert {"p0-077:discard_condition", "p0-092:discount", "p0-099:discount",
             "p0-070:give_intrigue", "p0-073:stand", "p0-168:find_knight",
             "p0-169:reattach", "p0-179:stand_crested", "p0-083:lend"} <= seen
+
+
+# The rules using the forced abilities at their moment (they run as soon as the engine
+# emits the trigger).
+@needs("phase_begins")
+def test_core_147_knight_of_flowers_gains_power_as_dominance_begins() -> None:
+    b = baratheon(phase="challenges")
+    kof = b.play(0, "core_147")
+    tired = b.play(1, "core_147", knelt=True)
+    b.set(turn=1, passed=frozenset({0}))  # the last player ends the challenges phase
+    after = RULES.apply(b.state, Action.of("end_challenges", 1, {}))
+    assert after.phase == "dominance"
+    assert card(after, kof).power == 1 and card(after, tired).power == 0
+
+
+@needs("attackers_declared")
+def test_core_183_uneasy_truce_charges_a_declared_military_attacker() -> None:
+    b = baratheon(phase="challenges", gold=3)
+    b.revealed_plot(1, "core_183")
+    robert = b.play(0, "core_071")
+    b.play(1, "core_017")
+    after = RULES.apply(b.state, Action.of("declare_challenge", 0, {
+        "type": "military", "defender": 1, "attackers": [robert]}))
+    assert (after.players[0].gold, after.players[1].gold) == (1, 5)
