@@ -147,3 +147,36 @@ def distinct_mastery_characters(use: Use) -> list[str]:
     ed = use.ed
     return [c.id for c in use.state.cards if c.knelt and c.host is None
             and ed.is_character(c.id) and set(ed.card(c.id).crests) & set(CRESTS)]
+
+
+# -- an opponent's hidden cards (§11): named only at a table ---------------------------
+# Lords of the Narrow Sea and Summoning Season let an opponent pick from their own plot
+# deck or draw deck, which the user may not see (§11). At a table the recorder taps the
+# card the opponent picked; in digital play the engine cannot yet ask a second seat, so no
+# such card is offered (none leaks through the choices): card ruling B4, B6.
+
+
+def _hidden_pile(use: Use, pile: str, kind: str | None) -> list[str]:
+    state = use.state
+    if state.mode != "table":
+        return []
+    out: list[str] = []
+    for seat in _others(use):
+        player = state.players[seat]
+        cards = player.plot_deck if pile == "plot_deck" else player.deck
+        out.extend(c for c in sorted(set(cards))
+                   if kind is None or use.ed.card(c).type == kind)
+    return out
+
+
+@options("core_170", "by_influence", "plot")
+@options("core_170", "by_noble", "plot")
+def lords_plots(use: Use) -> list[str]:
+    """The opponents' plots a new one may be revealed from (at a table only)."""
+    return _hidden_pile(use, "plot_deck", None)
+
+
+@options("core_181", "fetch_characters", "theirs")
+def summoning_theirs(use: Use) -> list[str]:
+    """The characters of the opponents' decks (at a table only)."""
+    return _hidden_pile(use, "deck", "character")

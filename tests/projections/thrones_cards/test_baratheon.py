@@ -662,8 +662,8 @@ def test_core_169_prosperity_and_plenty_reattaches_from_the_discard_pile() -> No
 
 # core_170 Lords of the Narrow Sea: "Pay 3 influence or kneel a Noble: an opponent reveals
 # a new plot; if its income is below yours, gain 1 House power."
-def _lords_board() -> tuple[Board, str, dict[str, str]]:
-    b = baratheon(phase="plot", step="first_player")
+def _lords_board(mode: str = "table") -> tuple[Board, str, dict[str, str]]:
+    b = baratheon(phase="plot", step="first_player", mode=mode)
     b.set(initiative_winner=0)
     lords = b.hand(0, "core_170")
     b.revealed_plot(0, "core_181")  # Summoning Season, income 4
@@ -700,6 +700,17 @@ def test_core_170_lords_of_the_narrow_sea_for_three_influence() -> None:
     assert all(card(after, f).knelt for f in fiefs)
     refused(b.state, 0, lords, "by_influence", code="cannot_pay", plot=plots["poorer"],
             influence=fiefs[:2])
+
+
+def test_core_170_ruling_b4_digital_play_offers_no_opponents_hidden_plot() -> None:
+    """§11: the user may not see an opponent's plot deck; in digital play none is offered
+    and naming one is refused (at a table the recorder taps the opponent's pick)."""
+    from tests.projections.thrones_cards.harness import offered
+    b, lords, plots = _lords_board(mode="digital")
+    robert = b.play(0, "core_071")
+    assert not [m for m in offered(b.state, 0) if m["data"]["card"] == lords]
+    refused(b.state, 0, lords, "by_noble", code="wrong_target", noble=robert,
+            plot=plots["poorer"])
 
 
 # core_171 Retreat: "A killed unique character of yours goes to your hand instead of the
@@ -770,9 +781,9 @@ def test_core_179_distinct_mastery_stands_a_crested_character() -> None:
 # ---------------------------------------------------------------------------
 
 
-def _revealed(number: str, players: int = 2) -> tuple[Board, str]:
+def _revealed(number: str, players: int = 2, mode: str = "table") -> tuple[Board, str]:
     houses = ("Baratheon", "Stark", "Lannister", "Targaryen")[:players]
-    b = Board(houses=houses, phase="plot", step="first_player")
+    b = Board(houses=houses, phase="plot", step="first_player", mode=mode)
     plot = b.revealed_plot(0, number)
     return b, plot
 
@@ -794,6 +805,18 @@ def test_core_181_summoning_season_each_takes_a_character() -> None:
                    mine=[bran], rival=1, theirs=[])
     refused(b.state, 0, "plot:0", "fetch_characters", code="outside_window",
             mine=[robert], rival=1, theirs=[bran])
+
+
+def test_core_181_ruling_b6_digital_play_names_no_card_of_an_opponents_deck() -> None:
+    b, plot = _revealed("core_181", mode="digital")
+    robert = b.deck(0, "core_071")
+    bran = b.deck(1, "core_013")
+    trig = {"seat": 0, "plot": plot}
+    answer_refused(b.state, 0, "plot:0", "fetch_characters", trig, code="wrong_target",
+                   mine=[robert], rival=1, theirs=[bran])
+    after = answer(b.state, 0, "plot:0", "fetch_characters", trig, mine=[robert], rival=1,
+                   theirs=[])
+    assert robert in after.players[0].hand and bran in after.players[1].deck
 
 
 # core_182 Mutual Cause: "Melee: you and one chosen opponent may not start power challenges
