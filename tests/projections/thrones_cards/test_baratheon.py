@@ -22,8 +22,8 @@ from tests.projections.thrones_cards.harness import ED, RULES, Board, card_name,
 
 def _record(state: State, seat: int, *ops: dict[str, Any]) -> State:
     """A ruling's free-form effect (table mode), to plant a lasting effect directly."""
-    after: State = RULES.apply(state, Action.of("effect", seat, {"source": None, "costs": [],
-                                                                 "ops": list(ops)}))
+    after: State = RULES.apply(state, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": list(ops), "reason": "a test plants it"}))
     return after
 
 
@@ -494,7 +494,8 @@ def test_core_088_tyrell_guard_answers_only_a_baratheon_death() -> None:
     guard = b.hand(0, "core_088")
     bran = b.play(0, "core_013")  # a Stark character: no window for the Guard
     after = RULES.apply(b.state, Action.of("effect", "table", {
-        "source": None, "costs": [], "ops": [{"op": "kill", "cards": [bran]}]}))
+        "source": None, "costs": [], "ops": [{"op": "kill", "cards": [bran]}],
+        "reason": "a test kills a Stark character"}))
     assert after.players[0].dead == (bran,) and guard in after.players[0].hand
 
 
@@ -733,7 +734,8 @@ def test_core_171_retreat_has_no_window_for_a_non_unique_death() -> None:
     retreat = b.hand(0, "core_171")
     host = b.play(0, "core_089")  # not unique
     after = RULES.apply(b.state, Action.of("effect", "table", {
-        "source": None, "costs": [], "ops": [{"op": "kill", "cards": [host]}]}))
+        "source": None, "costs": [], "ops": [{"op": "kill", "cards": [host]}],
+        "reason": "a test kills a non-unique character"}))
     assert after.players[0].dead == (host,) and retreat in after.players[0].hand
 
 
