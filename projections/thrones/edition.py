@@ -143,6 +143,8 @@ class Card:
     may_attach_to_own_house_card: bool = False
     cannot_attack: bool = False
     stealth_immune: bool = False
+    #: the printed influence it gives when knelt (ruling 27: paying influence kneels it)
+    influence_bonus: int = 0
     #: its abilities as data (docs/games/thrones-abilities.md); `declared`: the card says
     #: what it does (an `abilities` list, empty with `plain`), which the coverage test reads
     abilities: tuple[Ability, ...] = ()
@@ -287,8 +289,8 @@ def _card(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Ca
         icons=tuple(data["icons"]), crests=tuple(data["crests"]), traits=tuple(data["traits"]),
         keywords=tuple(data["keywords"]), house_only=data.get("house_only"),
         income_bonus=int(data.get("income_bonus") or 0),
-        initiative_bonus=int(data.get("initiative_bonus") or 0),
         influence_bonus=int(data.get("influence_bonus") or 0),
+        initiative_bonus=int(data.get("initiative_bonus") or 0),
         plot=None if plot is None else PlotValues(int(plot["income"]), int(plot["initiative"]),
                                                   int(plot["claim"])),
         grants=tuple(_grant(g) for g in data.get("grants", ())),

@@ -17,7 +17,7 @@ from .zones import in_play
 Op = Mapping[str, Any]
 UNTILS = ("challenge", "phase", "round")
 FILTER_KEYS = ("controller", "type", "house", "trait", "icon", "crest", "keyword", "name",
-               "unique", "house_any", "bearer")
+               "unique", "house_any", "lacks_icon", "bearer")
 _REQUIRED: Any = ...
 
 

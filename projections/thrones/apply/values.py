@@ -51,8 +51,8 @@ def _grant_active(when: str, card: CardId, state: State) -> bool:
 
 
 def _continuous_active(mod: Modifier, card: InPlay, state: State, index: Index,
-                       ed: Components) -> bool:
-    source = index.get(mod.card)
+                       ed: Components, source: InPlay | None = None) -> bool:
+    source = source or index.get(mod.card)
     if source is None or (mod.standing and source.knelt):
         return False
     return _reaches(mod, card, source, state, ed)
@@ -63,8 +63,9 @@ def _reaches(mod: Modifier, card: InPlay, source: InPlay, state: State,
     """Whether an active lasting effect of `source` applies to `card` now."""
     if not ed.is_character(card.id) or not matches(mod, card, ed):
         return False
-    if ("bearer", True) in mod.filter and source.host != card.id:
-        return False  # vocab (issue #30): only the source attachment's bearer
+    if any(key == "bearer" and bool(want) != (source.host == card.id)
+           for key, want in mod.filter):
+        return False  # "bearer": the character the source is attached to (an attachment)
     if mod.when == "always":
         return True
     if mod.when == "dominance_phase":
@@ -160,8 +161,7 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
                     out.gain(g.strength, g.icons, g.keywords)
         if constant_cards and ed.card(a.id).number in constant_cards:
             _constant_gain(out, a, ip, state, index, ed)
-    if constant_cards:
-        _plot_constants(state, ip, ed, out)
+    _plot_constants(state, ip, index, ed, out)
     for mod in state.modifiers:
         if mod.kind == "continuous":
             if _continuous_active(mod, ip, state, index, ed):
@@ -172,17 +172,22 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             frozenset(out.keywords - out.lost_keywords), out.blank)
 
 
-def _plot_constants(state: State, ip: InPlay, ed: Components, out: _Values) -> None:
-    """vocab (issue #30): a revealed plot's constant abilities apply while it is revealed,
-    its player the seat "self" of the filter (The Power of Arms); a revealed plot is not a
-    card in play, so it is read here beside the cards."""
+def _plot_constants(state: State, ip: InPlay, index: Index, ed: Components,
+                    out: _Values) -> None:
+    """A revealed plot's constant abilities apply while it is revealed, as a card's do
+    while it is in play (Tourney for the Hand); the plot stands as a source that never
+    kneels, its owner the seat "self" of the filter."""
+    constant_cards = ed.constant_cards
+    if not constant_cards:
+        return
     for seat, player in enumerate(state.players):
         plot = player.revealed_plot
-        if plot is None or ed.card(plot).number not in ed.constant_cards:
+        if plot is None or ed.card(plot).number not in constant_cards:
             continue
         source = InPlay(plot, seat)
         for mod in constant_modifiers(source, ed):
-            if mod.kind == "continuous" and _reaches(mod, ip, source, state, ed):
+            if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed,
+                                                                source):
                 out.gain(mod.amount, mod.icons, mod.keywords)
 
 
@@ -213,18 +218,19 @@ def has_keyword(state: State, card: CardId, keyword: str, ed: Components,
 PRINTED: dict[str, Callable[[Card, object], bool]] = {
     "type": lambda card, want: card.type == want,
     "house": lambda card, want: want in card.houses,
-    # vocab (issue #30): a card of one of these Houses (Narrow Sea: Stark or Baratheon)
-    "house_any": lambda card, want: bool(set(_seq(want)) & set(card.houses)),
     "trait": lambda card, want: want in card.traits,
     "icon": lambda card, want: want in card.icons,
     "crest": lambda card, want: want in card.crests,
     "keyword": lambda card, want: want in card.keywords,
     "name": lambda card, want: card.name == want,
     "unique": lambda card, want: card.unique == bool(want),
+    # vocab (issue #30): a card of one of these Houses (Narrow Sea: Stark or Baratheon)
+    "house_any": lambda card, want: bool(set(_many(want)) & set(card.houses)),
+    "lacks_icon": lambda card, want: want not in card.icons,
 }
 
 
-def _seq(want: object) -> tuple[object, ...]:
+def _many(want: object) -> tuple[object, ...]:
     """A filter value that may be one value or a list of them."""
     return tuple(want) if isinstance(want, list | tuple) else (want,)
 
