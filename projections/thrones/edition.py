@@ -133,6 +133,9 @@ class Card:
     income_bonus: int
     initiative_bonus: int
     plot: PlotValues | None = None
+    #: printed influence (§2.2): what kneeling it pays toward a `pay_influence` cost
+    #: (ruling 27); informational before issue #30, so it defaults to 0
+    influence_bonus: int = 0
     grants: tuple[Grant, ...] = ()
     attach_rules: AttachRules = AttachRules()
     self_cost_reduction: SelfReduction | None = None
@@ -285,6 +288,7 @@ def _card(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Ca
         icons=tuple(data["icons"]), crests=tuple(data["crests"]), traits=tuple(data["traits"]),
         keywords=tuple(data["keywords"]), house_only=data.get("house_only"),
         income_bonus=int(data.get("income_bonus") or 0),
+        influence_bonus=int(data.get("influence_bonus") or 0),
         initiative_bonus=int(data.get("initiative_bonus") or 0),
         plot=None if plot is None else PlotValues(int(plot["income"]), int(plot["initiative"]),
                                                   int(plot["claim"])),
