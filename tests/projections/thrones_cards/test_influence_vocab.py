@@ -4,7 +4,7 @@ printed influence adds up to it, so the edition must carry each card's printed
 
 from __future__ import annotations
 
-from tests.projections.thrones_cards.harness import ED
+from tests.projections.thrones_cards.harness import ED, Board, refused, use
 
 
 def test_the_edition_reads_the_printed_influence() -> None:
@@ -13,3 +13,15 @@ def test_the_edition_reads_the_printed_influence() -> None:
     assert ED.by_number[127].influence_bonus == 1
     assert ED.by_number[153].influence_bonus == 1
     assert ED.by_number[131].influence_bonus == 0
+
+
+def test_an_influence_cost_is_paid_by_kneeling_an_influence_card() -> None:
+    b = Board(("Targaryen", "Stark"), phase="marshalling")
+    dance = b.hand(0, "core_173")  # Dance With Dragons: pay 1 influence
+    fief = b.play(0, "core_127")
+    temple = b.play(0, "core_131")
+    dragon = b.deck(0, "core_111")
+    after = use(b.state, 0, dance, "find_dragon", dragon=dragon, influence=[fief])
+    assert next(c for c in after.cards if c.id == fief).knelt
+    refused(b.state, 0, dance, "find_dragon", code="cannot_pay", dragon=dragon,
+            influence=[temple])
