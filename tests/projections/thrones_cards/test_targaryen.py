@@ -15,11 +15,20 @@ from typing import Any
 
 import pytest
 
+from projections.choices import Choice, Made
 from projections.rules import IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
 from projections.thrones.apply.values import has_keyword, strength
 from projections.thrones.state import State
-from tests.projections.thrones_cards.harness import ED, RULES, Board, card_name, refused, use
+from tests.projections.thrones_cards.harness import (
+    ED,
+    RULES,
+    Board,
+    card_name,
+    offered,
+    refused,
+    use,
+)
 
 TARG = ("Targaryen", "Stark")
 
@@ -119,6 +128,25 @@ def test_core_101_poisoned_wine_weakens_and_moves_for_one_influence() -> None:
             influence=[fief])  # not another character
     refused(b.state, 0, wine, "move_wine", code="cannot_pay", new_bearer=other, influence=[])
     refused(b.state, 1, wine, "move_wine", code="not_your_card", new_bearer=other)
+
+
+def test_core_101_poisoned_wine_is_offered_only_onto_characters_that_may_bear_it() -> None:
+    """The choices offer a new bearer only where the move completes: Drogon (core_111)
+    takes no attachments, so it is not offered although the influence is asked after it."""
+    b = Board(TARG, phase="marshalling")
+    victim = b.play(1, "core_017")
+    other = b.play(1, "core_020")
+    drogon = b.play(0, "core_111")
+    wine = b.play(0, "core_101", on=victim)
+    fief = b.play(0, "core_127")
+    moves = [m["data"] for m in offered(b.state, 0) if m["data"]["card"] == wine]
+    assert {m["choices"]["new_bearer"] for m in moves} == {other}
+    assert all(m["choices"]["influence"] == [fief] for m in moves)
+    step = RULES.action_type("use_ability").steps(
+        b.state, 0, Made({"card": wine, "ability": "move_wine", "choices": {}}), ED)
+    assert isinstance(step, Choice)
+    assert {o.value for o in step.options} == {other}  # not Drogon: a dead end
+    refused(b.state, 0, wine, "move_wine", new_bearer=drogon, influence=[fief])
 
 
 # -- constants the ops cannot say (declared, not automated) ----------------------------
