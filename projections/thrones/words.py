@@ -789,5 +789,25 @@ resolve_dominance_sentence = _sentence(_say_resolve_dominance)
 end_round_sentence = _sentence(_say_end_round)
 choose_winner_sentence = _sentence(_say_choose_winner)
 concede_sentence = _sentence(_say_concede)
-effect_sentence = _sentence(_say_effect)
+_effect_by_seat = _sentence(_say_effect)
+
+
+def effect_sentence(action: Action, names: Sequence[str], components: Components) -> str:
+    """A free-form effect: by the table it is a ruling (ruling 29), "Ruling by the table:
+    Bo gains 2 power (reason: ...)"; the words of one a seat recorded before issue #30."""
+    if action.actor != "table":
+        return _effect_by_seat(action, names, components)
+    d = action.data
+    try:
+        ops = [op_words(op, names, components)
+               for op in [*(d.get("costs") or ()), *(d.get("ops") or ())]]
+        source = _source_words(d.get("source"), names, None, components)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+        ops, source = [], ""
+    text = "Ruling by the table" + (f" about {source}" if source else "") + ": " + \
+        ("; ".join(ops) if ops else "no change")
+    if d.get("text"):
+        text += f' ("{d.get("text")}")'
+    reason = d.get("reason")
+    return text + (f" (reason: {reason})" if reason else "")
 use_ability_sentence = _sentence(_say_use_ability)

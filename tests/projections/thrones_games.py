@@ -62,15 +62,20 @@ def _effect_candidates(state: Any, rng: random.Random) -> list[dict[str, Any]]:
     op = rng.choice(ops)
     source = hand[0] if hand and RULES.components().card(hand[0]).type == "event" \
         and rng.random() < 0.3 else None
-    return [{"type": "effect", "actor": seat, "data": {"source": source, "ops": [op],
-                                                        "costs": []}}]
+    # ruling 29: a change no card's declared ability gives is the table's ruling
+    return [{"type": "effect", "actor": "table", "data": {
+        "source": source, "ops": [op], "costs": [], "reason": RULING_REASON}}]
+
+
+RULING_REASON = "re-recorded as a ruling: the sample's effect has no card source"
 
 
 def effectful_game(players: int, seed: int, rate: float = 0.15,
                    max_steps: int = 4000, concede_rate: float = 0.0) -> Playout:
     """Seeded random legal play with random effect events (and concessions) mixed in."""
     rng = random.Random(seed)
-    created = created_for(RULES, players)
+    # recorded at a table: the free-form changes are the table's rulings (ruling 29)
+    created = created_for(RULES, players, "table")
     state = RULES.initial_state(created)
     actions, states = [], [state]
     for step in range(1, max_steps + 1):

@@ -61,7 +61,10 @@ class Table:
 
     def effect(self, actor: Any, *ops: dict[str, Any], source: str | None = None,
                costs: list[dict[str, Any]] | None = None) -> Table:
-        return self.do("effect", actor, source=source, ops=list(ops), costs=costs or [])
+        """A free-form change, as the table's ruling (ruling 29: only the table's recorder
+        records one, with its reason); `actor` names the seat the test has in mind."""
+        return self.do("effect", "table", source=source, ops=list(ops), costs=costs or [],
+                       reason=f"test ruling for {actor}")
 
     def draws(self, counts: dict[int, int]) -> dict[str, list[str]]:
         return {str(s): sorted(self.state.players[s].deck)[:k] for s, k in counts.items()}

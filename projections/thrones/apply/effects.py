@@ -17,7 +17,7 @@ from typing import Any
 
 from ...rules import Action, IllegalAction, replace, require
 from .. import words as say
-from ..edition import CardId, Components
+from ..edition import CardId, Components, owner_of
 from ..state import State
 from . import card_ops as co
 from . import lasting_ops as lo
@@ -84,23 +84,32 @@ class OpType:
 
 @rule
 def apply_effect(state: State, action: Action, ed: Components) -> State:
-    """§9: a card ability as recorded by a player or the table: its costs, then its changes,
-    each checked."""
+    """§9 (issue #30): a free-form change is no longer a seat's to record. In digital play
+    it is refused (`effect_not_allowed`): a seat changes the game through `use_ability`.
+    At a table only the table's recorder records one, as a ruling (a judge's correction)
+    with its `reason` (ruling 29); its costs, then its changes, each checked."""
     require(state.phase not in ("start", "setup", "setup_draw"), "wrong_phase",
             "effects are recorded after the setup reveal")
     actor = action.actor
-    require(actor == "table" or (isinstance(actor, int) and 0 <= actor < state.n
-                                 and not state.players[actor].conceded),
-            "not_your_turn", "an effect is recorded by a player in the game or the "
-            f"table, not {who(state, actor)}")
+    require(state.mode != "digital", "effect_not_allowed",
+            "in digital play a card changes the game only through its declared abilities "
+            "(use a card's ability); a free-form effect is not allowed")
+    require(actor == "table", "effect_not_allowed",
+            f"{who(state, actor)} records what a card does by using that card's ability; "
+            "only the table's recorder records a free-form effect, as a ruling with its "
+            "reason")
+    reason = action.data.get("reason")
+    require(isinstance(reason, str) and bool(reason.strip()), "ruling_needs_reason",
+            "a ruling by the table says why (its reason): no card's ability covers it")
     event_card = _event_source(state, actor, action.data.get("source"), ed)
     for op in action.data.get("costs") or ():
         state = apply_op(state, actor, op, ed)
     for op in action.data.get("ops") or ():
         state = apply_op(state, actor, op, ed)
-    if event_card and isinstance(actor, int) and event_card in state.players[actor].hand:
-        player = state.players[actor]
-        state = state.with_player(actor, hand=player.hand.take([event_card]),
+    owner = owner_of(event_card) if event_card else None
+    if event_card and owner is not None and event_card in state.players[owner].hand:
+        player = state.players[owner]  # the table rules that its owner played it
+        state = state.with_player(owner, hand=player.hand.take([event_card]),
                                   discard=(*player.discard, event_card))
     return state
 
@@ -114,9 +123,10 @@ def _event_source(state: State, actor: object, source: Any, ed: Components) -> C
     require(ed.is_known(source), "unknown_source",
             f'the effect\'s source "{source}" is not a card, a plot ("plot:<seat>") or a '
             'title ("title:<id>")')
-    if (isinstance(actor, int) and ed.card(source).type == "event"
-            and source in state.players[actor].hand):
-        check_house_only(state, actor, source, ed)
+    owner = owner_of(source)
+    if (owner < state.n and ed.card(source).type == "event"
+            and source in state.players[owner].hand):
+        check_house_only(state, owner, source, ed)
         return str(source)
     return None
 

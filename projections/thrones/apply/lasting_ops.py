@@ -78,7 +78,9 @@ def continuous_op(state: State, actor: object, op: Op, ed: Components) -> State:
     require(all(i in TYPES for i in icons), "bad_op",
             "an icon is military, intrigue or power")
     mod = Modifier("continuous", source.id, "source", amount=integer(op, "strength", 0),
-                   seat=actor_seat(actor), filter=card_filter(op), icons=icons,
+                   # "self" is the recording seat; for the table's ruling, the source's
+                   seat=actor_seat(actor) if isinstance(actor, int) else source.controller,
+                   filter=card_filter(op), icons=icons,
                    keywords=tuple(items(op, "keywords", ())), when=when,
                    standing=bool(op.get("requires_source_standing")))
     return _add_mod(state, mod)
