@@ -13,7 +13,7 @@ from ...rules import IllegalAction, require
 from ..apply.values import strength
 from ..edition import owner_of
 from ..state import State
-from .registry import Use, ability
+from .registry import Use, ability, options
 
 Ops = list[dict[str, Any]]
 
@@ -165,6 +165,19 @@ def rule_by_decree(use: Use) -> Ops:
     if set(picked) - listed:
         raise IllegalAction("wrong_target", f"{_name(use)}: only the largest hand discards")
     return ops
+
+
+@options("core_206", "decree", "discards")
+def rule_by_decree_options(use: Use) -> list[str]:
+    """Only the cards of the largest hands (over 4) may be named: no other hand is offered.
+    The choice is the discarding player's (ruling T25); the engine asks the plot's player."""
+    state = use.state
+    sizes = {s: len(state.players[s].hand) for s in state.active}
+    most = max(sizes.values(), default=0)
+    if most <= 4:
+        return []
+    return [c for s in sorted(sizes) if sizes[s] == most
+            for c in sorted(set(state.players[s].hand))]
 
 
 @ability("core_207", "noose")

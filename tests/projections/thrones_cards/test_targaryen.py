@@ -701,6 +701,14 @@ def test_core_206_rule_by_decree_the_largest_hand_discards_down_to_four() -> Non
                    discards=[*big[:2], small[0]])
     refused(b.state, 0, "plot:0", "decree", code="outside_window", name="Rule by Decree",
             discards=big[:2])
+    # a tie of largest hands: each discards down to 4 (ruling T25)
+    b.hand(0, "core_107")
+    for c in ("core_108", "core_112", "core_113"):
+        small.append(b.hand(0, c))
+    both = answer(b.state, 0, "plot:0", "decree", trig,
+                  discards=[*big[:2], *small[:2]])
+    assert len(both.players[0].hand) == 4 and len(both.players[1].hand) == 4
+    answer_refused(b.state, 0, "plot:0", "decree", trig, "wrong_target", discards=big[:2])
 
 
 def test_core_207_noose_and_swordpoint_keeps_weak_characters_knelt() -> None:
@@ -723,3 +731,41 @@ def test_keywords_of_targaryen_cards_are_read_by_the_rules() -> None:
     drogo = b.play(0, "core_107")
     assert has_keyword(b.state, servitors, "deadly", ED)
     assert has_keyword(b.state, drogo, "stealth", ED)
+
+
+@pytest.mark.parametrize("phase", ["marshalling", "challenges", "dominance"])
+def test_the_choices_reach_only_legal_uses_of_the_targaryen_actions(phase: str) -> None:
+    """Every walk the choices offer ends in a use the rule accepts (no dead end): the
+    action cards core_101, core_104, core_109, core_111, core_112, core_119, core_125,
+    core_127, core_133, core_134, core_152, core_173, core_174, core_176 on one table."""
+    import random
+
+    from projections.choices import Walker
+    from projections.rules import Action
+
+    b = Board(TARG, phase=phase, gold=9)
+    b.gold(1, 3)
+    dany = b.play(0, "core_106")
+    foe = b.play(1, "core_017", knelt=True)
+    b.play(1, "core_013")
+    for card in ("core_109", "core_111", "core_112", "core_125", "core_127", "core_128",
+                 "core_133", "core_134", "core_152", "core_153"):
+        b.play(0, card)
+    b.play(0, "core_101", on=foe)
+    b.play(0, "core_104", on=dany)
+    for card in ("core_119", "core_173", "core_174", "core_176"):
+        b.hand(0, card)
+    b.dead(0, "core_174")
+    b.deck(0, "core_110")
+    b.deck(0, "core_112")
+    walker = Walker(RULES, table=False)
+    seen: set[str] = set()
+    record = RULES.action_type("use_ability")
+    if record.steps(b.state, 0, Made(), ED) is None:
+        assert phase == "challenges"  # digital challenges: not seat 0's turn to act
+        return
+    for seed in range(12):
+        _, move = walker.random_move(b.state, "use_ability", 0, random.Random(seed).randrange)
+        RULES.apply(b.state, Action.of("use_ability", 0, move["data"]))
+        seen.add(move["data"]["card"])
+    assert len(seen) >= 3
