@@ -405,7 +405,7 @@ def test_core_114_daario_takes_a_gold_from_a_pool_or_is_discarded() -> None:
 
 
 # -- core_116 Xaro Xoan Daxos ---------------------------------------------------------
-def test_core_116_xaro_returns_one_of_your_characters_to_hand() -> None:
+def test_core_116_xaro_must_return_one_of_your_characters_to_hand() -> None:
     b = Board(TARG, phase="marshalling", mode="table")
     xaro = b.play(0, "core_116")
     mine = b.play(0, "core_105")
@@ -414,7 +414,9 @@ def test_core_116_xaro_returns_one_of_your_characters_to_hand() -> None:
     after = answer(b.state, 0, xaro, "send_home", trig, returned=mine)
     assert mine in after.players[0].hand and ip(after, mine) is None
     answer_refused(b.state, 0, xaro, "send_home", trig, "wrong_target", returned=theirs)
-    answer_refused(b.state, 0, xaro, "send_home", trig, "wrong_target", returned=xaro)
+    answer_refused(b.state, 0, xaro, "send_home", trig, "wrong_target")  # not optional
+    himself = answer(b.state, 0, xaro, "send_home", trig, returned=xaro)  # ruling T9
+    assert xaro in himself.players[0].hand
     refused(b.state, 0, xaro, "send_home", code="outside_window", returned=mine)
 
 
