@@ -500,7 +500,7 @@ def test_kneel_discounts_core_125_core_127_core_128_core_129_core_133(
     src = b.play(0, card)
     drogo = b.hand(0, "core_107")  # Targaryen character, cost 4
     tent = b.hand(0, "core_130")  # Targaryen location, cost 1
-    stark = b.hand(0, "core_017")  # Stark character, cost 4 (+1 out of house? no: own test)
+    stark = b.hand(0, "core_004")  # a Stark character: no House Targaryen card
     state = use(b.state, 0, src, ident)
     assert ip(state, src).knelt
     after = marshal(state, 0, drogo)
@@ -508,9 +508,10 @@ def test_kneel_discounts_core_125_core_127_core_128_core_129_core_133(
     loc = marshal(state, 0, tent)
     assert loc.players[0].gold == 5 - (1 if char_only else 0)
     refused(state, 0, src, ident, code="cannot_pay")  # already knelt
+    # the reduction is not for a Stark card: it costs what it costs without the kneel
+    assert marshal(state, 0, stark).players[0].gold == marshal(b.state, 0, stark).players[0].gold
     b.set(phase="challenges")
     refused(b.state, 0, src, ident, code="outside_window")
-    del stark
 
 
 def test_core_134_summer_sea_is_discarded_for_two_off_a_targaryen_character() -> None:
