@@ -919,10 +919,13 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     chosen = dict(made.get("choices") or {})
     _, _, ctx = ab.prepare(state, actor, {"card": ref, "ability": ability.id}, ed,
                            targets=False)
-    asks = [t.name for t in ability.targets] + (["influence"] if ability.influence else [])
+    # the last target is checked against the rule; when only the influence follows it, with
+    # every influence card knelt (the most it may pay), so no target leads to a dead end
+    full = {"influence": ab.influence_options(ctx)} if ability.influence else {}
     for number, target in enumerate(ability.targets):
-        last = number == len(asks) - 1
-        step = _target_step(state, actor, made, ref, ability, ctx, target, chosen, last, ed)
+        last = number >= len(ability.targets) - 1
+        step = _target_step(state, actor, made, ref, ability, ctx, target,
+                            chosen, last, ed, full)
         if step is not None:
             return step
     if ability.influence:
@@ -951,8 +954,8 @@ def _with_choice(made: Made, chosen: dict[str, Any], name: str, value: Any
 
 
 def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, ctx: Any,
-                 target: Any, chosen: dict[str, Any], last: bool, ed: Components
-                 ) -> Choice | None:
+                 target: Any, chosen: dict[str, Any], last: bool, ed: Components,
+                 then: dict[str, Any] | None = None) -> Choice | None:
     """The choice of one target, or None when it is made."""
     path = ("choices", target.name)
     ident = ".".join(path)
@@ -960,7 +963,8 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
 
     def ok(value: Any) -> bool:
         return not last or _accepts(apply_use_ability, state, "use_ability", actor,
-                                    _with_choice(made, chosen, target.name, value), ed)
+                                    _with_choice(made, {**chosen, **(then or {})},
+                                                 target.name, value), ed)
 
     if not target.many:
         if target.name in chosen:
