@@ -143,7 +143,6 @@ class Card:
     may_attach_to_own_house_card: bool = False
     cannot_attack: bool = False
     stealth_immune: bool = False
-    #: the printed influence it gives when knelt (ruling 27: paying influence kneels it)
     #: its abilities as data (docs/games/thrones-abilities.md); `declared`: the card says
     #: what it does (an `abilities` list, empty with `plain`), which the coverage test reads
     abilities: tuple[Ability, ...] = ()
