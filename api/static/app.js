@@ -209,6 +209,13 @@ const CH = (() => {
     if (!el) return 1;
     el.style.zoom = "";
     if (!on) return 1;
+    // never below 12 px on screen: the smallest text inside sets how far the board may shrink
+    let smallest = Infinity;
+    for (const t of el.querySelectorAll("*")) {
+      if (t.firstChild && t.firstChild.nodeType === 3) smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize));
+    }
+    if (Number.isFinite(smallest)) least = Math.max(least, Math.min(1, 12 / smallest));
+    if (least >= 1) return 1;
     const pad = 2 * parseFloat(getComputedStyle(container).paddingLeft || 0);
     const room = container.clientWidth - pad;
     const need = Math.max(el.scrollWidth, container.scrollWidth - pad);

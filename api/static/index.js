@@ -10,7 +10,15 @@
 
   for (const [k, v] of CH.params) if (form.elements[k]) form.elements[k].value = v;
 
+  // the scores are a spoiler for whoever has yet to replay a game: shown only on request
+  const showScores = form.elements.scores;
+  showScores.checked = CH.params.get("scores") === "1";
+  const scoresShown = () => showScores.checked;
+  function markScores() { document.getElementById("games").classList.toggle("no-scores", !scoresShown()); }
+  markScores();
+
   function scores(g) {
+    if (!scoresShown()) return "";
     const res = g.result || null;
     if (!res || !res.scores) return "";
     return res.scores.map((s, i) =>
@@ -23,8 +31,8 @@
       cell("game", titles[g.game] || g.game), cell("players", CH.wordsList(g.players)),
       cell("mode", g.mode === "digital" ? "played on devices" : "at the table"),
       h("td", {class: "status-" + g.status, "data-label": "status"}, g.status === "finished" ? "finished" : "in progress"),
-      cell("scores", scores(g)), cell("created", (g.created_at || "").slice(0, 16).replace("T", " ")),
-      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay`, class: "replay-link"}, "replay")));
+      h("td", {class: "scores", "data-label": "scores"}, scores(g)), cell("created", (g.created_at || "").slice(0, 16).replace("T", " ")),
+      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay?at=0`, class: "replay-link"}, "replay")));
   }
 
   async function load(path, append) {
@@ -60,11 +68,14 @@
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const q = query();
-    history.replaceState(null, "", q.toString() ? `/?${q}` : "/");
+    const shown = new URLSearchParams(q);  // the page's own link also keeps the scores choice
+    if (scoresShown()) shown.set("scores", "1");
+    history.replaceState(null, "", shown.toString() ? `/?${shown}` : "/");
+    markScores();
     document.getElementById("stats-link").href = q.toString() ? `/statistics?${q}` : "/statistics";
     load(`/games?${q}`, false);
   });
-  for (const el of form.querySelectorAll("select")) el.addEventListener("change", () => form.requestSubmit());
+  for (const el of form.querySelectorAll("select, input[type=checkbox]")) el.addEventListener("change", () => form.requestSubmit());
   more.addEventListener("click", () => { if (next) load(next, true); });
   CH.catalog().then((c) => {
     titles = Object.fromEntries(Object.values(c).map((g) => [g.slug, g.title]));

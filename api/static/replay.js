@@ -45,7 +45,6 @@
       $("stepinfo").textContent = `step ${n} of ${last}`;
       const env = events[n];
       const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
-      $("current").title = env ? CH.describe(env, notes[env.seq], game.players, past()) : "";
       $("current").replaceChildren(
         h("span", {class: "what"}, env ? CH.describe(env, notes[env.seq], game.players, past()) : ""),
         doc.status === "finished" ? h("span", {class: "tag"}, "game over")
@@ -97,6 +96,29 @@
   function renderEvents() {
     $("events").replaceChildren(...events.map(eventItem));
     $("slider").max = last;
+    reserveSentence();
+  }
+
+  // The step's sentence is shown whole at every width; so that stepping never moves the
+  // board, its box is as tall as the tallest sentence of this game at this width (each
+  // sentence with the longest "next: ..." it could carry), measured in a hidden twin.
+  function reserveSentence() {
+    const box = $("current");
+    const twin = box.cloneNode(false);
+    twin.removeAttribute("id");
+    twin.setAttribute("aria-hidden", "true");
+    Object.assign(twin.style, {position: "absolute", visibility: "hidden", left: "0", top: "0",
+      width: `${box.clientWidth}px`, minHeight: "0"});
+    box.parentElement.append(twin);
+    const tail = ` · next: ${CH.wordsList(game.players)}`;
+    let tallest = 0;
+    for (const env of events) {
+      twin.replaceChildren(h("span", {class: "what"}, CH.describe(env, notes[env.seq], game.players, past())),
+        h("span", {class: "to-act"}, tail), h("span", {class: "tag"}, "game over"));
+      tallest = Math.max(tallest, twin.getBoundingClientRect().height);
+    }
+    twin.remove();
+    if (tallest) box.style.setProperty("--sentence-height", `${Math.ceil(tallest)}px`);
   }
 
   // -- the final scores: a spoiler until the last step, unless the reader asks ---------
@@ -166,7 +188,7 @@
     });
     let wide = innerWidth;
     addEventListener("resize", () => {
-      if (innerWidth !== wide) { wide = innerWidth; CH.fitBoard($("board")); }
+      if (innerWidth !== wide) { wide = innerWidth; reserveSentence(); CH.fitBoard($("board")); }
     });
   }
 
