@@ -127,6 +127,14 @@ def _width() -> int:
     return render.console().width
 
 
+def _height() -> int | None:
+    """The terminal's lines (or `LINES`), for a replay that must fit the screen; None when
+    the output goes to a pipe or a file, which has no foot to scroll past."""
+    if "LINES" in os.environ or sys.stdout.isatty():
+        return render.console().height
+    return None
+
+
 def _titles() -> dict[str, str]:
     return {slug: cls.title for slug, cls in GAMES.items()}
 
@@ -209,7 +217,8 @@ def games(ctx: click.Context, slug: str | None, player: str | None, status: str 
               help="a player's name, once per seat in seat order")
 @click.option("--mode", type=click.Choice(["table", "digital"]), default="table",
               show_default=True)
-@click.option("--seed", default=None, help="digital mode: the dealing seed (default: random)")
+@click.option("--seed", default=None, help="digital mode: extra entropy mixed into the server's own secret seed; it "
+                   "never chooses the cards (default: none)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="a game option (VALUE is JSON, or a plain string)")
 @click.option("--edition", default=None, help="edition name or sha256 (default: shipped)")
@@ -554,9 +563,12 @@ def replay(ctx: click.Context, game_id: str, at: int | None) -> None:
         game = _game_words(rec, game_id)
         last = events[-1]["seq"]
 
+        height = _height()
+
         def show(step: int) -> Any:
             doc = rec.state(game_id, step)
-            return render.step_view(events[step], notes.get(step, {}), doc, game, _width())
+            return render.step_view(events[step], notes.get(step, {}), doc, game, _width(),
+                                    height)
 
         if at is not None:
             if not 0 <= at <= last:

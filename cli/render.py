@@ -8,14 +8,16 @@ renderable fits the console's width (80 and 120 columns are tested).
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -152,15 +154,22 @@ def scores_table(result: Mapping[str, Any], ctx: BoardContext) -> Table:
     return table
 
 
-def state_panel(doc: Mapping[str, Any], game: GameWords, width: int) -> Panel:
-    """The board at one step, who is to act or how it ended, titled with the game and step."""
+def state_panel(doc: Mapping[str, Any], game: GameWords, width: int,
+                compact: bool = False) -> Panel:
+    """The board at one step, who is to act or how it ended, titled with the game and step.
+
+    `compact`: the board summed up for a short terminal, and the result without its table.
+    """
     inner = width - PANEL_MARGIN
     g = game.at_width(inner, doc.get("to_act") or ())
+    if compact:
+        g = replace(g, ctx=replace(g.ctx, compact=True))
     parts: list[RenderableType] = [board(doc["game"], doc.get("view"), g.ctx)]
     result = doc.get("result")
     if result:
-        parts += [Text(""), Text(sentence_case(result_sentence(result, g.ctx)), style="bold"),
-                  scores_table(result, g.ctx)]
+        parts += [Text(""), Text(sentence_case(result_sentence(result, g.ctx)), style="bold")]
+        if not compact:
+            parts.append(scores_table(result, g.ctx))
     elif doc.get("to_act"):
         parts += [Text(""), Text(f"To act: {words_list(g.ctx.name(a) for a in doc['to_act'])}",
                                  style="bold")]
@@ -236,12 +245,49 @@ def _when(stamp: Any) -> str:
 
 
 def step_view(event: Mapping[str, Any], note: Mapping[str, Any], doc: Mapping[str, Any],
-              game: GameWords, width: int) -> Group:
-    """One step of a replay: what happened, the board after it, the keys."""
+              game: GameWords, width: int, height: int | None = None) -> Group:
+    """One step of a replay: what happened, the board after it, the keys.
+
+    With a `height` (a terminal's lines), the whole step fits in it with the sentence on
+    top: the full board when it fits, else the compact board, else the compact board cut
+    at the screen's foot with a line saying so. One line is left for the cursor, so the
+    sentence never scrolls away.
+    """
     head = Text(f"Step {event['seq']} of {doc.get('last_seq', event['seq'])}: ", style="bold")
     head.append_text(event_text(event, note, game))
     keys = Text("n or → next · p or ← previous · f first · l last · q quit", style="dim")
-    return Group(head, state_panel(doc, game, width), keys)
+    full = Group(head, state_panel(doc, game, width), keys)
+    if height is None or lines_of(full, width) < height:
+        return full
+    panel = state_panel(doc, game, width, compact=True)
+    room = height - 1 - lines_of(head, width) - lines_of(keys, width)
+    if lines_of(panel, width) <= room:
+        return Group(head, panel, keys)
+    return Group(head, Cropped(panel, room, doc["seq"]), keys)
+
+
+def lines_of(renderable: RenderableType, width: int) -> int:
+    """How many terminal lines a renderable takes at this width."""
+    probe = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    return len(probe.render_lines(renderable, probe.options, pad=False))
+
+
+class Cropped:
+    """The first lines of a renderable that would not fit, and a last line saying what
+    was left out and where to read it whole."""
+
+    def __init__(self, renderable: RenderableType, lines: int, step: int) -> None:
+        self.renderable, self.lines, self.step = renderable, max(2, lines), step
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rendered = console.render_lines(self.renderable, options, pad=False)
+        kept = rendered[: self.lines - 1]
+        for line in kept:
+            yield from line
+            yield Segment.line()
+        yield Text(f"… {plural(len(rendered) - len(kept), 'more line')} of the board: "
+                   f"`chronicle state` shows it whole", style="dim", no_wrap=True,
+                   overflow="ellipsis")
 
 
 def recorded_line(event: Mapping[str, Any], game: GameWords) -> Text:
@@ -555,7 +601,8 @@ def stats_view(report: Mapping[str, Any], titles: Mapping[str, str]) -> Group:
             most = max((b["count"] for b in s["histogram"]), default=1) or 1
             for b in s["histogram"]:
                 bar = "█" * max(0, round(30 * b["count"] / most))
-                hist.add_row(f"{b['from']} to {b['to']}", f"{bar} {b['count']}")
+                span = str(b["from"]) if b["from"] == b["to"] else f"{b['from']} to {b['to']}"
+                hist.add_row(span, f"{bar} {b['count']}")
             parts.append(hist)
         if stats.get("most_frequent_actions"):
             parts.append(Text("most frequent actions: " + ", ".join(

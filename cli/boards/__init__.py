@@ -40,6 +40,9 @@ class BoardContext:
     #: the edition's component data (cards, tiles, tables), for what a label does not say:
     #: a card's rank and suits, a city's value
     edition: Mapping[str, Any] = field(default_factory=dict)
+    #: a terminal too short for the whole board (a replay in 50 lines): each board keeps
+    #: what a step changes (whose turn, scores, the contested parts) and sums up the rest
+    compact: bool = False
 
     def name(self, seat: Any) -> str:
         """The player's name for a seat ("the table", "the server" for those actors)."""

@@ -70,9 +70,34 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
         raise KeyError("portraits")
     seats = _Seats(view, ctx)
     parts: list[RenderableType] = [_header(view, ctx, seats), _display(view, ctx)]
+    if ctx.compact:
+        parts += [_map_lines(view, ctx, seats), _players(view, ctx, seats)]
+        return Group(*parts)
     parts += _map(view, ctx, seats)
     parts += [_titles(view, ctx, seats), _players(view, ctx, seats)]
     return Group(*parts)
+
+
+def _map_lines(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Text:
+    """The map in a line per country (the compact board): whose cubes hold its portraits."""
+    cities_of, colours, titles, _ = _geography()
+    portraits = view.get("portraits") or {}
+    every_city = {c: None for cs in cities_of.values() for c in cs}
+    text = Text()
+    for country, members in cities_of.items():
+        spaces = [p for p in portraits if _city_of(p, titles, every_city) in members]
+        held: dict[int, int] = {}
+        for p in spaces:
+            if isinstance(portraits[p], int):
+                held[portraits[p]] = held.get(portraits[p], 0) + 1
+        if text:
+            text.append("\n")
+        text.append(f"{ctx.label(country)}: ", style=_map_style(colours, country) + " bold")
+        text.append(f"{sum(held.values())} of {len(spaces)} portraits held")
+        for seat, n in sorted(held.items()):
+            text.append(" · ")
+            text.append_text(seats.cube(seat, n))
+    return text
 
 
 # ---------------------------------------------------------------------------
@@ -240,7 +265,8 @@ def _titles(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Render
         table.add_row(ctx.label(title), worth, cubes or Text("no cube", style="dim"))
     discs = [str(m.get("value")) for m in (view.get("board_markers") or {}).get("noble_house")
              or () if isinstance(m, Mapping)]
-    note = Text("Noble house discs left: ", style="dim")
+    # not anyone's yet: each goes to the next player with a cube on every title tile
+    note = Text("Noble house discs not yet won (for a cube on every title tile): ", style="dim")
     note.append(", ".join(discs) or "none")
     return Group(table, note)
 
@@ -267,6 +293,8 @@ def _players(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Rende
         line = Text.assemble(seats.cube(seat), (" has won ", "dim"))
         line.append_text(_tokens(holdings[seat] if seat < len(holdings) else (), ctx))
         won.append(line)
+    if ctx.compact:
+        return table
     return Group(table, Text("Tokens won", style="bold"), *won)
 
 

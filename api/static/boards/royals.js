@@ -85,7 +85,8 @@
   function cathedral(view, ctx, city) {
     const row = (view.cathedrals || {})[city];
     if (!Array.isArray(row)) return null;
-    const cubes = row.map((n, s) => (n ? h("span", {class: "rl-buried"}, cube(ctx, s),
+    // each cube with its owner's name: a colour alone does not say whose it is
+    const cubes = row.map((n, s) => (n ? h("span", {class: "rl-buried"}, cube(ctx, s), h("span", {class: "rl-who"}, ctx.seatName(s)),
       n > 1 ? ["×", val(ctx, `cathedrals.${city}.${s}`, {tag: "span"})]
         : h("span", {hidden: true}, val(ctx, `cathedrals.${city}.${s}`, {tag: "span"}))) : null));
     return h("div", {class: ctx.cls("rl-cathedral", `cathedrals.${city}`), title: "cathedral"},
@@ -160,9 +161,9 @@
             " · half ", val(ctx, `board_markers.title.${values[t]}.half`, {tag: "span"})) : h("span", {class: "nil"}, "scored")),
         h("div", {class: "rl-tile-cubes"}, Array.isArray(row) && row.some((n) => n)
           ? row.map((n, s) => (n ? h("span", {class: ctx.cls("rl-stack", `title_tiles.${t}.${s}`)},
-            cube(ctx, s), val(ctx, `title_tiles.${t}.${s}`, {tag: "span"})) : null))
+            cube(ctx, s), h("span", {class: "rl-who"}, ctx.seatName(s)), " ", val(ctx, `title_tiles.${t}.${s}`, {tag: "span"})) : null))
           : h("span", {class: "nil"}, "no cube"))))),
-      h("div", {class: "rl-discs"}, h("span", {class: "rl-label"}, "noble house discs"),
+      h("div", {class: "rl-discs"}, h("span", {class: "rl-label"}, "noble house discs not yet won (for a cube on every title tile)"),
         discs.length ? discs.map((m, i) => h("span", {class: "rl-disc", title: "noble house disc"},
           val(ctx, `board_markers.noble_house.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, "all taken")));
   }
