@@ -217,8 +217,9 @@ def games(ctx: click.Context, slug: str | None, player: str | None, status: str 
               help="a player's name, once per seat in seat order")
 @click.option("--mode", type=click.Choice(["table", "digital"]), default="table",
               show_default=True)
-@click.option("--seed", default=None, help="digital mode: extra entropy mixed into the server's own secret seed; it "
-                   "never chooses the cards (default: none)")
+@click.option("--seed", default=None,
+              help="digital mode: extra entropy mixed into the server's own secret seed; "
+                   "it never chooses the cards (default: none)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="a game option (VALUE is JSON, or a plain string)")
 @click.option("--edition", default=None, help="edition name or sha256 (default: shipped)")

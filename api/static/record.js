@@ -1,5 +1,5 @@
 // Recording at the table (and playing in digital mode): the board, whose turn it is, and
-// the legal actions as buttons. Every write carries If-Match with the ETag it was drawn
+// the moves, built choice by choice (choices.js). Every write carries If-Match with the ETag it was drawn
 // from, so a second device that is behind gets a clear conflict instead of a double entry.
 // The board and the actions are two panes that each scroll themselves, so on a tablet the
 // actions are on screen with the board and no move needs the window scrolled.
@@ -13,7 +13,7 @@
   const root = document.getElementById("record");
   const gameId = root.dataset.gameId;
   const $ = (id) => document.getElementById(id);
-  let game = null, cat = null, doc = null, prevDoc = null, etag = null, legal = [];
+  let game = null, cat = null, doc = null, prevDoc = null, etag = null;
   let busy = false, known = -1;  // known: the last seq we wrote or read
   let fit = true;
   // where reads and writes go: "server", or "tablet" while the connection is down;
@@ -35,19 +35,10 @@
   // connection, a proxy's 502/503/504 (CH.api); the move is kept, never called refused
   const unreachable = (err) => CH.unreached(err);
 
-  // a game whose actions are declared builds its moves from their choices (choices.js);
-  // the others, until they are declared, from the legal actions (transitional)
-  const declared = () => Boolean(cat && cat.choices);
-
   async function read() {
-    const none = Promise.resolve({actions: []});
-    if (source === "tablet") {
-      const [data, acts] = await Promise.all([off.local.state(gameId), declared() ? none : off.local.legal(gameId)]);
-      return {data, tag: null, acts};
-    }
-    const [{data, etag: tag}, acts] = await Promise.all([
-      api(`/games/${gameId}/state`, {withEtag: true}), declared() ? none : api(`/games/${gameId}/legal-actions`)]);
-    return {data, tag, acts};
+    if (source === "tablet") return {data: await off.local.state(gameId), tag: null};
+    const {data, etag: tag} = await api(`/games/${gameId}/state`, {withEtag: true});
+    return {data, tag};
   }
 
   // what may be chosen next, from wherever the game is read now
@@ -109,11 +100,9 @@
   }
 
   async function refresh() {
-    const {data, tag, acts} = await read();
+    const {data, tag} = await read();
     if (doc && data.seq !== doc.seq) prevDoc = doc;
-    doc = data; etag = tag || `"${data.last_seq}"`; legal = acts.actions || [];
-    const slots = acts.chance_slots || {};
-    legal.forEach((a, i) => { a.slots = slots[String(i)] || null; });
+    doc = data; etag = tag || `"${data.last_seq}"`;
     render();
     if (source === "server" && offlineOK) {  // the tablet's copy follows the log
       off.keep(gameId, {...game, last_seq: data.last_seq, status: data.status, shown_title: cat && cat.title})
@@ -169,223 +158,11 @@
     }
   }
 
-  // -- legal actions as buttons ------------------------------------------------------
-  function label(v, ctx) {
-    if (Array.isArray(v)) return v.length ? v.map((x) => label(x, ctx)).join(" + ") : "nothing";
-    if (typeof v === "string") return ctx.label(v);
-    if (v === null || v === undefined) return "none";
-    if (typeof v === "boolean") return v ? "yes" : "no";
-    if (typeof v === "object") return objectLabel(v, ctx);
-    return String(v);
-  }
-
-  // an object choice in words: a draw {kind, source, card} reads "Britain (country card)
-  // from the display" or "a country card from the deck"; any other key as "key value"
-  function objectLabel(v, ctx) {
-    const {kind, source, card, ...rest} = v;
-    const what = card !== undefined && card !== null
-      ? `${label(card, ctx)}${kind ? ` (${CH.words(kind)} card)` : ""}`
-      : kind ? `${/^[aeiou]/i.test(CH.words(kind)) ? "an" : "a"} ${CH.words(kind)} card` : "";
-    const where = source !== undefined && source !== null ? label(source, ctx) : "";
-    const from = where ? `from ${/^the\s/i.test(where) ? where : `the ${where}`}` : "";  // "the deck" is labelled so
-    const more = Object.values(rest).map((x) => label(x, ctx));  // {electorate, slot}: "Mainz, castle"
-    return [[what, from].filter(Boolean).join(" "), ...more].filter(Boolean).join(", ");
-  }
-
+  // -- the moves: built choice by choice (choices.js), every game declares its choices --
   function renderActions() {
     const box = $("actions");
     if (!CH.token) { box.replaceChildren(h("p", {class: "note"}, "Watching (no token): open a player's or the recorder's link to act.")); return; }
-    if (declared()) { movesBuilder().show(doc); return; }
-    if (!legal.length) {
-      box.replaceChildren(h("p", {class: "note"}, doc.status === "finished" ? "No more moves." : "Nothing for you to do now."));
-      return;
-    }
-    const groups = {};
-    for (const a of legal) (groups[a.type] ||= []).push(a);
-    box.replaceChildren(...Object.entries(groups).map(([type, acts]) => actionGroup(type, acts)));
-  }
-
-  function actionGroup(type, listed) {
-    // an action listed twice is one choice (a game may list the same move by two routes)
-    const seen = new Set();
-    const acts = listed.filter((a) => { const k = JSON.stringify([a.actor, a.data]); return !seen.has(k) && seen.add(k); });
-    const ctx = {label: (id) => CH.readable(game.game, cat && cat.cards, id)};
-    // chance fields a table recorder enters: picked from the rules' slots, else typed
-    const chance = game.mode === "table" ? ((cat && cat.chance_fields && cat.chance_fields[type]) || []) : [];
-    const keys = [];
-    if (new Set(acts.map((a) => JSON.stringify(a.actor))).size > 1) keys.push("actor");
-    for (const a of acts) for (const k of Object.keys(a.data || {})) if (!keys.includes(k)) keys.push(k);
-    const get = (a, k) => (k === "actor" ? a.actor : (a.data || {})[k]);
-    const enc = (v) => JSON.stringify(v === undefined ? null : v);  // an absent field is "none"
-    // the coarsest choice first (a target before the cards that pay for it)
-    const spread = (k) => new Set(acts.map((a) => enc(get(a, k)))).size;
-    keys.sort((x, y) => (x === "actor" ? -1 : y === "actor" ? 1 : spread(x) - spread(y)));
-    const keyWords = (k) => (k === "actor" ? "who" : CH.words(k));
-    // a seat chosen (an actor, a "target_seat", a "player") reads as the player's name
-    const seatKey = (k) => k === "actor" || /seat|player|opponent|winner|first/.test(k);
-    const showChoice = (k, v) => (seatKey(k) && Number.isInteger(v) && v >= 0 && v < game.players.length
-      ? CH.actorName(v, game.players) : k === "actor" ? CH.actorName(v, game.players) : label(v, ctx));
-    const sel = {};
-    let picks = {}, typed = {}, pickedFor = null, active = null;  // chance outcomes, for the action chosen
-    const box = h("div", {class: "action-group", "data-type": type});
-
-    const matching = (upto) => acts.filter((a) => keys.slice(0, upto).every(
-      (k) => !(k in sel) || enc(get(a, k)) === sel[k]));
-
-    function draw() {
-      const parts = [h("h3", {}, CH.capitalise(CH.words(type)))];
-      keys.forEach((k, i) => {
-        const options = [...new Set(matching(i).map((a) => enc(get(a, k))))];
-        if (sel[k] !== undefined && !options.includes(sel[k])) delete sel[k];
-        if (options.length === 1) sel[k] = options[0];
-        if (options.length === 1 && acts.length === 1) return;  // nothing to choose: not asked
-        parts.push(h("div", {class: "prompt"}, CH.capitalise(keyWords(k))),
-          h("div", {class: "choices", "data-key": k}, options.map((o) => h("button", {
-            type: "button", class: sel[k] === o ? "on" : "", "data-value": o,
-            onclick: () => { sel[k] = o; inputChanged(); draw(); }},  // later choices stay while they still fit
-          showChoice(k, JSON.parse(o))))));
-      });
-      const left = matching(keys.length);
-      const chosen = left.length === 1 && keys.every((k) => k in sel) ? left[0] : null;
-      if (chosen && enc(chosen) !== pickedFor) {  // another action: its own outcomes
-        pickedFor = enc(chosen); typed = {}; active = null;
-        picks = Object.fromEntries((chosen.slots || []).map((sl) => [slotKey(sl), sl.many ? [] : undefined]));
-      }
-      const slots = chosen ? (chosen.slots || []) : [];
-      // a game that offers no slots (null): its outcomes are typed
-      const typedFields = chosen && chosen.slots === null ? chance.filter((f) => !(f in (chosen.data || {}))) : [];
-      if (slots.length) parts.push(...slotsPicker(slots, ctx, draw));
-      for (const f of typedFields) parts.push(...typedPicker(f));
-      const missingChoices = keys.filter((k) => !(k in sel)).map(keyWords);
-      const missingSlots = slots.filter((sl) => !slotComplete(sl)).map((sl) => sl.label || CH.words(sl.field));
-      const ready = Boolean(chosen) && !missingSlots.length;
-      parts.push(h("button", {type: "button", class: "primary record-action", disabled: !ready || busy,
-        "data-ready": ready ? "yes" : null,
-        onclick: () => submit("move", {type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)})},
-      ready ? `Record: ${CH.words(type)}`
-        : !chosen ? `Still to choose: ${CH.wordsList(missingChoices.length ? missingChoices : ["one of the moves"])}`
-          : `Still to tap: ${CH.wordsList(missingSlots.slice(0, 3))}${missingSlots.length > 3 ? ` and ${missingSlots.length - 3} more` : ""}`));
-      box.replaceChildren(...parts);
-      // the action as it would be recorded, and whether a list of outcomes is open-ended
-      // (how many cards a deal turns up is the rules' to check): for tests and the curious
-      box.dataset.action = chosen ? JSON.stringify({type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)}) : "";
-      box.dataset.openEnded = slots.some((sl) => sl.many && !hasCount(sl)) ? "yes" : "";
-    }
-
-    const slotKey = (sl) => [sl.field, ...sl.path].join(".");
-    const hasCount = (sl) => sl.count !== null && sl.count !== undefined;
-    function slotComplete(sl) {
-      const v = picks[slotKey(sl)];
-      if (!sl.many) return v !== undefined;
-      return hasCount(sl) ? v.length === sl.count : v.length >= (sl.at_least || 0);
-    }
-
-    // the listed action's data with every outcome written where its slot says
-    function withOutcomes(chosen, slots, typedFields) {
-      const data = JSON.parse(JSON.stringify(chosen.data || {}));
-      for (const sl of slots) {
-        const v = picks[slotKey(sl)];
-        if (v === undefined) continue;  // left out: the rules say what is missing
-        let o = data;
-        const path = [sl.field, ...sl.path];
-        path.slice(0, -1).forEach((k, i) => {
-          if (o[k] === undefined || o[k] === null) o[k] = typeof path[i + 1] === "number" ? [] : {};
-          o = o[k];
-        });
-        o[path[path.length - 1]] = sl.many ? [...v] : v;
-      }
-      for (const f of typedFields) data[f] = typed[f] || [];
-      return data;
-    }
-
-    // what a slot's value reads as: a seat's player, a component's label
-    function shower(sl) {
-      const seatish = /player|first|winner|seat|emperor/i.test(`${sl.field} ${sl.label}`);
-      return (x) => (typeof x === "number" && seatish ? CH.actorName(x, game.players)
-        : typeof x === "string" ? ctx.label(x) : label(x, ctx));
-    }
-
-    // the outcomes still possible in `sl`: each distinct value once, with the copies left
-    // (options are a multiset; a pick in any slot of the action uses one copy up)
-    function left(sl, slots) {
-      const out = new Map();
-      for (const o of sl.options) out.set(enc(o), (out.get(enc(o)) || 0) + 1);
-      for (const other of slots) {
-        const v = picks[slotKey(other)];
-        if (other === sl && !sl.many) continue;  // one value: re-choosable
-        for (const x of (other.many ? v : v === undefined ? [] : [v])) {
-          if (out.has(enc(x))) out.set(enc(x), out.get(enc(x)) - 1);
-        }
-      }
-      return out;
-    }
-
-    // Every slot as a small button saying what it holds; one slot is open at a time (the
-    // one tapped, else the first still empty), with its options to tap. A pick moves on to
-    // the next empty slot, so a layout is one tap per space, and a fix two.
-    function slotsPicker(slots, ctx, redraw) {
-      // a list of unknown length (the rules check it) stays open until another is tapped
-      const open = slots.find((sl) => slotKey(sl) === active) || slots.find((sl) => !slotComplete(sl)) ||
-        slots.find((sl) => sl.many && !hasCount(sl)) || null;
-      const parts = [];
-      if (slots.length > 1) {
-        parts.push(h("div", {class: "slots"}, slots.map((sl) => {
-          const key = slotKey(sl), v = picks[key], show = shower(sl);
-          const text = sl.many ? (v.length ? v.map(show).join(", ") : "—") : (v === undefined ? "—" : show(v));
-          return h("button", {type: "button", "data-slot": key,
-            class: `slot${open === sl ? " active" : ""}${slotComplete(sl) && (!sl.many || v.length) ? " filled" : ""}`,
-            onclick: () => { active = key; redraw(); }},
-          h("span", {class: "what"}, CH.capitalise(sl.label || CH.words(sl.field))), text);
-        })));
-      }
-      if (open) parts.push(...slotOptions(open, slots, redraw));
-      return parts;
-    }
-
-    function slotOptions(sl, slots, redraw) {
-      const key = slotKey(sl), show = shower(sl), mine = picks[key];
-      const done = slotComplete(sl);
-      const countText = hasCount(sl) ? ` (${sl.many ? mine.length : mine === undefined ? 0 : 1} of ${sl.count})`
-        : sl.many && sl.at_least ? ` (${mine.length}, at least ${sl.at_least})` : "";
-      const head = h("div", {class: "prompt"}, `${CH.capitalise(sl.label || CH.words(sl.field))}${countText}: `,
-        h("b", {"data-picked": key}, sl.many ? (mine.length ? mine.map(show).join(", ") : "none yet")
-          : (mine === undefined ? "not chosen yet" : show(mine))));
-      const full = sl.many && hasCount(sl) && mine.length >= sl.count;
-      const next = () => {  // after a pick: the next slot still empty, in order
-        const i = slots.indexOf(sl);
-        const after = [...slots.slice(i + 1), ...slots.slice(0, i)].find((o) => !slotComplete(o));
-        const more = sl.many && !hasCount(sl);  // how many is the rules' to say: keep picking here
-        active = more || !slotComplete(sl) ? key : after ? slotKey(after) : null;
-      };
-      const buttons = full ? [] : [...left(sl, slots).entries()].filter(([v, n]) => n > 0 || (!sl.many && v === enc(mine))).map(([v, n]) => {
-        const x = JSON.parse(v);
-        return h("button", {type: "button", "data-card": typeof x === "string" ? x : v,
-          class: !sl.many && v === enc(mine) ? "on" : "", title: n > 1 ? `${CH.plural(n, "copy", "copies")} left` : null,
-          onclick: () => { if (sl.many) mine.push(x); else picks[key] = x; inputChanged(); next(); redraw(); }},
-        show(x), n > 1 ? h("span", {class: "count"}, `×${n}`) : null);
-      });
-      const parts = [head, h("div", {class: "choices", "data-pick": key, "data-complete": done ? "yes" : null,
-        "data-many": sl.many ? "yes" : null}, buttons.length ? buttons : h("span", {class: "nil"}, full ? "all picked" : "nothing left to pick"))];
-      if (sl.many) {
-        parts.push(h("div", {class: "bar"},
-          h("button", {type: "button", class: "small", "data-pick-undo": key, disabled: !mine.length,
-            onclick: () => { mine.pop(); active = key; inputChanged(); redraw(); }}, "remove the last"),
-          h("button", {type: "button", class: "small", disabled: !mine.length,
-            onclick: () => { mine.length = 0; active = key; inputChanged(); redraw(); }}, "clear")));
-      }
-      return parts;
-    }
-
-    // a chance field the rules offer no slots for: typed ids, comma separated
-    function typedPicker(field) {
-      return [h("div", {class: "prompt"}, `${CH.capitalise(CH.words(field))} (in the order turned up, separated by commas)`),
-        h("input", {type: "text", placeholder: "separated by commas", "data-pick-text": field,
-          value: (typed[field] || []).join(", "),
-          onchange: (e) => { typed[field] = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); inputChanged(); }})];
-    }
-
-    draw();
-    return box;
+    movesBuilder().show(doc);
   }
 
   // -- writing ---------------------------------------------------------------------

@@ -5,6 +5,7 @@ help, Palais Royal players named in full, Royals' noble house discs said to be u
 from __future__ import annotations
 
 import io
+import itertools
 
 from click.testing import CliRunner
 from rich.console import Console
@@ -46,7 +47,7 @@ def test_whole_number_scores_are_binned_in_whole_numbers() -> None:
     assert all(isinstance(b["from"], int) and isinstance(b["to"], int) for b in bins)
     # every score falls in exactly one bin, the bins tile [14, 40] without a gap
     assert sum(b["count"] for b in bins) == len(scores)
-    for b, nxt in zip(bins, bins[1:], strict=False):
+    for b, nxt in itertools.pairwise(bins):
         assert nxt["from"] == b["to"] + 1
     assert bins[0]["from"] == 14 and bins[-1]["to"] == 40
     for b in bins:

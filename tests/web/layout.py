@@ -69,7 +69,6 @@ FAULTS_JS = r"""(opts) => {
     if (px < 11.95) say('small', `${text.trim()} (${px.toFixed(1)} px)`, name(el));
     // outside its box: past the element that holds it, or clipped by a box that does not
     // scroll, or past the window's edge
-    const box = el.getBoundingClientRect();
     for (const r of rects) {
       if (r.right > vw + 1 || r.left < -1)
         say('overflow', `${text.trim()} (past the window's edge)`, name(el));
@@ -80,7 +79,8 @@ FAULTS_JS = r"""(opts) => {
         const scrolls = /(auto|scroll)/.test(cs.overflowX + cs.overflowY);
         if (scrolls) break;  // a box that scrolls shows all of it
         const b = a.getBoundingClientRect();
-        if (r.right > b.right + 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.top < b.top - 1)
+        if (r.right > b.right + 1 || r.bottom > b.bottom + 1
+            || r.left < b.left - 1 || r.top < b.top - 1)
           say('cut', text.trim(), name(a));
         break;
       }
@@ -89,7 +89,6 @@ FAULTS_JS = r"""(opts) => {
         && el.scrollWidth > el.clientWidth + 1) say('cut', `${text.trim()} (…)`, name(el));
     if (el instanceof HTMLElement && el.scrollHeight > el.clientHeight + 1
         && getComputedStyle(el).overflowY === 'hidden') say('cut', text.trim(), name(el));
-    void box;
     // a word across two lines
     if (rects.length < 2) continue;
     for (const s of seg.segment(text)) {

@@ -56,7 +56,8 @@ def _pages(server, path: Path) -> list[tuple[str, str, str]]:
     last = server.get(f"/games/{game_id}")["last_seq"]
     rec_id, token = server.import_prefix(path, last // 2, f"mid-{game_id}")
     replay = f"{server.url}/games/{game_id}/replay?at="
-    return [(f"replay-{game_id}-{at}", f"{replay}{at}", f'#board[data-loaded="{at}"] && #audit-body #verify')
+    ready = '#board[data-loaded="{}"] && #audit-body #verify'
+    return [(f"replay-{game_id}-{at}", f"{replay}{at}", ready.format(at))
             for at in (0, last // 2, last)] + [
         (f"record-{rec_id}", f"{server.url}/games/{rec_id}/record?token={token}",
          "#actions .action-group, #actions .note, #actions .move-menu")]
