@@ -200,7 +200,20 @@ class GameReader:
         if seq in invalid:
             note["invalid"] = invalid[seq]
         note["description"] = self.sentence(shown, seen)
+        if shown["type"] in self.rules.outcome_types and not withheld:
+            said = self._outcome(shown)
+            if said:
+                note["description"] += f": {said}"
         return note
+
+    def _outcome(self, shown: Envelope) -> str | None:
+        """What the move decided (a challenge's winner), from the game as it stood before
+        it; a move the rules no longer read on that state says nothing more."""
+        try:
+            before = self._folding.cursor(self.ctx, shown["seq"] - 1).state
+            return self.rules.outcome(before, to_action(shown), self.ctx.players)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, IllegalAction):
+            return None
 
     def sentence(self, shown: Envelope, seen: dict[int, Envelope] | None = None) -> str:
         """What a person reads for one event, from what this caller may see of it."""

@@ -658,6 +658,16 @@ class GameRules(Generic[S]):
             return None
         return record.redact(action, seat, state_before, self.components())
 
+    #: action types whose sentence goes on with what the move decided on the table as it
+    #: stood (a challenge's winner): `outcome` is asked for these with the state before
+    outcome_types: ClassVar[frozenset[str]] = frozenset()
+
+    def outcome(self, before: S, action: Action, names: Sequence[str] = ()) -> str | None:
+        """What the move decided that its data does not say ("Anna won 5 to 3"), from the
+        state before it, public to everyone; None when it says nothing more. The log
+        appends it to the action's sentence (events/reading.py)."""
+        return None
+
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         """The sentence a player would say for this action, naming the actor and every
         seat by `names` (the players in seat order) and every component by its label:

@@ -41,14 +41,35 @@
     return {data, tag};
   }
 
-  // what may be chosen next, from wherever the game is read now
-  function askChoices(query) {
+  // What may be chosen next, from wherever the game is read now. The builder asks at every
+  // pick; over a link that does not answer, each pick would wait out the deadline. So after
+  // one question the server left unanswered, the rest of this move is asked of the
+  // tablet's own rules (the same rules, on the copy of the log kept here); Record then
+  // goes to the server as usual, and the next move asks the server again.
+  let askTabletAt = null;  // the log's last seq while this move's questions go to the tablet
+  async function askChoices(query) {
     if (source === "tablet") return off.local.choices(gameId, query);
+    if (offlineOK && doc && askTabletAt === doc.last_seq) return askTablet(query, null);
     const q = new URLSearchParams();
     if (query.type) q.set("type", query.type);
     if (query.actor !== undefined) q.set("actor", String(query.actor));
     if (query.picks) q.set("picks", JSON.stringify(query.picks));
-    return api(`/games/${gameId}/choices${q.toString() ? `?${q}` : ""}`);
+    try {
+      return await api(`/games/${gameId}/choices${q.toString() ? `?${q}` : ""}`);
+    } catch (err) {
+      if (!offlineOK || !doc || !unreachable(err)) throw err;
+      askTabletAt = doc.last_seq;
+      return askTablet(query, err);
+    }
+  }
+  async function askTablet(query, unanswered) {
+    try {
+      await off.local.catchUp(gameId);  // the tablet's rules hold the game as kept here
+      return await off.local.choices(gameId, query);
+    } catch (err) {
+      askTabletAt = null;
+      throw unanswered || err;  // the tablet cannot answer: the server's silence stands
+    }
   }
 
   let moves = null;  // the move builder (choices.js), for a declared game

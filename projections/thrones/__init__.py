@@ -21,12 +21,12 @@ tapping chance), scoring.py (the result), views.py (what each viewer sees), word
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..choices import ActionType
 from ..rules import Action, GameRules, Parts, replace
-from . import chance, legal, scoring, views, words
+from . import chance, legal, outcomes, scoring, views, words
 from .actions import ACTIONS
 from .apply.effects import OP_TYPES
 from .edition import Components, components_of, edition_problems
@@ -59,6 +59,12 @@ class Thrones(GameRules[State]):
     def components(self) -> Components:
         bound: Components = self._bound
         return bound
+
+    outcome_types: ClassVar[frozenset[str]] = frozenset({"resolve_challenge",
+                                                          "resolve_dominance"})
+
+    def outcome(self, before: State, action: Action, names: Sequence[str] = ()) -> str | None:
+        return outcomes.outcome_words(before, action, names, self.components())
 
     def labels(self) -> dict[str, str]:
         """The game's vocabulary under the printed names and the edition's own labels,
