@@ -658,6 +658,11 @@ class GameRules(Generic[S]):
             return None
         return record.redact(action, seat, state_before, self.components())
 
+    #: action types whose chance outcomes are a layout the table has not laid yet (tiles
+    #: drawn blind to fill a board), which a recorder's tablet may deal for the table to
+    #: lay as shown; never a card drawn from a deck, which is what it is
+    dealable_types: ClassVar[frozenset[str]] = frozenset()
+
     #: action types whose sentence goes on with what the move decided on the table as it
     #: stood (a challenge's winner): `outcome` is asked for these with the state before
     outcome_types: ClassVar[frozenset[str]] = frozenset()

@@ -78,6 +78,7 @@
       moves = CH.choices.builder($("actions"), {
         ask: askChoices, players: game.players,
         chance: game.mode === "table" ? (cat && cat.chance_fields) || {} : {},
+        deal: game.mode === "table" ? (cat && cat.dealable) || [] : [],
         submit: (move) => submit("move", move),
         changed: inputChanged,
         failed: choicesFailed,
