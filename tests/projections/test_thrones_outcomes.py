@@ -5,6 +5,7 @@ house power the dominance winner gained, §7.5), never against the words themsel
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ def test_the_log_names_the_winner_of_every_challenge_and_dominance(store, path: 
     rec = Recorder(store)
     gid = rec.import_lines(path.read_text().splitlines(keepends=True)).id
     events, notes = rec.history(gid)
-    players = rec.state(gid, 0)["players"] if "players" in rec.state(gid, 0) else None
+    names = json.loads(path.read_text().splitlines()[0])["data"]["players"]
     seen = {"resolve_challenge": 0, "resolve_dominance": 0}
     for env in events:
         kind, seq = env["type"], env["seq"]
@@ -28,7 +29,6 @@ def test_the_log_names_the_winner_of_every_challenge_and_dominance(store, path: 
             continue
         said = notes[seq]["description"]
         before, after = rec.state(gid, seq - 1)["view"], rec.state(gid, seq)["view"]
-        names = players or [f"Player {i + 1}" for i in range(len(after["players"]))]
         if kind == "resolve_challenge":
             # the strengths on the board before (the view's totals), the winner by §8.6:
             # the higher STR, the attacker on a tie, nobody with none on either side
