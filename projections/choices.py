@@ -513,7 +513,7 @@ class Walker:
         if isinstance(value, str):
             return self._labels.get(value, value)
         if isinstance(value, list):
-            return M("{items}", items=Seq([self._label_of(v) for v in value], "/"))
+            return Seq([self._label_of(v) for v in value], "/")
         return str(value)
 
     def _who(self, state: Any, actor: Actor) -> str:

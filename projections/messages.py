@@ -24,14 +24,28 @@ beyond reading package data once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["DEFAULT", "LANGUAGES", "M", "Message", "Mn", "N_", "Name", "Ordinal", "Seq",
-           "capitalised", "catalog", "language_of", "lowered", "render"]
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "N_",
+    "M",
+    "Message",
+    "Mn",
+    "Name",
+    "Ordinal",
+    "Seq",
+    "capitalised",
+    "catalog",
+    "language_of",
+    "lowered",
+    "render",
+]
 
 #: the languages chronicle speaks: code -> its own name (what a language switch shows)
 LANGUAGES: dict[str, str] = {"en": "English", "zh_Hans": "简体中文"}
@@ -100,17 +114,17 @@ def _rebuild(key: str, args: dict[str, Any], plural: str | None, context: str | 
     return Message(key, args, plural=plural, context=context, cap=cap)
 
 
-def M(key: str, /, **args: Any) -> Message:  # noqa: N802 - the gettext-style marker
+def M(key: str, /, **args: Any) -> Message:
     """A sentence: `M("{player} took {card}", player=..., card=Name(...))`."""
     return Message(key, args)
 
 
-def Mn(one: str, many: str, count: int, /, **args: Any) -> Message:  # noqa: N802
+def Mn(one: str, many: str, count: int, /, **args: Any) -> Message:
     """A sentence by count: `Mn("{count} card", "{count} cards", n)`."""
     return Message(one, {**args, "count": count}, plural=many)
 
 
-def N_(key: str) -> str:  # noqa: N802
+def N_(key: str) -> str:
     """Marks a word for extraction where it is stored as a key and rendered later."""
     return key
 
@@ -152,14 +166,19 @@ class Name(str):
         return cls(str(item[key]), own)
 
 
-class Seq:
-    """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and" or "or"."""
+class Seq(str):
+    """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and", "or" or "/".
+    A `str` whose text is the English list."""
 
-    __slots__ = ("conjunction", "items")
+    items: tuple[Any, ...]
+    conjunction: str
 
-    def __init__(self, items: Iterable[Any], conjunction: str = "and") -> None:
-        object.__setattr__(self, "items", tuple(items))
+    def __new__(cls, items: Iterable[Any], conjunction: str = "and") -> Seq:
+        kept = tuple(items)
+        self = super().__new__(cls, _joined([render(i) for i in kept], conjunction, DEFAULT))
+        object.__setattr__(self, "items", kept)
         object.__setattr__(self, "conjunction", conjunction)
+        return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise TypeError("Seq is immutable")
@@ -167,19 +186,21 @@ class Seq:
     def __reduce__(self) -> tuple[Any, ...]:
         return (Seq, (self.items, self.conjunction))
 
-    def __len__(self) -> int:
-        return len(self.items)
-
     def render(self, lang: str) -> str:
-        items = [render(item, lang) for item in self.items]
-        if len(items) <= 1:
-            return "".join(items)
-        if self.conjunction == "/":
-            return " / ".join(items)
-        if lang == "zh_Hans":
-            joiner = "或" if self.conjunction == "or" else "和"
-            return f"{'、'.join(items[:-1])}{joiner}{items[-1]}"
-        return f"{', '.join(items[:-1])} {self.conjunction} {items[-1]}"
+        if lang == DEFAULT:
+            return str.__str__(self)
+        return _joined([render(item, lang) for item in self.items], self.conjunction, lang)
+
+
+def _joined(items: list[str], conjunction: str, lang: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    if conjunction == "/":
+        return " / ".join(items)
+    if lang == "zh_Hans":
+        joiner = "或" if conjunction == "or" else "和"
+        return f"{'、'.join(items[:-1])}{joiner}{items[-1]}"
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
 class Ordinal:
@@ -212,8 +233,8 @@ def render(value: Any, lang: str = DEFAULT) -> str:
         return value.render(lang)
     if isinstance(value, Name | Seq | Ordinal):
         return value.render(lang)
-    if isinstance(value, bool) or value is None:
-        return str(value)
+    if isinstance(value, str):
+        return str.__str__(value)
     return str(value)
 
 
@@ -355,3 +376,22 @@ def _unquote(text: str) -> str:
 def placeholders(template: str) -> set[str]:
     """The names of a template's placeholders (the catalog test compares them)."""
     return set(_PLACEHOLDER.findall(template))
+
+
+def extract_edition(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+                    ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """`pybabel extract` of an edition's JSON (babel.cfg, [edition: ...]): every printed
+    name a label is made of (a top-level list of objects with an id and a name, as
+    `GameRules.labels` reads them) that has no name of its own in Chinese (`name_zh`), as
+    msgctxt "component"; the catalog then holds its translation."""
+    import json  # noqa: PLC0415 - only pybabel calls this, never the rules
+
+    content = json.loads(fileobj.read().decode("utf-8"))
+    seen: set[str] = set()
+    for value in content.values():
+        for item in value if isinstance(value, list) else ():
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and \
+                    isinstance(item.get("name"), str) and not item.get("name_zh") and \
+                    item["name"] not in seen:
+                seen.add(item["name"])
+                yield 1, "pgettext", ("component", item["name"]), []

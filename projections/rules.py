@@ -40,8 +40,8 @@ ALL: Literal["all"] = "all"
 TABLE: Literal["table"] = "table"
 
 __all__ = ["ALL", "TABLE", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
-           "IllegalAction", "freeze", "ordinal", "ordinal_of", "plural", "possessive", "replace", "require",
-           "require_seat", "seat_name", "thaw", "with_item", "words_list"]
+           "IllegalAction", "freeze", "ordinal", "ordinal_of", "plural", "possessive", "replace",
+           "require", "require_seat", "seat_name", "thaw", "with_item", "words_list"]
 
 
 # ---------------------------------------------------------------------------
@@ -313,8 +313,8 @@ def words_list(items: Iterable[str], conjunction: str = "and") -> str:
     """ "a", "a and b", "a, b and c": a list in a sentence. Where an item is a message the
     list is one too (`Seq`), joined in the reader's language; plain strings stay English."""
     items = list(items)
-    if any(isinstance(item, Message) for item in items):
-        return M("{items}", items=Seq(items, conjunction))
+    if any(isinstance(item, Message | Name) for item in items):
+        return Seq(items, conjunction)
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

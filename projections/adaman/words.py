@@ -21,15 +21,15 @@ def card_name(card: CardId, components: Components) -> str:
     return components.excluded.get(card, repr(card))
 
 
-def card_names(cards: Iterable[CardId], components: Components) -> Message:
+def card_names(cards: Iterable[CardId], components: Components) -> Seq:
     """ "the Mill and the Forest": cards in a sentence."""
-    return M("{cards}", cards=Seq(card_name(c, components) for c in cards))
+    return Seq(card_name(c, components) for c in cards)
 
 
-def suits_text(card: CardId, components: Components) -> Message:
+def suits_text(card: CardId, components: Components) -> Seq:
     """ "Moons and Suns": a card's suits by their printed names."""
     names = components.suit_names
-    return M("{suits}", suits=Seq(names.get(s, s) for s in sorted(components.cards[card].suits)))
+    return Seq(names.get(s, s) for s in sorted(components.cards[card].suits))
 
 
 def _control_sentence(who: str, data: Mapping[str, Any], components: Components) -> Message:
