@@ -19,9 +19,27 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from projections.messages import M, Mn, Seq, render
 from projections.rules import ordinal, plural, possessive, words_list
 
 from .boards import BoardContext, board_for, generic
+
+#: the reader's language for this run (`chronicle --lang`, else LC_ALL / LC_MESSAGES / LANG)
+_READER = {"lang": "en"}
+
+
+def set_language(lang: str) -> None:
+    _READER["lang"] = lang
+
+
+def language() -> str:
+    return _READER["lang"]
+
+
+def say(value: Any) -> str:
+    """A message (or a legacy English string) in the reader's language."""
+    return render(value, _READER["lang"])
+
 
 #: action -> the sentence a player would say for it (the game's `describe`)
 Describe = Callable[[str, Any, Mapping[str, Any]], str]
@@ -46,9 +64,11 @@ class GameWords:
     mode: str = "table"
 
     def sentence(self, action: Mapping[str, Any]) -> str:
-        """The action as a sentence; an action the game cannot describe still reads."""
+        """The action as a sentence in the reader's language; an action the game cannot
+        describe still reads."""
         try:
-            return self.describe(action["type"], action.get("actor"), action.get("data") or {})
+            return self.ctx.say(self.describe(action["type"], action.get("actor"),
+                                              action.get("data") or {}))
         except Exception:  # a listed action without its chance fields, an odd shape
             return f"{self.ctx.name(action.get('actor'))}: {words(action['type'])}"
 
@@ -93,26 +113,33 @@ def result_sentence(result: Mapping[str, Any], ctx: BoardContext) -> str:
     winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
     won = {scores[w] for w in winners if w < len(scores)}
     if winners:
-        who = words_list(ctx.name(w) for w in winners)
-        verb = "wins" if len(winners) == 1 else "share the win"
-        text = f"{who} {verb}" + (f" with {_points(won.pop())}" if len(won) == 1 else "")
+        who = Seq(ctx.name(w) for w in winners)
+        if len(won) == 1:
+            text = Mn("{players} wins with {points}", "{players} share the win with {points}",
+                      len(winners), players=who, points=_points(won.pop()))
+        else:
+            text = Mn("{players} wins", "{players} share the win", len(winners), players=who)
     elif len(scores) == 1:
-        text = f"{ctx.name(0)} loses with {_points(scores[0])}"
+        text = M("{player} loses with {points}", player=ctx.name(0), points=_points(scores[0]))
     else:
-        text = "Nobody wins"
+        text = M("Nobody wins")
     reason = result.get("reason")
-    return text + (f" ({ctx.label(reason)})" if reason else "")
+    if reason:
+        text = M("{result} ({reason})", result=text, reason=ctx.label(reason))
+    return ctx.say(text)
 
 
-def _points(score: Any) -> str:
-    return plural(score, "point") if isinstance(score, int) else f"{score} points"
+def _points(score: Any) -> Any:
+    if isinstance(score, int):
+        return Mn("{count} point", "{count} points", score)
+    return M("{score} points", score=str(score))
 
 
 def _cell(value: Any, ctx: BoardContext) -> str:
     if value is None or value in ({}, [], ""):
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return ctx.say(M("yes") if value else M("no"))
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, str):
@@ -147,7 +174,7 @@ def scores_table(result: Mapping[str, Any], ctx: BoardContext) -> Table:
                          justify="right")
     for category, values in _breakdown_rows(result, len(scores)):
         table.add_row(Text(ctx.label(category)), *(Text(_cell(v, ctx)) for v in values))
-    table.add_row(Text("score", style="bold"),
+    table.add_row(Text(ctx.say(M("score")), style="bold"),
                   *(Text(_cell(s, ctx), style="bold") for s in scores))
     return table
 
@@ -162,14 +189,16 @@ def state_panel(doc: Mapping[str, Any], game: GameWords, width: int) -> Panel:
         parts += [Text(""), Text(sentence_case(result_sentence(result, g.ctx)), style="bold"),
                   scores_table(result, g.ctx)]
     elif doc.get("to_act"):
-        parts += [Text(""), Text(f"To act: {words_list(g.ctx.name(a) for a in doc['to_act'])}",
-                                 style="bold")]
+        parts += [Text(""), Text(g.ctx.say(M("To act: {players}", players=Seq(
+            g.ctx.name(a) for a in doc["to_act"]))), style="bold")]
     if doc.get("audit") == "failed":
-        parts.append(Text("This game failed its audit: `chronicle verify` says where.",
-                          style="bold red"))
-    status = "finished" if doc.get("status") == "finished" else "in progress"
-    title = Text(f"{game.title} · step {doc['seq']} of {doc.get('last_seq', doc['seq'])}")
-    subtitle = Text(f"{doc['game_id']} · {doc.get('mode', game.mode)} game · {status}")
+        parts.append(Text(g.ctx.say(M("This game failed its audit: `chronicle verify` says "
+                                      "where.")), style="bold red"))
+    status = M("finished") if doc.get("status") == "finished" else M("in progress")
+    title = Text(g.ctx.say(M("{game} · step {seq} of {last}", game=game.title, seq=doc["seq"],
+                             last=doc.get("last_seq", doc["seq"]))))
+    subtitle = Text(g.ctx.say(M("{game_id} · {mode} · {status}", game_id=doc["game_id"],
+                                mode=_mode(doc.get("mode", game.mode)), status=status)))
     return Panel(Group(*parts), title=title, subtitle=subtitle, width=width)
 
 
@@ -179,51 +208,66 @@ def event_sentence(event: Mapping[str, Any], note: Mapping[str, Any], game: Game
     ctx, data = game.ctx, event.get("data") or {}
     who = ctx.name(event.get("actor"))
     kind = event.get("type")
+    text: Any
     if kind == "game_created":
         players = data.get("players") or list(ctx.names)
-        text = (f"{game.title} set up for {words_list(str(p) for p in players)} "
-                f"({data.get('mode', game.mode)} game)")
+        text = M("{game} set up for {players} ({mode})", game=game.title,
+                 players=Seq(str(p) for p in players), mode=_mode(data.get("mode", game.mode)))
     elif kind in ("undo", "redo"):
-        text = f"{who} {'undid' if kind == 'undo' else 'redid'} step {data.get('target_seq')}"
+        text = (M("{player} undid step {seq}", player=who, seq=str(data.get("target_seq")))
+                if kind == "undo" else
+                M("{player} redid step {seq}", player=who, seq=str(data.get("target_seq"))))
     elif kind == "seed_revealed":
-        text = "The server revealed the seed it dealt from"
+        text = M("The server revealed the seed it dealt from")
     elif kind == "note":
-        text = f"{who} noted: {data.get('text', '')}".rstrip(": ")
+        text = M("{player} noted: {text}", player=who, text=str(data.get("text", ""))) \
+            if data.get("text") else M("{player} noted", player=who)
     elif kind == "claim_result":
         claimed = ", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(data.get("scores") or [])
                             if s is not None)
-        text = f"{who} wrote down the result" + (f": {claimed}" if claimed else "")
+        text = M("{player} wrote down the result: {claimed}", player=who, claimed=claimed) \
+            if claimed else M("{player} wrote down the result", player=who)
     elif kind == "correction":
         fix = data.get("action") or {}
-        text = f"{who} corrected step {data.get('target_seq')}: " + (
-            game.sentence(fix) if fix.get("type") else "an action with no type")
+        text = M("{player} corrected step {seq}: {what}", player=who,
+                 seq=str(data.get("target_seq")),
+                 what=game.sentence(fix) if fix.get("type") else M("an action with no type"))
     else:
         text = note.get("description") or game.sentence(event)
-    return sentence_case(text)
+    return sentence_case(ctx.say(text))
+
+
+def _mode(mode: Any) -> Any:
+    """ "table game" / "digital game": a game's mode in words."""
+    return {"table": M("table game"), "digital": M("digital game")}.get(str(mode), str(mode))
 
 
 def event_text(event: Mapping[str, Any], note: Mapping[str, Any], game: GameWords) -> Text:
     text = Text(event_sentence(event, note, game))
+    say = game.ctx.say
     if note.get("undone"):
         text.stylize("strike dim")
-        text.append(" (undone)", style="dim")
+        text.append(say(M(" (undone)")), style="dim")
     if note.get("corrected_by") is not None:
-        text.append(f" (corrected at step {note['corrected_by']})", style="italic")
+        text.append(say(M(" (corrected at step {seq})", seq=str(note["corrected_by"]))),
+                    style="italic")
     if note.get("invalid"):
-        text.append(f" — no longer legal: {without_codes(note['invalid'])}", style="red")
+        text.append(say(M(" — no longer legal: {reason}",
+                          reason=without_codes(say(note["invalid"])))), style="red")
     if note.get("redacted"):
-        text.append(" (hidden details withheld)", style="dim")
+        text.append(say(M(" (hidden details withheld)")), style="dim")
     return text
 
 
 def log_table(events: list[dict[str, Any]], notes: Mapping[int, Mapping[str, Any]],
               game: GameWords) -> Table:
-    table = Table(title=Text(f"{game.title}: {plural(len(events), 'event')}"),
-                  box=box.SIMPLE_HEAD)
-    table.add_column("step", justify="right")
-    table.add_column("who")
-    table.add_column("what happened", ratio=1)
-    table.add_column("recorded", no_wrap=True)
+    say = game.ctx.say
+    table = Table(title=Text(say(M("{game}: {events}", game=game.title, events=Mn(
+        "{count} event", "{count} events", len(events))))), box=box.SIMPLE_HEAD)
+    table.add_column(say(M("step")), justify="right")
+    table.add_column(say(M("who")))
+    table.add_column(say(M("what happened")), ratio=1)
+    table.add_column(say(M("recorded")), no_wrap=True)
     for event in events:
         table.add_row(str(event["seq"]), Text(game.ctx.name(event.get("actor"))),
                       event_text(event, notes.get(event["seq"], {}), game),
@@ -238,15 +282,18 @@ def _when(stamp: Any) -> str:
 def step_view(event: Mapping[str, Any], note: Mapping[str, Any], doc: Mapping[str, Any],
               game: GameWords, width: int) -> Group:
     """One step of a replay: what happened, the board after it, the keys."""
-    head = Text(f"Step {event['seq']} of {doc.get('last_seq', event['seq'])}: ", style="bold")
+    say = game.ctx.say
+    head = Text(say(M("Step {seq} of {last}: ", seq=event["seq"],
+                      last=doc.get("last_seq", event["seq"]))), style="bold")
     head.append_text(event_text(event, note, game))
-    keys = Text("n or → next · p or ← previous · f first · l last · q quit", style="dim")
+    keys = Text(say(M("n or → next · p or ← previous · f first · l last · q quit")),
+                style="dim")
     return Group(head, state_panel(doc, game, width), keys)
 
 
 def recorded_line(event: Mapping[str, Any], game: GameWords) -> Text:
     """ "Step 3 recorded: Ann controlled the Sailor with the Mill"."""
-    line = Text(f"Step {event['seq']} recorded: ", style="bold")
+    line = Text(game.ctx.say(M("Step {seq} recorded: ", seq=event["seq"])), style="bold")
     line.append(event_sentence(event, {}, game))
     return line
 
@@ -254,14 +301,17 @@ def recorded_line(event: Mapping[str, Any], game: GameWords) -> Text:
 # -- legal actions ------------------------------------------------------------------------------
 def actions_table(actions: list[dict[str, Any]], game: GameWords,
                   finished: bool = False) -> RenderableType:
+    say = game.ctx.say
     if not actions:
-        return Text("No legal action now: " + ("the game is over." if finished else
-                                               "it is someone else's turn."))
-    table = Table(title=Text(f"{plural(len(actions), 'legal action')} now"),
-                  box=box.SIMPLE_HEAD, caption=Text("`--json` lists them ready to pass to `act`"))
+        return Text(say(M("No legal action now: the game is over.") if finished else
+                        M("No legal action now: it is someone else's turn.")))
+    table = Table(title=Text(say(Mn("{count} legal action now", "{count} legal actions now",
+                                    len(actions)))),
+                  box=box.SIMPLE_HEAD,
+                  caption=Text(say(M("`--json` lists them ready to pass to `act`"))))
     table.add_column("#", justify="right")
-    table.add_column("who")
-    table.add_column("the action, as it would be recorded", ratio=1)
+    table.add_column(say(M("who")))
+    table.add_column(say(M("the action, as it would be recorded")), ratio=1)
     for number, action in enumerate(actions, 1):
         table.add_row(str(number), Text(game.ctx.name(action.get("actor"))),
                       Text(sentence_case(game.sentence(action))))

@@ -395,3 +395,18 @@ def extract_edition(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
                     item["name"] not in seen:
                 seen.add(item["name"])
                 yield 1, "pgettext", ("component", item["name"]), []
+
+
+def localise(value: Any, lang: str) -> Any:
+    """A JSON-ready document with every sentence in it rendered in `lang`: machine fields
+    (codes, ids, numbers) stay as they are, and in English the document is returned as it
+    is (a Message's text is already its English)."""
+    if lang == DEFAULT:
+        return value
+    if isinstance(value, Message | Name | Seq):
+        return value.render(lang)
+    if isinstance(value, dict):
+        return {k: localise(v, lang) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [localise(v, lang) for v in value]
+    return value

@@ -81,6 +81,9 @@ def labels(components: Components) -> dict[str, str]:
         "all_personalities_controlled": M("every personality controlled"),
         "no_legal_move": M("no legal move left"), "abandoned": M("abandoned"),
         "court_overflow": M("a {nth} personality reached the court", nth=Ordinal(loses)),
+        # the result's breakdown (scoring.py), as the score tables name its rows
+        "status": M("status"), "controlled_personalities": M("controlled personalities"),
+        "all_personalities": M("all personalities"), "resources_left": M("resources left"),
     }
 
 
