@@ -330,10 +330,8 @@ def parse_po(text: str) -> list[dict[str, Any]]:
                 entries.append(current)
                 current, field = _blank(), None
             continue
-        if line.startswith("#,"):
-            current["fuzzy"] = "fuzzy" in line
-            continue
         if line.startswith("#"):
+            _comment(current, line)
             continue
         found = _PO_LINE.match(line)
         if found:
@@ -351,8 +349,17 @@ def parse_po(text: str) -> list[dict[str, Any]]:
     return entries
 
 
+def _comment(entry: dict[str, Any], line: str) -> None:
+    """A flag line ("#, fuzzy") or a reference line ("#: api/static/app.js:12")."""
+    if line.startswith("#,"):
+        entry["fuzzy"] = "fuzzy" in line
+    elif line.startswith("#:"):
+        entry["refs"] += line[2:].split()
+
+
 def _blank() -> dict[str, Any]:
-    return {"msgctxt": None, "msgid": None, "msgid_plural": None, "msgstr": [], "fuzzy": False}
+    return {"msgctxt": None, "msgid": None, "msgid_plural": None, "msgstr": [], "fuzzy": False,
+            "refs": []}
 
 
 def _store(entry: dict[str, Any], field: tuple[str, int], value: str, append: bool = False) -> None:
@@ -373,9 +380,13 @@ def _unquote(text: str) -> str:
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)
 
 
+_PERCENT = re.compile(r"%\((\w+)\)s")
+
+
 def placeholders(template: str) -> set[str]:
-    """The names of a template's placeholders (the catalog test compares them)."""
-    return set(_PLACEHOLDER.findall(template))
+    """The names of a template's placeholders, "{name}" (the rules, the pages' JS) or
+    "%(name)s" (the page templates): the catalog test compares them."""
+    return set(_PLACEHOLDER.findall(template)) | set(_PERCENT.findall(template))
 
 
 def extract_edition(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
