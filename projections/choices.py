@@ -485,7 +485,8 @@ class Walker:
         return True
 
     def _slot_prompt(self, slot: Mapping[str, Any]) -> str:
-        return capitalised(slot.get("label") or M("what was seen"))
+        prompt: str = capitalised(slot.get("label") or M("what was seen"))
+        return prompt
 
     def _slot_options(self, slot: Mapping[str, Any], left: Counter[str]) -> tuple[Option, ...]:
         """Each distinct value still available once, labelled from the slot's groups or the

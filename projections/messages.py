@@ -207,6 +207,7 @@ class Ordinal:
     """1st, 2nd, 3rd, 11th / 第1: a rank in a sentence."""
 
     __slots__ = ("n",)
+    n: int
 
     def __init__(self, n: int) -> None:
         object.__setattr__(self, "n", n)

@@ -67,7 +67,8 @@ def test_the_checker_fails_on_a_planted_untranslated_key_and_a_missing_placehold
     po = _entries(LOCALE / "zh_Hans/LC_MESSAGES/messages.po")
     planted_key = [*template, {"msgctxt": None, "msgid": "{player} planted a key",
                                "msgid_plural": None, "msgstr": [""], "fuzzy": False}]
-    assert catalog_problems(planted_key, po) == ["(None, '{player} planted a key'): no zh-Hans text"]
+    assert catalog_problems(planted_key, po) == [
+        "(None, '{player} planted a key'): no zh-Hans text"]
     victim = next(e for e in po if e["msgid"] == "{player} controlled {card}")
     dropped = [{**e, "msgstr": ["控制了{card}"]} if e is victim else e for e in po]
     problems = catalog_problems(template, dropped)
