@@ -197,6 +197,8 @@ def _joined(items: list[str], conjunction: str, lang: str) -> str:
         return "".join(items)
     if conjunction == "/":
         return " / ".join(items)
+    if conjunction == "slash":  # "Britain/Spain": the two countries of an intrigue card
+        return "/".join(items)
     if lang == "zh_Hans":
         joiner = "或" if conjunction == "or" else "和"
         return f"{'、'.join(items[:-1])}{joiner}{items[-1]}"

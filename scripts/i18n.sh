@@ -10,6 +10,6 @@ PYBABEL="${PYBABEL:-.venv/bin/pybabel}"
 "$PYBABEL" extract -F babel.cfg --no-wrap \
     --sort-by-file --project chronicle --omit-header -o projections/locale/messages.pot .
 for po in projections/locale/*/LC_MESSAGES/messages.po; do
-    "$PYBABEL" update --no-wrap --ignore-obsolete -i projections/locale/messages.pot -o "$po" \
+    "$PYBABEL" update --no-wrap --no-fuzzy-matching --ignore-obsolete -i projections/locale/messages.pot -o "$po" \
         -l "$(basename "$(dirname "$(dirname "$po")")")"
 done

@@ -26,7 +26,7 @@ from .test_i18n_catalog import CONVERTED
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 PROPER = {"Adaman", "Decktet", "Royals", "Palais", "Royal", "In", "the", "Shadow", "of",
-          "Emperor"}
+          "Emperor", "Arcane", "Wonders"}
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
