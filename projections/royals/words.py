@@ -33,6 +33,8 @@ VOCABULARY = {
     "period": M("period token"), "title": M("title tile"), "title_half": M("half title tile"),
     "period3_finish_round": M("finish the round after period 3"),
     "edition_arcane_wonders_deck": M("the Arcane Wonders deck"),
+    # the result's breakdown (scoring.py), as the score tables name its rows
+    "titles": M("titles"), "total": M("total"), "largest_marker": M("largest marker"),
 }
 #: the cube colours (spec §2), as a sentence names them ("Ann plays black")
 COLOURS = {"black": M("black"), "white": M("white"), "grey": M("grey"), "purple": M("purple"),
