@@ -1,6 +1,6 @@
 // chronicle web: shared helpers (fetch with token, DOM builder, board registry, generic view).
 "use strict";
-// The pages' words: t("{player} won", {player}) is the catalog's text of a key in the
+// The pages' words: t(key, {player}) is the catalog's text of a key in the
 // page's language (window.CHRONICLE_I18N, from the same .po as the server's; English keys are
 // their own text), tn(one, many, n, args) by count. pybabel extracts both (babel.cfg).
 const LANG = window.CHRONICLE_LANG || "en";
@@ -367,7 +367,8 @@ const CH = (() => {
           : t("{player} corrected step {seq}", {player: who, seq: d.target_seq ?? "?"}));
       }
       case "claim_result": {
-        const scores = (d.scores || []).map((s, i) => `${actorName(i, players)} ${s ?? t("no score")}`);
+        const none = t("no score");
+        const scores = (d.scores || []).map((s, i) => `${actorName(i, players)} ${s ?? none}`);
         const won = (d.winners || []).map((i) => actorName(i, players));
         const claim = t("{player} wrote down the result: {scores}", {player: who, scores: wordsList(scores)});
         return sentence(!won.length ? claim : won.length === 1 ? t("{claim}; {players} won", {claim, players: wordsList(won)})
@@ -410,7 +411,7 @@ const CH = (() => {
           h("td", {colspan: Math.max(1, players.length)}, inline(v, name))));
       }
     }
-    rows.push(h("tr", {class: "total"}, h("th", {}, "score"),
+    rows.push(h("tr", {class: "total"}, h("th", {}, t("score")),
       players.map((_, i) => h("td", {"data-final-score": i}, String(scores[i] ?? "—")))));
     // on a phone the same numbers one player at a time (a table of 5 players does not fit)
     const cats = perSeat ? [...new Set(perSeat.flatMap((s) => (s && typeof s === "object") ? Object.keys(s) : []))] : [];

@@ -726,7 +726,8 @@
   function header(title, seat) {
     document.title = `${title} · record · chronicle`;
     $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
-    $("who").textContent = `${game.mode === "digital" ? t("played on devices") : t("recorded at the table")} · ` + (!CH.token ? t("watching")
+    const how = game.mode === "digital" ? t("played on devices") : t("recorded at the table");
+    $("who").textContent = `${how} · ` + (!CH.token ? t("watching")
       : seat !== null ? t("playing as {player}", {player: CH.actorName(Number(seat), game.players)}) : t("recorder"));
   }
 

@@ -226,7 +226,8 @@
       const title = (cat && cat.title) || game.game;
       document.title = `${title} · ${t("replay")} · chronicle`;
       $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
-      $("who").textContent = `${game.mode === "digital" ? t("Played on devices") : t("Recorded at the table")} · ` +
+      const how = game.mode === "digital" ? t("Played on devices") : t("Recorded at the table");
+      $("who").textContent = `${how} · ` +
         (CH.token ? t("seen with a token (that player's view)") : t("spectator view")) +
         (game.status === "finished" ? t(" · finished: everything is public") : "");
       showOrigin();

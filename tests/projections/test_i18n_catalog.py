@@ -88,6 +88,26 @@ def test_the_template_holds_every_key_the_code_marks(tmp_path: Path) -> None:
     assert sorted(keys - kept, key=str) == [], "run scripts/i18n.sh and translate the new keys"
 
 
+JS_CALL = re.compile(r'\btn?\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def js_keys_missing(template: set[str], sources: dict[str, str]) -> list[str]:
+    """The keys of the pages' t()/tn() calls (read here by a regex, independently of
+    pybabel, whose JS extractor skips a call inside a template literal's `${}`) that the
+    template lacks."""
+    return sorted(f"{name}: {key}" for name, text in sources.items()
+                  for key in JS_CALL.findall(text) if key not in template)
+
+
+def test_every_key_of_the_pages_js_is_in_the_template() -> None:
+    template = {e["msgid"] for e in _entries(LOCALE / "messages.pot")}
+    sources = {str(p.relative_to(ROOT)): p.read_text("utf-8")
+               for p in sorted((ROOT / "api" / "static").rglob("*.js"))}
+    assert js_keys_missing(template, sources) == []
+    planted = {"x.js": 'el.textContent = `${ok ? t("planted inside a template") : ""}`;'}
+    assert js_keys_missing(template, planted) == ["x.js: planted inside a template"]
+
+
 def _printed_names(slug: str) -> list[Name]:
     out = []
     for value in default_edition(slug).values():

@@ -88,8 +88,8 @@
     const cubes = row.map((n, s) => (n ? h("span", {class: "rl-buried"}, cube(ctx, s),
       n > 1 ? ["×", val(ctx, `cathedrals.${city}.${s}`, {tag: "span"})]
         : h("span", {hidden: true}, val(ctx, `cathedrals.${city}.${s}`, {tag: "span"}))) : null));
-    return h("div", {class: ctx.cls("rl-cathedral", `cathedrals.${city}`), title: "cathedral"},
-      h("span", {class: "rl-church"}, "cathedral"),
+    return h("div", {class: ctx.cls("rl-cathedral", `cathedrals.${city}`), title: t("cathedral")},
+      h("span", {class: "rl-church"}, t("cathedral")),
       row.some((n) => n) ? cubes : h("span", {class: "nil"}, t("no cube")));
   }
 
@@ -110,14 +110,14 @@
     const periods = (Array.isArray(bm.period) ? bm.period : []).map((m, i) => [m, i])
       .filter(([m]) => m && m.country === country);
     return h("div", {class: "rl-country-tokens"},
-      h("span", {class: "rl-label"}, "shields"),
-      shields.length ? shields.map(([, i]) => h("span", {class: "rl-shield", title: "country shield"},
-        val(ctx, `board_markers.shield.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, "taken"),
-      h("span", {class: "rl-label"}, "period tokens"),
+      h("span", {class: "rl-label"}, t("shields")),
+      shields.length ? shields.map(([, i]) => h("span", {class: "rl-shield", title: t("country shield")},
+        val(ctx, `board_markers.shield.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, t("taken")),
+      h("span", {class: "rl-label"}, t("period tokens")),
       periods.length ? periods.map(([m, i]) => h("span", {class: "rl-period-token", title: `period ${m.period}`},
         h("small", {}, periodName(ctx, m.period)), " ",
         val(ctx, `board_markers.period.${i}.high`, {tag: "span"}), "/",
-        val(ctx, `board_markers.period.${i}.low`, {tag: "span"}))) : h("span", {class: "nil"}, "none left"));
+        val(ctx, `board_markers.period.${i}.low`, {tag: "span"}))) : h("span", {class: "nil"}, t("none left")));
   }
 
   // "1648": a period as its tokens print it (the label of "period:1")
