@@ -1,9 +1,9 @@
 """Every page of every sample game of a converted game reads Chinese in a browser set to
 zh-Hans (issue #33, "Oracles"): the replay at its first, middle and last steps, the games
 and the statistics: the text the page's JS writes (the board, the step's sentence, the
-events, the audit, the final scores) as well as the template's. No ASCII word of the interface may remain but the players' names and proper
-names. English stays the default (the other browser tests). The check itself is shown to
-fail on a planted English word (tests/api/test_i18n_web.py).
+events, the audit, the final scores) as well as the template's. No ASCII word of the
+interface may remain but the players' names and proper names. English stays the default
+(the other browser tests). Shown failing with a blanked translation (the cathedral's).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from .conftest import ROOT, new_context
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = [pytest.param(path, id=f"{slug}-{path.stem}")
-            for slug in CONVERTED for path in sorted((ROOT / "fixtures" / slug).glob("*.jsonl"))[:1]]
+FIXTURES = [pytest.param(path, id=f"{slug}-{path.stem}") for slug in CONVERTED
+            for path in sorted((ROOT / "fixtures" / slug).glob("*.jsonl"))[:1]]
 
 
 def _left(page, names: list[str]) -> list[str]:
