@@ -340,17 +340,20 @@ def games_table(rows: list[dict[str, Any]], total: int,
                 titles: Mapping[str, str]) -> RenderableType:
     """One row per game: its id (what the other commands take), then what it is in words."""
     if not rows:
-        return Text("No games match." if total else "No games yet.")
-    shown = f", {len(rows)} shown" if len(rows) < total else ""
-    table = Table(title=Text(f"{plural(total, 'game')}{shown}"), box=box.SIMPLE_HEAD)
-    table.add_column("id", no_wrap=True)
-    table.add_column("game", ratio=1)
+        return Text(say(M("No games match.") if total else M("No games yet.")))
+    count = Mn("{count} game", "{count} games", total)
+    title = M("{games}, {shown} shown", games=count, shown=len(rows)) if len(rows) < total \
+        else count
+    table = Table(title=Text(say(title)), box=box.SIMPLE_HEAD)
+    table.add_column(say(M("id")), no_wrap=True)
+    table.add_column(say(M("game")), ratio=1)
     for row in rows:
-        status = "finished" if row.get("status") == "finished" else "in progress"
+        status = M("finished") if row.get("status") == "finished" else M("in progress")
         about = Text(titles.get(row["game"], words(row["game"])), style="bold")
-        about.append(f"\n{words_list(str(p) for p in row['players'])}")
-        about.append(f"\n{status} · {row.get('mode', 'table')} game · created "
-                     f"{str(row.get('created_at', ''))[:10]}", style="dim")
+        about.append(f"\n{say(Seq(str(p) for p in row['players']))}")
+        about.append("\n" + say(M("{status} · {mode} · created {date}", status=status,
+                                   mode=_mode(row.get("mode", "table")),
+                                   date=str(row.get("created_at", ""))[:10])), style="dim")
         table.add_row(Text(row["id"]), about)
     return table
 
@@ -436,19 +439,24 @@ def verify_report(report: Mapping[str, Any], log: AuditedLog, width: int) -> Pan
              "claims": [p for p in problems if p.get("code") in CLAIM_CODES]}
     kinds["moves"] = [p for p in problems if not any(p in v for v in kinds.values())]
     lines = [
-        _check("Hash chain", kinds["chain"], ctx,
-               f"intact: {plural(log.events, 'event')}, each linked to the one before"),
-        _check("Moves", kinds["moves"], ctx,
-               f"re-applied: all {plural(report.get('checked', 0), 'event')} replay under the "
-               "rules"),
+        _check(M("Hash chain"), kinds["chain"], ctx,
+               Mn("Hash chain intact: {count} event, each linked to the one before.",
+                  "Hash chain intact: {count} events, each linked to the one before.",
+                  log.events)),
+        _check(M("Moves"), kinds["moves"], ctx,
+               Mn("Moves re-applied: all {count} event replay under the rules.",
+                  "Moves re-applied: all {count} events replay under the rules.",
+                  report.get("checked", 0))),
         _deals_line(kinds["deals"], log, ctx),
         _result_line(report, kinds["moves"], log, ctx),
         _claims_line(kinds["claims"], log, ctx),
     ]
     first = report.get("first_bad_seq")
-    verdict = Text("The record verifies." if report.get("ok") else
-                   f"The record does not verify: {plural(len(problems), 'problem')}"
-                   + (f", the first at step {first}." if first is not None else "."),
+    failing = Mn("{count} problem", "{count} problems", len(problems))
+    verdict = Text(say(M("The record verifies.") if report.get("ok") else
+                       M("The record does not verify: {problems}, the first at step {seq}.",
+                         problems=failing, seq=first) if first is not None else
+                       M("The record does not verify: {problems}.", problems=failing)),
                    style="bold green" if report.get("ok") else "bold red")
     checks = Table.grid(padding=(0, 1))
     checks.add_column(no_wrap=True)
@@ -466,48 +474,52 @@ Check = tuple[str, Text]
 def _check(name: str, problems: list[Mapping[str, Any]], ctx: BoardContext,
            fine: str) -> Check:
     if not problems:
-        return _mark(PASS, f"{name} {fine}.")
-    sign, text = _mark(FAIL, f"{name}: {plural(len(problems), 'problem')}.")
+        return _mark(PASS, fine)
+    sign, text = _mark(FAIL, Mn("{check}: {count} problem.", "{check}: {count} problems.",
+                                len(problems), check=name))
     for problem in problems:
-        text.append(f"\n{_problem_sentence(problem, ctx)}")
+        text.append(f"\n{say(_problem_sentence(problem, ctx))}")
     return sign, text
 
 
 def _mark(sign: str, sentence: str) -> Check:
-    return sign, Text(sentence)
+    return sign, Text(say(sentence))
 
 
 def _deals_line(problems: list[Mapping[str, Any]], log: AuditedLog,
                 ctx: BoardContext) -> Check:
     if log.game.mode != "digital":
-        return _mark(SKIP, "Deals: a table game; the cards were entered at the table, "
-                           "so there is no seed to re-derive them from.")
+        return _mark(SKIP, M("Deals: a table game; the cards were entered at the table, "
+                             "so there is no seed to re-derive them from."))
     if problems:
-        return _check("Deals", problems, ctx, "")
+        return _check(M("Deals"), problems, ctx, "")
     if not log.seed_revealed:
-        return _mark(SKIP, "Deals: the seed stays secret until the game ends; every deal is "
-                           "re-derived from it then.")
-    return _mark(PASS, "Deals re-derived: every deal is the one the revealed seed gives.")
+        return _mark(SKIP, M("Deals: the seed stays secret until the game ends; every deal "
+                             "is re-derived from it then."))
+    return _mark(PASS, M("Deals re-derived: every deal is the one the revealed seed gives."))
 
 
 def _result_line(report: Mapping[str, Any], moves: list[Any], log: AuditedLog,
                  ctx: BoardContext) -> Check:
     result = report.get("result")
     if result:
-        return _mark(PASS, f"Result recomputed: {result_sentence(result, ctx)}.")
+        return _mark(PASS, M("Result recomputed: {result}.",
+                             result=result_sentence(result, ctx)))
     if moves:
-        return _mark(FAIL, "Result: not recomputed, since the moves do not replay.")
-    return _mark(SKIP, "Result: the game is not over yet.")
+        return _mark(FAIL, M("Result: not recomputed, since the moves do not replay."))
+    return _mark(SKIP, M("Result: the game is not over yet."))
 
 
 def _claims_line(problems: list[Mapping[str, Any]], log: AuditedLog,
                  ctx: BoardContext) -> Check:
     if problems:
-        return _check("Claims", problems, ctx, "")
+        return _check(M("Claims"), problems, ctx, "")
     if not log.claims:
-        return _mark(SKIP, "Claims: no result was written down at the table.")
-    return _mark(PASS, f"Claims compared: the {plural(log.claims, 'result')} written down at "
-                       "the table match the rules.")
+        return _mark(SKIP, M("Claims: no result was written down at the table."))
+    return _mark(PASS, Mn("Claims compared: the {count} result written down at the table "
+                          "match the rules.",
+                          "Claims compared: the {count} results written down at the table "
+                          "match the rules.", log.claims))
 
 
 def compare_panel(report: Mapping[str, Any], ids: tuple[str, str], game: GameWords,

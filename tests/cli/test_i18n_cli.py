@@ -1,7 +1,7 @@
 """The CLI speaks the reader's language (issue #33): `--lang`, else LC_ALL, LC_MESSAGES, LANG.
 
-Every sample game of a converted game is imported and its `log` and every step of its
-`replay` are printed in zh-Hans; no ASCII word of the interface may remain (players' names
+Every sample game of a converted game is imported and its `log`, steps of its `replay`, its
+`verify`, `games`, `legal` and `state` are printed in zh-Hans; no ASCII word of the interface may remain (players' names
 and proper names aside; the ids a script passes back, such as the game id and the TYPE
 column of `move`, are machine words). English stays the default.
 """
@@ -61,6 +61,10 @@ def test_log_and_replay_read_chinese(runner, path, monkeypatch):
         step = runner(["--lang", "zh-Hans", "replay", game_id, "--at", str(seq)])
         assert step.exit_code == 0, step.output
         assert _left(step.output, names, game_id) == [], seq
+    for args in (["verify", str(path)], ["games"], ["legal", game_id], ["state", game_id]):
+        said = runner(["--lang", "zh-Hans", *args])
+        assert said.exit_code in (0, 1), said.output
+        assert _left(said.output, names, game_id) == [], args
     english = runner(["replay", game_id, "--at", str(last)])
     assert "Step" in english.output
 
