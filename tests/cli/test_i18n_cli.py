@@ -1,9 +1,10 @@
 """The CLI speaks the reader's language (issue #33): `--lang`, else LC_ALL, LC_MESSAGES, LANG.
 
 Every sample game of a converted game is imported and its `log`, steps of its `replay`, its
-`verify`, `games`, `legal` and `state` are printed in zh-Hans; no ASCII word of the interface may remain (players' names
-and proper names aside; the ids a script passes back, such as the game id and the TYPE
-column of `move`, are machine words). English stays the default.
+`verify`, `games`, `legal` and `state` are printed in zh-Hans; no ASCII word of the
+interface may remain (players' names and proper names aside; the ids a script passes back,
+such as the game id and the TYPE column of `move`, are machine words). English stays the
+default.
 """
 
 from __future__ import annotations
