@@ -255,7 +255,7 @@ const CH = (() => {
         "data-value": shown !== String(value) ? String(value) : null}, shown);
     }
     if (Array.isArray(value)) {
-      if (value.length === 0) return h("span", {class: "nil" + changed, "data-path": path}, "none");
+      if (value.length === 0) return h("span", {class: "nil" + changed, "data-path": path}, t("none"));
       if (value.every((v) => v === null || typeof v !== "object")) {
         return h("span", {class: "list" + changed, "data-path": path, "data-list": true},
           value.map((v, i) => h("span", {class: "chip" + (ctx && ctx.changed(`${path}.${i}`) ? " changed" : ""),

@@ -117,7 +117,7 @@
       const outcome = choice ? isOutcome(sel.type, choice) : false;
       const parts = [h("div", {class: "builder-head"},
         h("h3", {}, actorHead(sel), sel.label),
-        menu && menu.length > 1 ? h("button", {type: "button", class: "back", "data-back": "yes", onclick: back}, "Other move") : null)];
+        menu && menu.length > 1 ? h("button", {type: "button", class: "back", "data-back": "yes", onclick: back}, t("Other move")) : null)];
       // what is chosen so far, a list's picks on one line under the words it was last
       // asked in (a prompt may count what is picked); the list being picked now shows
       // its picks in its own panel

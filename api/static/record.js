@@ -370,9 +370,9 @@
       if (sl.many) {
         parts.push(h("div", {class: "bar"},
           h("button", {type: "button", class: "small", "data-pick-undo": key, disabled: !mine.length,
-            onclick: () => { mine.pop(); active = key; inputChanged(); redraw(); }}, "remove the last"),
+            onclick: () => { mine.pop(); active = key; inputChanged(); redraw(); }}, t("remove the last")),
           h("button", {type: "button", class: "small", disabled: !mine.length,
-            onclick: () => { mine.length = 0; active = key; inputChanged(); redraw(); }}, "clear")));
+            onclick: () => { mine.length = 0; active = key; inputChanged(); redraw(); }}, t("clear"))));
       }
       return parts;
     }
@@ -582,11 +582,11 @@
     const [waiting, kept, has] = await Promise.all([off.queued(gameId), off.kept(gameId),
       off.readiness(gameId, root.dataset.offline)]);
     missing = [
-      !has.files && (has.installing ? "storing the files for offline use" : "the files for offline use are not stored yet"),
-      has.files && !has.page && "this page is not stored yet",
-      !has.game && "this game's log is not stored yet",
-      !has.rules && (has.rulesState === "failed" ? `the rules could not start on this tablet (${has.rulesError})`
-        : has.rulesState === "starting" ? "the rules are starting on this tablet" : "the rules have not started"),
+      !has.files && (has.installing ? t("storing the files for offline use") : t("the files for offline use are not stored yet")),
+      has.files && !has.page && t("this page is not stored yet"),
+      !has.game && t("this game's log is not stored yet"),
+      !has.rules && (has.rulesState === "failed" ? t("the rules could not start on this tablet ({reason})", {reason: has.rulesError})
+        : has.rulesState === "starting" ? t("the rules are starting on this tablet") : t("the rules have not started")),
     ].filter(Boolean);
     const ready = !missing.length;
     const online = navigator.onLine && source === "server";
@@ -594,12 +594,13 @@
       : source === "tablet" ? "offline" : ready ? "ready" : "online";
     $("sync-state").textContent = {
       sending: tn("Back online: sending {count} move…", "Back online: sending {count} moves…", sendingN || waiting.length),
-      starting: "Offline: starting the rules on this tablet… (a move tapped now waits for them)",
-      offline: "Offline: recording on this tablet",
+      starting: t("Offline: starting the rules on this tablet… (a move tapped now waits for them)"),
+      offline: t("Offline: recording on this tablet"),
       ready: t("Online · ready to go offline"), online: t("Online")}[state];
     $("sync-ready").textContent = state === "online"
-      ? `not ready to go offline yet: ${CH.wordsList(missing)}. If the connection drops now, moves cannot be recorded until it is back`
-      : state === "ready" ? "files stored, rules loaded" : "";
+      ? t("not ready to go offline yet: {missing}. If the connection drops now, moves cannot be recorded until it is back",
+        {missing: CH.wordsList(missing)})
+      : state === "ready" ? t("files stored, rules loaded") : "";
     box.hidden = false;
     box.dataset.state = state;
     box.dataset.ready = ready ? "yes" : "no";

@@ -56,3 +56,18 @@ def test_replay_games_and_statistics_read_chinese(zh_page, server, path: Path) -
     zh_page.goto(f"{server.url}/statistics")
     zh_page.locator("#charts[data-ready]").wait_for()
     assert _left(zh_page, everyone) == []
+
+
+@pytest.mark.parametrize("path", FIXTURES)
+def test_the_recorder_reads_chinese(zh_page, server, path: Path) -> None:
+    """A running table game at its recorder: the turn, the moves open, a move's choices."""
+    game_id, token = server.import_prefix(path, 3, f"zh-{path.parent.name}-{path.stem}")
+    names = list(server.get(f"/games/{game_id}")["players"])
+    zh_page.goto(f"{server.url}/games/{game_id}/record?token={token}")
+    zh_page.locator("#actions .move-menu, #actions .move-builder").first.wait_for()
+    zh_page.wait_for_timeout(1500)  # the live stream keeps the network busy
+    assert _left(zh_page, names) == []
+    first = zh_page.locator("#actions button").first
+    first.click()
+    zh_page.wait_for_timeout(1500)  # the live stream keeps the network busy
+    assert _left(zh_page, names) == []
