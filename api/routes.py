@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import swagger_ui_bundle
@@ -148,14 +148,18 @@ def idempotency_key() -> str | None:
     return key
 
 
+T = TypeVar("T")
+
+
 def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
     return localised(payload), status, {"ETag": f'"{seq}"'}
 
 
-def localised(payload: Any) -> Any:
+def localised(payload: T) -> T:
     """The document with its sentences in the request's language, before a response schema
     dumps it (its String fields keep only the text, which is the English; api/i18n.py)."""
-    return localise(payload, reader_language())
+    shown: T = localise(payload, reader_language())
+    return shown
 
 
 # -- games ------------------------------------------------------------------------------

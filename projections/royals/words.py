@@ -196,7 +196,8 @@ def shown(value: Any) -> str:
 
 def capital(text: str) -> str:
     """The text with its first letter a capital, to open a refusal."""
-    return capitalised(text)
+    opened: str = capitalised(text)
+    return opened
 
 
 def draw_counts(country: int, intrigue: int) -> str:
