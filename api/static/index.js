@@ -28,11 +28,11 @@
   function row(g) {
     const cell = (labelText, ...kids) => h("td", {"data-label": labelText}, ...kids);
     return h("tr", {"data-game-id": g.id, "data-game": g.game},
-      cell("game", titles[g.game] || g.game), cell("players", CH.wordsList(g.players)),
-      cell("mode", g.mode === "digital" ? "played on devices" : "at the table"),
-      h("td", {class: "status-" + g.status, "data-label": "status"}, g.status === "finished" ? "finished" : "in progress"),
-      h("td", {class: "scores", "data-label": "scores"}, scores(g)), cell("created", (g.created_at || "").slice(0, 16).replace("T", " ")),
-      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay?at=0`, class: "replay-link"}, "replay")));
+      cell(t("game"), titles[g.game] || g.game), cell(t("players"), CH.wordsList(g.players)),
+      cell(t("mode"), g.mode === "digital" ? t("played on devices") : t("at the table")),
+      h("td", {class: "status-" + g.status, "data-label": t("status")}, g.status === "finished" ? t("finished") : t("in progress")),
+      h("td", {class: "scores", "data-label": t("scores")}, scores(g)), cell(t("created"), (g.created_at || "").slice(0, 16).replace("T", " ")),
+      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay?at=0`, class: "replay-link"}, t("replay"))));
   }
 
   async function load(path, append) {
@@ -46,7 +46,8 @@
       shown += page.games.length;
       next = page.next; more.hidden = !next; more.disabled = false;
       document.getElementById("count").textContent = page.total === shown || !page.total
-        ? CH.plural(page.total, "game") : `${shown} of ${CH.plural(page.total, "game")}`;
+        ? tn("{count} game", "{count} games", page.total || 0)
+        : tn("{shown} of {count} game", "{shown} of {count} games", page.total, {shown});
       document.getElementById("error").hidden = true;
     } catch (err) {
       const box = document.getElementById("error");

@@ -83,9 +83,10 @@
         changed: inputChanged,
         failed: choicesFailed,
         idle: () => {
-          if (doc.status === "finished") return "No more moves.";
+          if (doc.status === "finished") return t("No more moves.");
           const waiting = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
-          return waiting.length ? `Nothing for you to do now: waiting for ${CH.wordsList(waiting)}.` : "Nothing for you to do now.";
+          return waiting.length ? t("Nothing for you to do now: waiting for {players}.", {players: CH.wordsList(waiting)})
+            : t("Nothing for you to do now.");
         },
         preview: previewMove,
       });
@@ -97,13 +98,13 @@
   // behind (another recorded meanwhile, the live updates off) is no mistake of the person:
   // the page reads the game again and says so, as for a move refused with a conflict.
   async function choicesFailed(err) {
-    if (!(err instanceof CH.ApiError) && !err.refused) { showError(`The moves could not be read: ${err.message}`); return; }
+    if (!(err instanceof CH.ApiError) && !err.refused) { showError(t("The moves could not be read: {reason}", {reason: err.message})); return; }
     const before = doc.last_seq;
     await refresh().catch(() => {});
     if (doc.last_seq !== before) {
-      showError("Not recorded: someone else recorded a move first. The board now shows the game as it stands; check it and enter your move again if it still applies.", "conflict");
+      showError(t("Not recorded: someone else recorded a move first. The board now shows the game as it stands; check it and enter your move again if it still applies."), "conflict");
     } else {
-      showError(`Refused: ${err.message}`, err.code);
+      showError(t("Refused: {reason}", {reason: err.message}), err.code);
     }
   }
 
@@ -146,15 +147,15 @@
     const note = page.annotations[String(seq)] || {};
     let past = null;
     if ((env.type === "undo" || env.type === "redo") && Number.isInteger((env.data || {}).target_seq)) {
-      const t = await eventPage(env.data.target_seq);
-      past = {notes: t.annotations};
+      const page0 = await eventPage(env.data.target_seq);
+      past = {notes: page0.annotations};
     }
     return CH.describe(env, note, game.players, past);
   }
   async function moveSentence(seq) {  // the move itself, for "Undone: ..." and "Redone: ..."
     const page = await eventPage(seq);
     const env = page.events[0];
-    return env ? CH.describe(env, page.annotations[String(seq)] || {}, game.players) : `the move at step ${seq}`;
+    return env ? CH.describe(env, page.annotations[String(seq)] || {}, game.players) : t("the move at step {seq}", {seq});
   }
 
   function render() {
@@ -167,8 +168,8 @@
     $("board").dataset.loaded = String(doc.seq);
     root.dataset.seq = String(doc.last_seq);
     const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
-    $("turn").textContent = doc.status === "finished" ? "The game is over."
-      : toAct.length ? `To act: ${CH.wordsList(toAct)}` : "";
+    $("turn").textContent = doc.status === "finished" ? t("The game is over.")
+      : toAct.length ? t("To act: {players}", {players: CH.wordsList(toAct)}) : "";
     $("undo").disabled = !CH.token || !doc.can_undo;
     $("redo").disabled = !CH.token || !doc.can_redo;
     renderActions();
@@ -214,10 +215,10 @@
       if (source === "server" && unreachable(err)) {
         await lostConnection(kind, body, key, err);
       } else if (err.status === 409) {
-        showError(`Not recorded: someone else recorded a move first (${err.message}). The board now shows the game as it stands; check it and enter your move again if it still applies.`, "conflict");
+        showError(t("Not recorded: someone else recorded a move first ({reason}). The board now shows the game as it stands; check it and enter your move again if it still applies.", {reason: err.message}), "conflict");
         await refresh().catch(() => {});
       } else {
-        showError(`Refused: ${err.message}`, err.code);  // nothing was stored; the choices stay
+        showError(t("Refused: {reason}", {reason: err.message}), err.code);  // nothing was stored; the choices stay
         for (const b of document.querySelectorAll(".record-action[data-ready]")) b.disabled = false;
       }
     }
@@ -225,7 +226,7 @@
   }
   // what a move recorded on the tablet waits for, in the words of the status line
   const waitingWords = () => (navigator.onLine && source === "tablet" && syncing
-    ? "on this tablet: it is sent after the moves being sent now" : "on this tablet: it waits to be sent");
+    ? t("on this tablet: it is sent after the moves being sent now") : t("on this tablet: it waits to be sent"));
 
   async function writeOnTablet(kind, body, key) {
     return kind === "move" ? off.local.record(gameId, body, key) : off.local.meta(gameId, kind);
@@ -256,11 +257,11 @@
       known = Math.max(known, done.state.last_seq);
       const said = await whatHappened(done).catch(() => "Recorded.");
       await refresh();
-      if (done.held) { flash(`${said} (the server had it before the answer was lost)`); return; }
-      flash(`${said} (on this tablet: ${err.message}; it waits to be sent)`);
+      if (done.held) { flash(t("{said} (the server had it before the answer was lost)", {said})); return; }
+      flash(t("{said} (on this tablet: {reason}; it waits to be sent)", {said, reason: err.message}));
       sendSoon();
     } catch (e) {
-      showError(e.refused ? `Refused: ${e.message}` : `Not recorded: ${e.message}`, e.code);
+      showError(e.refused ? t("Refused: {reason}", {reason: e.message}) : t("Not recorded: {reason}", {reason: e.message}), e.code);
     }
   }
 
@@ -269,9 +270,9 @@
     const env = done && done.event;
     if (!env) return "Done.";
     const target = (env.data || {}).target_seq;
-    if (env.type === "undo" && Number.isInteger(target)) return `Undone: ${await moveSentence(target)}`;
-    if (env.type === "redo" && Number.isInteger(target)) return `Redone: ${await moveSentence(target)}`;
-    return `Recorded: ${await sentenceOf(env.seq)}`;
+    if (env.type === "undo" && Number.isInteger(target)) return t("Undone: {move}", {move: await moveSentence(target)});
+    if (env.type === "redo" && Number.isInteger(target)) return t("Redone: {move}", {move: await moveSentence(target)});
+    return t("Recorded: {move}", {move: await sentenceOf(env.seq)});
   }
 
   // -- offline: the tablet takes over, and gives back -----------------------------------
@@ -293,7 +294,7 @@
           source = "tablet";
           await refresh();
         } catch (err) {
-          showError(`No connection, and this tablet cannot record on its own: ${err.message}`, "offline");
+          showError(t("No connection, and this tablet cannot record on its own: {reason}", {reason: err.message}), "offline");
         } finally {
           switching = null; renderSync();
         }
@@ -332,11 +333,11 @@
         throw err;
       }
       if ($("error").dataset.code === "offline") clearError();
-      if (out.conflict) flash("Not merged: another device recorded this game meanwhile. See below.");
-      else if (out.sent) flash(`Sent ${CH.plural(out.sent, "move")} recorded offline: the log has ${out.sent === 1 ? "it" : "them"}.`);
+      if (out.conflict) flash(t("Not merged: another device recorded this game meanwhile. See below."));
+      else if (out.sent) flash(tn("Sent {count} move recorded offline: the log has it.", "Sent {count} moves recorded offline: the log has them.", out.sent));
       await renderConflicts();
     } catch (err) {
-      if (!unreachable(err)) showError(`Sending the waiting moves failed: ${err.message}`);
+      if (!unreachable(err)) showError(t("Sending the waiting moves failed: {reason}", {reason: err.message}));
     } finally {
       syncing = false; renderSync();
     }
@@ -357,15 +358,17 @@
         clearError(); source = "server"; await refresh(); await renderConflicts();
       } catch (err) { showError(err.message); }
       renderSync();
-    }}, "Keep them apart"));
+    }}, t("Keep them apart")));
   }
 
   // -- what the page says about the connection ----------------------------------------------
   function clock(iso) {
-    if (!iso) return "never";
-    const t = new Date(iso), now = new Date();
-    const time = t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
-    return t.toDateString() === now.toDateString() ? `at ${time}` : `on ${t.toLocaleDateString()} at ${time}`;
+    if (!iso) return t("never");
+    const when = new Date(iso), now = new Date();
+    const locale = CH.LANG === "zh_Hans" ? "zh-Hans" : [];
+    const time = when.toLocaleTimeString(locale, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    return when.toDateString() === now.toDateString() ? t("at {time}", {time})
+      : t("on {date} at {time}", {date: when.toLocaleDateString(locale), time});
   }
 
   // The status line, in the words of the README ("Recording offline"): where the moves go
@@ -378,24 +381,25 @@
     const [waiting, kept, has] = await Promise.all([off.queued(gameId), off.kept(gameId),
       off.readiness(gameId, root.dataset.offline)]);
     missing = [
-      !has.files && (has.installing ? "storing the files for offline use" : "the files for offline use are not stored yet"),
-      has.files && !has.page && "this page is not stored yet",
-      !has.game && "this game's log is not stored yet",
-      !has.rules && (has.rulesState === "failed" ? `the rules could not start on this tablet (${has.rulesError})`
-        : has.rulesState === "starting" ? "the rules are starting on this tablet" : "the rules have not started"),
+      !has.files && (has.installing ? t("storing the files for offline use") : t("the files for offline use are not stored yet")),
+      has.files && !has.page && t("this page is not stored yet"),
+      !has.game && t("this game's log is not stored yet"),
+      !has.rules && (has.rulesState === "failed" ? t("the rules could not start on this tablet ({reason})", {reason: has.rulesError})
+        : has.rulesState === "starting" ? t("the rules are starting on this tablet") : t("the rules have not started")),
     ].filter(Boolean);
     const ready = !missing.length;
     const online = navigator.onLine && source === "server";
     const state = syncing && source === "tablet" ? "sending" : switching ? "starting"
       : source === "tablet" ? "offline" : ready ? "ready" : "online";
     $("sync-state").textContent = {
-      sending: `Back online: sending ${CH.plural(sendingN || waiting.length, "move")}…`,
-      starting: "Offline: starting the rules on this tablet… (a move tapped now waits for them)",
-      offline: "Offline: recording on this tablet",
-      ready: "Online · ready to go offline", online: "Online"}[state];
+      sending: tn("Back online: sending {count} move…", "Back online: sending {count} moves…", sendingN || waiting.length),
+      starting: t("Offline: starting the rules on this tablet… (a move tapped now waits for them)"),
+      offline: t("Offline: recording on this tablet"),
+      ready: t("Online · ready to go offline"), online: t("Online")}[state];
     $("sync-ready").textContent = state === "online"
-      ? `not ready to go offline yet: ${CH.wordsList(missing)}. If the connection drops now, moves cannot be recorded until it is back`
-      : state === "ready" ? "files stored, rules loaded" : "";
+      ? t("not ready to go offline yet: {missing}. If the connection drops now, moves cannot be recorded until it is back",
+        {missing: CH.wordsList(missing)})
+      : state === "ready" ? t("files stored, rules loaded") : "";
     box.hidden = false;
     box.dataset.state = state;
     box.dataset.ready = ready ? "yes" : "no";
@@ -404,8 +408,9 @@
     box.dataset.waiting = String(waiting.length);
     box.dataset.syncedAt = (kept && kept.synced_at) || "";
     box.dataset.busy = switching || syncing ? "yes" : "";
-    $("sync-waiting").textContent = waiting.length ? `${CH.plural(waiting.length, "move")} waiting to be sent` : "no moves waiting";
-    $("sync-last").textContent = `last sync ${clock(kept && kept.synced_at)}`;
+    $("sync-waiting").textContent = waiting.length ? tn("{count} move waiting to be sent", "{count} moves waiting to be sent", waiting.length)
+      : t("no moves waiting");
+    $("sync-last").textContent = t("last sync {when}", {when: clock(kept && kept.synced_at)});
   }
   const notReadyWhy = () => (missing.length ? ` (${CH.wordsList(missing)})` : "");
 
@@ -416,11 +421,11 @@
     const box = $("conflicts");
     box.hidden = !found.length;
     box.replaceChildren(...found.map((c) => h("div", {class: "conflict", "data-fork": c.fork.id},
-      h("h2", {}, "Not merged: two records of this game"),
+      h("h2", {}, t("Not merged: two records of this game")),
       h("p", {}, conflictSentence(c.report)),
       h("p", {}, `This tablet's ${CH.plural(c.waiting, "move")} ${c.at ? `from step ${c.at} on` : "from the start"} ${c.waiting === 1 ? "is" : "are"} kept as a separate game; the log has none of ${c.waiting === 1 ? "it" : "them"}. `,
-        h("a", {href: `/games/${c.fork.id}/record?token=${encodeURIComponent(c.fork.token)}`}, "Open the tablet's record"),
-        " · ", h("a", {href: `/games/${c.fork.id}/replay?token=${encodeURIComponent(c.fork.token)}`}, "replay it")),
+        h("a", {href: `/games/${c.fork.id}/record?token=${encodeURIComponent(c.fork.token)}`}, t("Open the tablet's record")),
+        " · ", h("a", {href: `/games/${c.fork.id}/replay?token=${encodeURIComponent(c.fork.token)}`}, t("replay it"))),
       c.stopped ? h("p", {class: "note"}, `Not copied from “${CH.words(c.stopped.action.type)}” on (${c.stopped.message}); those moves stay saved on this tablet.`) : null,
       h("button", {type: "button", class: "small", onclick: async () => { await off.forget("conflicts", c.id); await renderConflicts(); }},
         "Dismiss (the separate game stays on the server)"))));
@@ -429,7 +434,7 @@
   function conflictSentence(report) {
     const a = report.a && report.a.description ? `“${CH.capitalise(report.a.description)}”` : null;
     const b = report.b && report.b.description ? `“${CH.capitalise(report.b.description)}”` : null;
-    if (report.agree) return "Another device recorded the same moves as this tablet, in the same order.";
+    if (report.agree) return t("Another device recorded the same moves as this tablet, in the same order.");
     const agreed = report.index ? `The records agree on the first ${CH.plural(report.index, "move")}; then` : "From the first move on,";
     if (a && b) return `${agreed} the log has ${a} where this tablet has ${b}.`;
     if (a) return `${agreed} the log goes on with ${a}; this tablet has nothing more.`;
@@ -441,12 +446,12 @@
     $("redo").onclick = () => submit("redo", undefined);
     $("reload").onclick = () => {
       clearError();
-      refresh().catch((e) => (unreachable(e) && offlineOK ? goOffline() : showError(unreachable(e) ? `No answer from the server: ${e.message}.` : e.message)));
+      refresh().catch((e) => (unreachable(e) && offlineOK ? goOffline() : showError(unreachable(e) ? t("No answer from the server: {reason}.", {reason: e.message}) : e.message)));
     };
     $("replay-link").href = CH.withToken(`/games/${gameId}/replay`);
     $("fit").onclick = () => {
       fit = !fit; $("fit").setAttribute("aria-pressed", String(fit));
-      $("fit").textContent = fit ? "fit width" : "full size";
+      $("fit").textContent = fit ? t("fit width") : t("full size");
       CH.fitBoard($("board"), fit, 0.4);
     };
     let wide = innerWidth;
@@ -464,9 +469,9 @@
   function onlineOnly() {
     $("sync").hidden = false;
     $("sync").dataset.online = navigator.onLine ? "yes" : "no";
-    $("sync-state").textContent = "Online only";
-    $("sync-waiting").textContent = "recording offline needs the page served over https";
-    $("sync-last").textContent = "see the README, “Recording offline”";
+    $("sync-state").textContent = t("Online only");
+    $("sync-waiting").textContent = t("recording offline needs the page served over https");
+    $("sync-last").textContent = t("see the README, “Recording offline”");
   }
 
   // The rules start as the page opens, in the background; every few seconds the page tries
@@ -521,8 +526,9 @@
   function header(title, seat) {
     document.title = `${title} · record · chronicle`;
     $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
-    $("who").textContent = `${game.mode === "digital" ? "played on devices" : "recorded at the table"} · ` + (!CH.token ? "watching"
-      : seat !== null ? `playing as ${CH.actorName(Number(seat), game.players)}` : "recorder");
+    const how = game.mode === "digital" ? t("played on devices") : t("recorded at the table");
+    $("who").textContent = `${how} · ` + (!CH.token ? t("watching")
+      : seat !== null ? t("playing as {player}", {player: CH.actorName(Number(seat), game.players)}) : t("recorder"));
   }
 
   // the page opened with no connection: the game as this tablet kept it
@@ -569,11 +575,11 @@
         const seq = msg && msg.event ? msg.event.seq : -1;
         if (source !== "server" || !$("live").checked || busy || seq <= Math.max(doc.last_seq, known)) return;
         // the words first, then the board: both arrive together
-        sentenceOf(seq).catch(() => "someone moved").then(async (s) => { await refresh(); flash(`Updated: ${s}`); })
+        sentenceOf(seq).catch(() => t("someone moved")).then(async (s) => { await refresh(); flash(t("Updated: {move}", {move: s})); })
           .catch((e) => (unreachable(e) ? goOffline() : showError(e.message)));
       });
     } catch (err) {
-      showError(unreachable(err) ? `No answer from the server: ${err.message}. Reload the page when the connection is back.` : err.message);
+      showError(unreachable(err) ? t("No answer from the server: {reason}. Reload the page when the connection is back.", {reason: err.message}) : err.message);
     }
   }
   init();
