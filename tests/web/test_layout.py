@@ -203,3 +203,24 @@ def test_the_replays_sentence_keeps_the_board_still_and_whole_at_390(browser, se
 def test_every_game_is_in_the_fast_or_the_slow_sweep() -> None:
     assert set(FAST_GAMES) <= set(GAMES)
     assert {p.parent.name for p in ALL_FIXTURES} == set(GAMES)
+
+
+def test_royals_names_whose_cube_is_on_every_title_tile_and_cathedral(page, server) -> None:
+    """A cube's colour alone does not say whose it is: each cube on a title tile or in a
+    cathedral is named, by the seat the view records for it."""
+    path = _widest("royals")
+    game_id = server.import_fixture(path)
+    last = server.get(f"/games/{game_id}")["last_seq"]
+    players = json.loads(path.read_text().splitlines()[0])["data"]["players"]
+    view = server.get(f"/games/{game_id}/state?at={last}")["view"]
+    _open(page, f"{server.url}/games/{game_id}/replay?at={last}", f'#board[data-loaded="{last}"]')
+    for title, row in view["title_tiles"].items():
+        shown = page.locator(f'.rl-tile[data-title="{title}"] .rl-tile-cubes').inner_text()
+        for seat, n in enumerate(row):
+            assert (players[seat] in shown) == bool(n), (title, seat, shown)
+    assert "not yet won" in page.locator(".rl-discs").inner_text()
+    for city, row in view["cathedrals"].items():
+        box = page.locator(f'[data-city="{city}"] .rl-cathedral')
+        if box.count():
+            shown = box.inner_text()
+            assert all(players[seat] in shown for seat, n in enumerate(row) if n), (city, shown)
