@@ -173,10 +173,9 @@ def card_matches(ctx: Context, card: CardId, flt: Mapping[str, Any], zone: str) 
     return all(_holds(ctx, key, want, card, data, ip, index, ed) for key, want in flt.items())
 
 
-def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
-           index: Any, ed: Components) -> bool:
-    state = ctx.state
-    printed: dict[str, Callable[[], bool]] = {
+def _printed(data: Card, want: Any) -> dict[str, Callable[[], bool]]:
+    """The printed keys of the filter vocabulary, each a test of `data` against `want`."""
+    return {
         "type": lambda: data.type == want, "type_any": lambda: data.type in want,
         "house": lambda: want in data.houses, "trait": lambda: want in data.traits,
         "trait_any": lambda: bool(set(want) & set(data.traits)),
@@ -189,6 +188,12 @@ def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
         "printed_keyword": lambda: want in data.keywords,
         "limited": lambda: ("limited" in data.keywords) == bool(want),
     }
+
+
+def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
+           index: Any, ed: Components) -> bool:
+    state = ctx.state
+    printed = _printed(data, want)
     if key in printed:
         return bool(printed[key]())
     if key == "not":
@@ -241,15 +246,13 @@ def _pile_problem(ctx: Context, want: Mapping[str, Any]) -> str | None:
     return None
 
 
-def condition_problem(ctx: Context, condition: Mapping[str, Any]  # noqa: C901
-                      ) -> str | None:  # one clause per condition of the vocabulary
+def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
     """What of the ability's condition does not hold (None: all of it holds)."""
-    state, seat = ctx.state, ctx.seat
+    state = ctx.state
     index = play_index(state)
     source = index.get(ctx.source.instance or "")
     actor = source.host if source is not None and source.host else ctx.source.instance
     att, dfn = participating(state)
-    ch = state.challenge
     for key, want in condition.items():
         if key == "source_standing" and (source is None or source.knelt) == bool(want):
             return "it must be standing"
@@ -261,35 +264,44 @@ def condition_problem(ctx: Context, condition: Mapping[str, Any]  # noqa: C901
             return "it (or its bearer) must be attacking"
         if key == "source_defending" and (actor in dfn) != bool(want):
             return "it (or its bearer) must be defending"
-        if key == "you_are":
-            fields = {"attacker": "attacker", "defender": "defender", "winner": "winner",
-                      "loser": "loser"}
-            if ch is None or getattr(ch, fields.get(str(want), "attacker")) != seat:
-                return f"you must be the {want} of the challenge"
-        if key == "you_control" and not _controls(ctx, {seat}, want):
-            return "you control no card it asks for"
-        if key == "you_control_count":
-            found = _controls(ctx, {seat}, want.get("filter") or {})
-            if len(found) < int(want.get("at_least") or 1):
-                return f"you control fewer than {want.get('at_least')} cards it asks for"
-        if key == "your_pile_count":
-            problem = _pile_problem(ctx, want)
-            if problem:
-                return problem
-        if key == "opponent_controls" and not _controls(
-                ctx, {s for s in range(state.n) if s != seat}, want):
-            return "no opponent controls a card it asks for"
-        if key == "gold_at_least" and state.players[seat].gold < int(want):
-            return f"you need at least {want} gold"
-        if key == "hand_at_least" and len(state.players[seat].hand) < int(want):
-            return f"you need at least {want} cards in hand"
-        if key == "first_player" and (state.first_player == seat) != bool(want):
-            return "you must be the first player" if want else "you must not be the first player"
-        if key == "has_power" and (source is None or source.power <= 0) == bool(want):
-            return "it must hold power"
-        if key == "melee" and state.is_melee != bool(want):
-            return "it is used only in a melee (three or more players)" if want else \
-                "it is not used in a melee"
+        problem = _seat_condition(ctx, key, want)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _seat_condition(ctx: Context, key: str, want: Any) -> str | None:  # noqa: C901
+    """The conditions about the user and the challenge (condition_problem's second half)."""
+    state, seat = ctx.state, ctx.seat
+    ch = state.challenge
+    source = play_index(state).get(ctx.source.instance or "")
+    if key == "you_are":
+        fields = {"attacker": "attacker", "defender": "defender", "winner": "winner",
+                  "loser": "loser"}
+        if ch is None or getattr(ch, fields.get(str(want), "attacker")) != seat:
+            return f"you must be the {want} of the challenge"
+    if key == "you_control" and not _controls(ctx, {seat}, want):
+        return "you control no card it asks for"
+    if key == "you_control_count":
+        found = _controls(ctx, {seat}, want.get("filter") or {})
+        if len(found) < int(want.get("at_least") or 1):
+            return f"you control fewer than {want.get('at_least')} cards it asks for"
+    if key == "opponent_controls" and not _controls(
+            ctx, {s for s in range(state.n) if s != seat}, want):
+        return "no opponent controls a card it asks for"
+    if key == "gold_at_least" and state.players[seat].gold < int(want):
+        return f"you need at least {want} gold"
+    if key == "hand_at_least" and len(state.players[seat].hand) < int(want):
+        return f"you need at least {want} cards in hand"
+    if key == "first_player" and (state.first_player == seat) != bool(want):
+        return "you must be the first player" if want else "you must not be the first player"
+    if key == "has_power" and (source is None or source.power <= 0) == bool(want):
+        return "it must hold power"
+    if key == "your_pile_count":
+        return _pile_problem(ctx, want)
+    if key == "melee" and state.is_melee != bool(want):
+        return "it is used only in a melee (three or more players)" if want else \
+            "it is not used in a melee"
     return None
 
 
@@ -620,11 +632,7 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     problem = condition_problem(ctx, ability.condition)
     require(problem is None, "condition_failed",
             f"{source.name}: “{ability.label}” cannot be used now: {problem}")
-    if ability.limit_times is not None:
-        require(uses(state, _limit_key(source), ability) < ability.limit_times,
-                "limit_reached",
-                f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
-                f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
+    _check_limit(state, source, ability)
     if targets:
         _check_targets(ctx)
     return source, ability, ctx
@@ -684,6 +692,14 @@ def usable_abilities(state: State, seat: Seat, ref: str, ed: Components) -> list
         return []
     return [a for a in source.abilities if a.kind != "constant"
             and usable(state, seat, ref, a, ed)]
+
+
+def _check_limit(state: State, source: Source, ability: Ability) -> None:
+    if ability.limit_times is not None:
+        require(uses(state, _limit_key(source), ability) < ability.limit_times,
+                "limit_reached",
+                f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
+                f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
 
 
 def _zone_words(zone: str) -> str:
