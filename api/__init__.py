@@ -18,7 +18,7 @@ from flask_smorest import Api
 
 from events.recorder import CursorCache
 
-from . import errors
+from . import errors, i18n
 from .routes import register
 from .schemas import ErrorSchema
 from .service import recorder
@@ -61,6 +61,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["DATABASE"] = str(app.config["DATABASE"])
     app.extensions["chronicle_cache"] = CursorCache()
     app.extensions["chronicle_local"] = threading.local()
+    i18n.init_app(app)
 
     api = ChronicleApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     register(app, api)

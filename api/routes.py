@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import swagger_ui_bundle
@@ -23,8 +23,10 @@ from events.recorder import (
     check_depth,
     load_request,
 )
+from projections.messages import localise
 
 from . import schemas as s
+from .i18n import reader_language
 from .service import bearer, recorder
 from .web import web
 
@@ -146,8 +148,18 @@ def idempotency_key() -> str | None:
     return key
 
 
+T = TypeVar("T")
+
+
 def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
-    return payload, status, {"ETag": f'"{seq}"'}
+    return localised(payload), status, {"ETag": f'"{seq}"'}
+
+
+def localised(payload: T) -> T:
+    """The document with its sentences in the request's language, before a response schema
+    dumps it (its String fields keep only the text, which is the English; api/i18n.py)."""
+    shown: T = localise(payload, reader_language())
+    return shown
 
 
 # -- games ------------------------------------------------------------------------------
@@ -374,7 +386,7 @@ class Legal(MethodView):
         to tap instead of a field to type ids in.
         """
         actions, slots = recorder().legal_with_slots(game_id, access(game_id))
-        return {"actions": actions, "chance_slots": slots}
+        return localised({"actions": actions, "chance_slots": slots})
 
 
 @blp.route("/games/<game_id>/choices")
@@ -397,7 +409,8 @@ class Choices(MethodView):
         picks = json_picks(query["picks"])
         actor = query.get("actor")
         seat = int(actor) if actor is not None and actor.isdigit() else actor
-        return recorder().choices(game_id, access(game_id), query.get("type"), seat, picks)
+        return localised(recorder().choices(game_id, access(game_id), query.get("type"), seat,
+                                            picks))
 
 
 @blp.route("/games/<game_id>/export")
@@ -421,7 +434,7 @@ class Verify(MethodView):
     @blp.response(200, s.VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
-        return recorder().verify(game_id, access(game_id))
+        return localised(recorder().verify(game_id, access(game_id)))
 
 
 @blp.route("/games/<game_id>/compare/<other_id>")
@@ -431,7 +444,8 @@ class Compare(MethodView):
     @blp.alt_response(422, schema=s.ErrorSchema, description="not records of the same game")
     def get(self, game_id: str, other_id: str) -> dict[str, Any]:
         """Align two records of the same physical game; the first event where they differ."""
-        return recorder().compare(game_id, other_id, (access(game_id), access(other_id)))
+        return localised(recorder().compare(game_id, other_id,
+                                            (access(game_id), access(other_id))))
 
 
 @blp.route("/stats")

@@ -87,6 +87,8 @@ def _entry(slug: str) -> dict[str, Any]:
         "chance_fields": {k: list(v) for k, v in cls.chance_fields.items()},
         # its moves are built from their declared choices (GET /games/<id>/choices)
         "choices": bool(cls.actions),
+        # the moves whose layout a recorder's tablet may deal ("Deal the rest here")
+        "dealable": sorted(cls.dealable_types),
         "cards": _cards(default_edition(slug)),
         "labels": get_rules(slug).labels(),
     }

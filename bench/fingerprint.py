@@ -6,7 +6,9 @@ sentence of the event, the result, and two refusals (the event's action made by 
 that is not its actor, and the event's type with empty data). A change that claims to
 make the rules faster, or to reshape how they are declared, must leave this hash as it
 was (issue #34: "every change keeps the fixture hash ... unchanged"); `--by-game` prints
-one hash per game to find where a difference lies.
+one hash per game to find where a difference lies. Sentences and refusals are rendered in
+English (they are messages, docs/design.md, "Sentences as data"): a change that turns a
+game's sentences into messages must leave this hash as it was.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from projections import get_rules
+from projections.messages import render
 from projections.replay import META_TYPES, Folder, mode_of
 from projections.rules import Action, ChronicleError
 
@@ -29,7 +32,7 @@ def _refusal(rules: Any, state: Any, action: Action) -> str:
     try:
         rules.apply(state, action)
     except ChronicleError as err:
-        return f"{err.code}: {err.message}"
+        return f"{err.code}: {render(err.message, 'en')}"
     except Exception as err:  # a crash is a difference too
         return f"crash {type(err).__name__}"
     return "accepted"
@@ -54,7 +57,7 @@ def fingerprint_game(path: Path) -> str:
         }
         if env["type"] not in META_TYPES and env["type"] != "game_created":
             action = Action.of(env["type"], env["actor"], env["data"])
-            part["sentence"] = rules.describe(action, players)
+            part["sentence"] = render(rules.describe(action, players), "en")
             if before is not None:
                 other = next((s for s in range(len(players)) if s != env["actor"]), "table")
                 part["refusals"] = [

@@ -33,6 +33,7 @@ from events.recorder import (
     verify_games,
 )
 from projections import GAMES, get_rules
+from projections.messages import M, language_of
 from projections.rules import Action, GameRules
 
 from . import moving, render
@@ -67,8 +68,10 @@ def refusals(func: F) -> F:
 
 def _describe(err: Any) -> str:
     seq = err.details.get("seq") if isinstance(getattr(err, "details", None), dict) else None
-    where = f"illegal action at seq {seq} " if seq is not None else ""
-    return f"{where}({err.code}): {err.message}"
+    if seq is not None:
+        return render.say(M("illegal action at seq {seq} ({code}): {reason}", seq=seq,
+                            code=err.code, reason=err.message))
+    return f"({err.code}): {render.say(err.message)}"
 
 
 @contextmanager
@@ -127,6 +130,14 @@ def _width() -> int:
     return render.console().width
 
 
+def _height() -> int | None:
+    """The terminal's lines (or `LINES`), for a replay that must fit the screen; None when
+    the output goes to a pipe or a file, which has no foot to scroll past."""
+    if "LINES" in os.environ or sys.stdout.isatty():
+        return render.console().height
+    return None
+
+
 def _titles() -> dict[str, str]:
     return {slug: cls.title for slug, cls in GAMES.items()}
 
@@ -138,7 +149,7 @@ def _words_of(rules: GameRules[Any], players: list[str], mode: str) -> render.Ga
     def describe(kind: str, actor: Any, data: Any) -> str:
         return rules.describe(Action.of(kind, actor, data), names)
 
-    ctx = BoardContext(names, rules.labels(), edition=rules.edition)
+    ctx = BoardContext(names, rules.labels(), edition=rules.edition, lang=render.language())
     return render.GameWords(title=rules.title, ctx=ctx, describe=describe, mode=mode)
 
 
@@ -169,15 +180,30 @@ def _access_for(as_seat: Any) -> Access:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="CHRONICLE_DB", default="chronicle.db", show_default=True,
               help="SQLite path, sqlite:///PATH or postgresql://... (env CHRONICLE_DB)")
+@click.option("--lang", default=None, metavar="LANG",
+              help="the language of what is printed: en or zh-Hans (default: LC_ALL, "
+                   "LC_MESSAGES or LANG; env CHRONICLE_LANG)", envvar="CHRONICLE_LANG")
 @click.version_option(package_name="chronicle")
 @click.pass_context
-def main(ctx: click.Context, db: str) -> None:
+def main(ctx: click.Context, db: str, lang: str | None) -> None:
     """Record table games as an append-only log; replay, undo and audit them.
 
     Example: chronicle new adaman --player Ann --mode digital
     """
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
+    render.set_language(reader_language(lang))
+
+
+def reader_language(wanted: str | None) -> str:
+    """`--lang`, else the locale the environment names (POSIX order: LC_ALL, LC_MESSAGES,
+    LANG); English when none names a language chronicle speaks."""
+    if wanted:
+        return language_of(wanted)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(name):
+            return language_of(os.environ[name])
+    return language_of(None)
 
 
 @main.command()
@@ -209,7 +235,9 @@ def games(ctx: click.Context, slug: str | None, player: str | None, status: str 
               help="a player's name, once per seat in seat order")
 @click.option("--mode", type=click.Choice(["table", "digital"]), default="table",
               show_default=True)
-@click.option("--seed", default=None, help="digital mode: the dealing seed (default: random)")
+@click.option("--seed", default=None,
+              help="digital mode: extra entropy mixed into the server's own secret seed; "
+                   "it never chooses the cards (default: none)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="a game option (VALUE is JSON, or a plain string)")
 @click.option("--edition", default=None, help="edition name or sha256 (default: shipped)")
@@ -461,19 +489,20 @@ def _dry_out(walk: dict[str, Any], as_json: bool) -> None:
     elif walk["choice"] is not None:
         _print(moving.choice_table(walk))
     if not as_json and walk["move"] is not None:
-        _print(f"Would record: {walk['sentence']}")
+        _print(render.say(M("Would record: {sentence}", sentence=walk["sentence"])))
 
 
 def _which_move(opening: list[dict[str, Any]], game: render.GameWords,
                 asking: bool) -> tuple[str, Any]:
     if not opening:
-        raise Refused("no move is open to you now")
+        raise Refused(render.say(M("no move is open to you now")))
     if len(opening) == 1:
         return opening[0]["type"], opening[0]["actor"]
     _print(moving.menu_table(opening, game.ctx.name))
     if not asking:
-        raise Refused("say which move: chronicle move ID TYPE (the TYPE column above)")
-    number = click.prompt("Which move", type=click.IntRange(1, len(opening)))
+        raise Refused(render.say(M("say which move: chronicle move ID TYPE (the TYPE column "
+                                   "above)")))
+    number = click.prompt(render.say(M("Which move")), type=click.IntRange(1, len(opening)))
     return opening[number - 1]["type"], opening[number - 1]["actor"]
 
 
@@ -484,7 +513,8 @@ def _walk(rec: Recorder, game_id: str, who: Access, kind: str, actor: Any,
     walk = rec.choices(game_id, who, kind, actor, picks)
     for text in typed:
         if walk["choice"] is None:
-            raise Refused(f"the move is complete before “{text}”: {walk['sentence']}")
+            raise Refused(render.say(M("the move is complete before “{text}”: {sentence}",
+                                       text=text, sentence=walk["sentence"])))
         try:
             picks.append(moving.answer(walk["choice"], text))
         except moving.NotAnOption as err:
@@ -501,11 +531,11 @@ def _finish(rec: Recorder, game_id: str, who: Access, walk: dict[str, Any], aski
     while walk["choice"] is not None:
         _print(moving.choice_table(walk))
         if walk["move"] is not None:
-            _print(f"“done” would record: {walk['sentence']}")
+            _print(render.say(M("“done” would record: {sentence}", sentence=walk["sentence"])))
         if not asking:
-            raise Refused(f"the move is not complete: {walk['choice']['prompt']} "
-                          "(add a --pick for it)")
-        typed = click.prompt("Your answer (“back” takes the last one back)")
+            raise Refused(render.say(M("the move is not complete: {prompt} (add a --pick for "
+                                       "it)", prompt=walk["choice"]["prompt"])))
+        typed = click.prompt(render.say(M("Your answer (“back” takes the last one back)")))
         if typed.strip().lower() == "back":
             picks = picks[:-1]
         else:
@@ -554,9 +584,12 @@ def replay(ctx: click.Context, game_id: str, at: int | None) -> None:
         game = _game_words(rec, game_id)
         last = events[-1]["seq"]
 
+        height = _height()
+
         def show(step: int) -> Any:
             doc = rec.state(game_id, step)
-            return render.step_view(events[step], notes.get(step, {}), doc, game, _width())
+            return render.step_view(events[step], notes.get(step, {}), doc, game, _width(),
+                                    height)
 
         if at is not None:
             if not 0 <= at <= last:
@@ -810,7 +843,7 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
     if rules is not None:
         return _words_of(rules, players, mode)
     return render.GameWords(title=render.words(slug) or "an unknown game",
-                            ctx=BoardContext(tuple(players)),
+                            ctx=BoardContext(tuple(players), lang=render.language()),
                             describe=lambda kind, actor, data: render.words(kind), mode=mode)
 
 

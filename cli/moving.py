@@ -16,6 +16,10 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from projections.messages import M
+
+from .render import say
+
 END_WORDS = frozenset({"done", "end", "."})
 
 
@@ -32,14 +36,20 @@ def answer(choice: dict[str, Any], typed: str) -> dict[str, Any]:
     for option in options:
         if _value_text(option["value"]) == text:
             return {"choice": choice["id"], "value": option["value"]}
-    folded = [o for o in options if o["label"].casefold() == text.casefold()]
+    # a label in English or in the reader's language
+    folded = [o for o in options if text.casefold() in (str(o["label"]).casefold(),
+                                                        say(o["label"]).casefold())]
     if len(folded) == 1:
         return {"choice": choice["id"], "value": folded[0]["value"]}
     if text.isdigit() and 1 <= int(text) <= len(options):
         return {"choice": choice["id"], "value": options[int(text) - 1]["value"]}
-    ending = " or “done”" if choice.get("can_end") else ""
-    raise NotAnOption(f"“{text}” is not one of the options of “{choice['prompt']}”: "
-                      f"give a number from 1 to {len(options)}, a label{ending}")
+    if choice.get("can_end"):
+        raise NotAnOption(say(M("“{text}” is not one of the options of “{prompt}”: give a "
+                                "number from 1 to {count}, a label or “done”", text=text,
+                                prompt=choice["prompt"], count=len(options))))
+    raise NotAnOption(say(M("“{text}” is not one of the options of “{prompt}”: give a number "
+                            "from 1 to {count}, a label", text=text, prompt=choice["prompt"],
+                            count=len(options))))
 
 
 def _value_text(value: Any) -> str:
@@ -49,35 +59,38 @@ def _value_text(value: Any) -> str:
 def choice_table(walk: dict[str, Any]) -> Table:
     """What is asked now, with its options numbered under their groups."""
     choice = walk["choice"]
-    table = Table(title=Text(choice["prompt"]), box=box.SIMPLE_HEAD, title_justify="left",
+    table = Table(title=Text(say(choice["prompt"])), box=box.SIMPLE_HEAD, title_justify="left",
                   caption=Text(_caption(choice)))
     table.add_column("#", justify="right")
-    table.add_column("option")
+    table.add_column(say(M("option")))
     table.add_column("", ratio=1)
     group = None
     for number, option in enumerate(choice["options"], 1):
         if option.get("group") and option["group"] != group:
             group = option["group"]
-            table.add_row("", Text(group, style="bold"), "")
-        table.add_row(str(number), Text(option["label"]), Text(option.get("detail", "")))
+            table.add_row("", Text(say(group), style="bold"), "")
+        table.add_row(str(number), Text(say(option["label"])),
+                      Text(say(option.get("detail", ""))))
     return table
 
 
 def _caption(choice: dict[str, Any]) -> str:
     if choice["kind"] == "one":
-        return "pick one (a number or a label)"
-    more = "one at a time"
-    return f"{more}; “done” ends the list" if choice.get("can_end") else more
+        return say(M("pick one (a number or a label)"))
+    if choice.get("can_end"):
+        return say(M("one at a time; “done” ends the list"))
+    return say(M("one at a time"))
 
 
 def menu_table(actions: list[dict[str, Any]], name: Callable[[Any], str]) -> Table:
-    table = Table(title=Text("Moves open now"), box=box.SIMPLE_HEAD, title_justify="left",
-                  caption=Text("`chronicle move ID TYPE` builds one choice by choice"))
+    table = Table(title=Text(say(M("Moves open now"))), box=box.SIMPLE_HEAD,
+                  title_justify="left",
+                  caption=Text(say(M("`chronicle move ID TYPE` builds one choice by choice"))))
     table.add_column("#", justify="right")
-    table.add_column("who")
-    table.add_column("move")
+    table.add_column(say(M("who")))
+    table.add_column(say(M("move")))
     table.add_column("TYPE")
     for number, action in enumerate(actions, 1):
-        table.add_row(str(number), Text(name(action["actor"])), Text(action["label"]),
+        table.add_row(str(number), Text(name(action["actor"])), Text(say(action["label"])),
                       Text(action["type"], style="dim"))
     return table

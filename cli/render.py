@@ -8,20 +8,40 @@ renderable fits the console's width (80 and 120 columns are tested).
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from projections.messages import M, Mn, Seq, render
 from projections.rules import ordinal, plural, possessive, words_list
 
 from .boards import BoardContext, board_for, generic
+
+#: the reader's language for this run (`chronicle --lang`, else LC_ALL / LC_MESSAGES / LANG)
+_READER = {"lang": "en"}
+
+
+def set_language(lang: str) -> None:
+    _READER["lang"] = lang
+
+
+def language() -> str:
+    return _READER["lang"]
+
+
+def say(value: Any) -> str:
+    """A message (or a legacy English string) in the reader's language."""
+    return render(value, _READER["lang"])
+
 
 #: action -> the sentence a player would say for it (the game's `describe`)
 Describe = Callable[[str, Any, Mapping[str, Any]], str]
@@ -46,9 +66,11 @@ class GameWords:
     mode: str = "table"
 
     def sentence(self, action: Mapping[str, Any]) -> str:
-        """The action as a sentence; an action the game cannot describe still reads."""
+        """The action as a sentence in the reader's language; an action the game cannot
+        describe still reads."""
         try:
-            return self.describe(action["type"], action.get("actor"), action.get("data") or {})
+            return self.ctx.say(self.describe(action["type"], action.get("actor"),
+                                              action.get("data") or {}))
         except Exception:  # a listed action without its chance fields, an odd shape
             return f"{self.ctx.name(action.get('actor'))}: {words(action['type'])}"
 
@@ -93,26 +115,33 @@ def result_sentence(result: Mapping[str, Any], ctx: BoardContext) -> str:
     winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
     won = {scores[w] for w in winners if w < len(scores)}
     if winners:
-        who = words_list(ctx.name(w) for w in winners)
-        verb = "wins" if len(winners) == 1 else "share the win"
-        text = f"{who} {verb}" + (f" with {_points(won.pop())}" if len(won) == 1 else "")
+        who = Seq(ctx.name(w) for w in winners)
+        if len(won) == 1:
+            text = Mn("{players} wins with {points}", "{players} share the win with {points}",
+                      len(winners), players=who, points=_points(won.pop()))
+        else:
+            text = Mn("{players} wins", "{players} share the win", len(winners), players=who)
     elif len(scores) == 1:
-        text = f"{ctx.name(0)} loses with {_points(scores[0])}"
+        text = M("{player} loses with {points}", player=ctx.name(0), points=_points(scores[0]))
     else:
-        text = "Nobody wins"
+        text = M("Nobody wins")
     reason = result.get("reason")
-    return text + (f" ({ctx.label(reason)})" if reason else "")
+    if reason:
+        text = M("{result} ({reason})", result=text, reason=ctx.label(reason))
+    return ctx.say(text)
 
 
-def _points(score: Any) -> str:
-    return plural(score, "point") if isinstance(score, int) else f"{score} points"
+def _points(score: Any) -> Any:
+    if isinstance(score, int):
+        return Mn("{count} point", "{count} points", score)
+    return M("{score} points", score=str(score))
 
 
 def _cell(value: Any, ctx: BoardContext) -> str:
     if value is None or value in ({}, [], ""):
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return ctx.say(M("yes") if value else M("no"))
     if isinstance(value, int | float):
         return str(value)
     if isinstance(value, str):
@@ -147,29 +176,38 @@ def scores_table(result: Mapping[str, Any], ctx: BoardContext) -> Table:
                          justify="right")
     for category, values in _breakdown_rows(result, len(scores)):
         table.add_row(Text(ctx.label(category)), *(Text(_cell(v, ctx)) for v in values))
-    table.add_row(Text("score", style="bold"),
+    table.add_row(Text(ctx.say(M("score")), style="bold"),
                   *(Text(_cell(s, ctx), style="bold") for s in scores))
     return table
 
 
-def state_panel(doc: Mapping[str, Any], game: GameWords, width: int) -> Panel:
-    """The board at one step, who is to act or how it ended, titled with the game and step."""
+def state_panel(doc: Mapping[str, Any], game: GameWords, width: int,
+                compact: bool = False) -> Panel:
+    """The board at one step, who is to act or how it ended, titled with the game and step.
+
+    `compact`: the board summed up for a short terminal, and the result without its table.
+    """
     inner = width - PANEL_MARGIN
     g = game.at_width(inner, doc.get("to_act") or ())
+    if compact:
+        g = replace(g, ctx=replace(g.ctx, compact=True))
     parts: list[RenderableType] = [board(doc["game"], doc.get("view"), g.ctx)]
     result = doc.get("result")
     if result:
-        parts += [Text(""), Text(sentence_case(result_sentence(result, g.ctx)), style="bold"),
-                  scores_table(result, g.ctx)]
+        parts += [Text(""), Text(sentence_case(result_sentence(result, g.ctx)), style="bold")]
+        if not compact:
+            parts.append(scores_table(result, g.ctx))
     elif doc.get("to_act"):
-        parts += [Text(""), Text(f"To act: {words_list(g.ctx.name(a) for a in doc['to_act'])}",
-                                 style="bold")]
+        parts += [Text(""), Text(g.ctx.say(M("To act: {players}", players=Seq(
+            g.ctx.name(a) for a in doc["to_act"]))), style="bold")]
     if doc.get("audit") == "failed":
-        parts.append(Text("This game failed its audit: `chronicle verify` says where.",
-                          style="bold red"))
-    status = "finished" if doc.get("status") == "finished" else "in progress"
-    title = Text(f"{game.title} · step {doc['seq']} of {doc.get('last_seq', doc['seq'])}")
-    subtitle = Text(f"{doc['game_id']} · {doc.get('mode', game.mode)} game · {status}")
+        parts.append(Text(g.ctx.say(M("This game failed its audit: `chronicle verify` says "
+                                      "where.")), style="bold red"))
+    status = M("finished") if doc.get("status") == "finished" else M("in progress")
+    title = Text(g.ctx.say(M("{game} · step {seq} of {last}", game=game.title, seq=doc["seq"],
+                             last=doc.get("last_seq", doc["seq"]))))
+    subtitle = Text(g.ctx.say(M("{game_id} · {mode} · {status}", game_id=doc["game_id"],
+                                mode=_mode(doc.get("mode", game.mode)), status=status)))
     return Panel(Group(*parts), title=title, subtitle=subtitle, width=width)
 
 
@@ -179,51 +217,66 @@ def event_sentence(event: Mapping[str, Any], note: Mapping[str, Any], game: Game
     ctx, data = game.ctx, event.get("data") or {}
     who = ctx.name(event.get("actor"))
     kind = event.get("type")
+    text: Any
     if kind == "game_created":
         players = data.get("players") or list(ctx.names)
-        text = (f"{game.title} set up for {words_list(str(p) for p in players)} "
-                f"({data.get('mode', game.mode)} game)")
+        text = M("{game} set up for {players} ({mode})", game=game.title,
+                 players=Seq(str(p) for p in players), mode=_mode(data.get("mode", game.mode)))
     elif kind in ("undo", "redo"):
-        text = f"{who} {'undid' if kind == 'undo' else 'redid'} step {data.get('target_seq')}"
+        text = (M("{player} undid step {seq}", player=who, seq=str(data.get("target_seq")))
+                if kind == "undo" else
+                M("{player} redid step {seq}", player=who, seq=str(data.get("target_seq"))))
     elif kind == "seed_revealed":
-        text = "The server revealed the seed it dealt from"
+        text = M("The server revealed the seed it dealt from")
     elif kind == "note":
-        text = f"{who} noted: {data.get('text', '')}".rstrip(": ")
+        text = M("{player} noted: {text}", player=who, text=str(data.get("text", ""))) \
+            if data.get("text") else M("{player} noted", player=who)
     elif kind == "claim_result":
         claimed = ", ".join(f"{ctx.name(i)} {s}" for i, s in enumerate(data.get("scores") or [])
                             if s is not None)
-        text = f"{who} wrote down the result" + (f": {claimed}" if claimed else "")
+        text = M("{player} wrote down the result: {claimed}", player=who, claimed=claimed) \
+            if claimed else M("{player} wrote down the result", player=who)
     elif kind == "correction":
         fix = data.get("action") or {}
-        text = f"{who} corrected step {data.get('target_seq')}: " + (
-            game.sentence(fix) if fix.get("type") else "an action with no type")
+        text = M("{player} corrected step {seq}: {what}", player=who,
+                 seq=str(data.get("target_seq")),
+                 what=game.sentence(fix) if fix.get("type") else M("an action with no type"))
     else:
         text = note.get("description") or game.sentence(event)
-    return sentence_case(text)
+    return sentence_case(ctx.say(text))
+
+
+def _mode(mode: Any) -> Any:
+    """ "table game" / "digital game": a game's mode in words."""
+    return {"table": M("table game"), "digital": M("digital game")}.get(str(mode), str(mode))
 
 
 def event_text(event: Mapping[str, Any], note: Mapping[str, Any], game: GameWords) -> Text:
     text = Text(event_sentence(event, note, game))
+    say = game.ctx.say
     if note.get("undone"):
         text.stylize("strike dim")
-        text.append(" (undone)", style="dim")
+        text.append(say(M(" (undone)")), style="dim")
     if note.get("corrected_by") is not None:
-        text.append(f" (corrected at step {note['corrected_by']})", style="italic")
+        text.append(say(M(" (corrected at step {seq})", seq=str(note["corrected_by"]))),
+                    style="italic")
     if note.get("invalid"):
-        text.append(f" — no longer legal: {without_codes(note['invalid'])}", style="red")
+        text.append(say(M(" — no longer legal: {reason}",
+                          reason=without_codes(say(note["invalid"])))), style="red")
     if note.get("redacted"):
-        text.append(" (hidden details withheld)", style="dim")
+        text.append(say(M(" (hidden details withheld)")), style="dim")
     return text
 
 
 def log_table(events: list[dict[str, Any]], notes: Mapping[int, Mapping[str, Any]],
               game: GameWords) -> Table:
-    table = Table(title=Text(f"{game.title}: {plural(len(events), 'event')}"),
-                  box=box.SIMPLE_HEAD)
-    table.add_column("step", justify="right")
-    table.add_column("who")
-    table.add_column("what happened", ratio=1)
-    table.add_column("recorded", no_wrap=True)
+    say = game.ctx.say
+    table = Table(title=Text(say(M("{game}: {events}", game=game.title, events=Mn(
+        "{count} event", "{count} events", len(events))))), box=box.SIMPLE_HEAD)
+    table.add_column(say(M("step")), justify="right")
+    table.add_column(say(M("who")))
+    table.add_column(say(M("what happened")), ratio=1)
+    table.add_column(say(M("recorded")), no_wrap=True)
     for event in events:
         table.add_row(str(event["seq"]), Text(game.ctx.name(event.get("actor"))),
                       event_text(event, notes.get(event["seq"], {}), game),
@@ -236,17 +289,60 @@ def _when(stamp: Any) -> str:
 
 
 def step_view(event: Mapping[str, Any], note: Mapping[str, Any], doc: Mapping[str, Any],
-              game: GameWords, width: int) -> Group:
-    """One step of a replay: what happened, the board after it, the keys."""
-    head = Text(f"Step {event['seq']} of {doc.get('last_seq', event['seq'])}: ", style="bold")
+              game: GameWords, width: int, height: int | None = None) -> Group:
+    """One step of a replay: what happened, the board after it, the keys.
+
+    With a `height` (a terminal's lines), the whole step fits in it with the sentence on
+    top: the full board when it fits, else the compact board, else the compact board cut
+    at the screen's foot with a line saying so. One line is left for the cursor, so the
+    sentence never scrolls away.
+    """
+    say = game.ctx.say
+    head = Text(say(M("Step {seq} of {last}: ", seq=event["seq"],
+                      last=doc.get("last_seq", event["seq"]))), style="bold")
     head.append_text(event_text(event, note, game))
-    keys = Text("n or → next · p or ← previous · f first · l last · q quit", style="dim")
-    return Group(head, state_panel(doc, game, width), keys)
+    keys = Text(say(M("n or → next · p or ← previous · f first · l last · q quit")),
+                style="dim")
+    full = Group(head, state_panel(doc, game, width), keys)
+    if height is None or lines_of(full, width) < height:
+        return full
+    panel = state_panel(doc, game, width, compact=True)
+    room = height - 1 - lines_of(head, width) - lines_of(keys, width)
+    if lines_of(panel, width) <= room:
+        return Group(head, panel, keys)
+    return Group(head, Cropped(panel, room, say), keys)
+
+
+def lines_of(renderable: RenderableType, width: int) -> int:
+    """How many terminal lines a renderable takes at this width."""
+    probe = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    return len(probe.render_lines(renderable, probe.options, pad=False))
+
+
+class Cropped:
+    """The first lines of a renderable that would not fit, and a last line saying what
+    was left out and where to read it whole."""
+
+    def __init__(self, renderable: RenderableType, lines: int,
+                 say: Callable[[Any], str]) -> None:
+        self.renderable, self.lines, self.say = renderable, max(2, lines), say
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rendered = console.render_lines(self.renderable, options, pad=False)
+        kept = rendered[: self.lines - 1]
+        for line in kept:
+            yield from line
+            yield Segment.line()
+        left = len(rendered) - len(kept)
+        yield Text(self.say(Mn("… {count} more line of the board: `chronicle state` shows it "
+                               "whole", "… {count} more lines of the board: `chronicle state` "
+                               "shows it whole", left, count=left)),
+                   style="dim", no_wrap=True, overflow="ellipsis")
 
 
 def recorded_line(event: Mapping[str, Any], game: GameWords) -> Text:
     """ "Step 3 recorded: Ann controlled the Sailor with the Mill"."""
-    line = Text(f"Step {event['seq']} recorded: ", style="bold")
+    line = Text(game.ctx.say(M("Step {seq} recorded: ", seq=event["seq"])), style="bold")
     line.append(event_sentence(event, {}, game))
     return line
 
@@ -254,14 +350,17 @@ def recorded_line(event: Mapping[str, Any], game: GameWords) -> Text:
 # -- legal actions ------------------------------------------------------------------------------
 def actions_table(actions: list[dict[str, Any]], game: GameWords,
                   finished: bool = False) -> RenderableType:
+    say = game.ctx.say
     if not actions:
-        return Text("No legal action now: " + ("the game is over." if finished else
-                                               "it is someone else's turn."))
-    table = Table(title=Text(f"{plural(len(actions), 'legal action')} now"),
-                  box=box.SIMPLE_HEAD, caption=Text("`--json` lists them ready to pass to `act`"))
+        return Text(say(M("No legal action now: the game is over.") if finished else
+                        M("No legal action now: it is someone else's turn.")))
+    table = Table(title=Text(say(Mn("{count} legal action now", "{count} legal actions now",
+                                    len(actions)))),
+                  box=box.SIMPLE_HEAD,
+                  caption=Text(say(M("`--json` lists them ready to pass to `act`"))))
     table.add_column("#", justify="right")
-    table.add_column("who")
-    table.add_column("the action, as it would be recorded", ratio=1)
+    table.add_column(say(M("who")))
+    table.add_column(say(M("the action, as it would be recorded")), ratio=1)
     for number, action in enumerate(actions, 1):
         table.add_row(str(number), Text(game.ctx.name(action.get("actor"))),
                       Text(sentence_case(game.sentence(action))))
@@ -290,17 +389,20 @@ def games_table(rows: list[dict[str, Any]], total: int,
                 titles: Mapping[str, str]) -> RenderableType:
     """One row per game: its id (what the other commands take), then what it is in words."""
     if not rows:
-        return Text("No games match." if total else "No games yet.")
-    shown = f", {len(rows)} shown" if len(rows) < total else ""
-    table = Table(title=Text(f"{plural(total, 'game')}{shown}"), box=box.SIMPLE_HEAD)
-    table.add_column("id", no_wrap=True)
-    table.add_column("game", ratio=1)
+        return Text(say(M("No games match.") if total else M("No games yet.")))
+    count = Mn("{count} game", "{count} games", total)
+    title = M("{games}, {shown} shown", games=count, shown=len(rows)) if len(rows) < total \
+        else count
+    table = Table(title=Text(say(title)), box=box.SIMPLE_HEAD)
+    table.add_column(say(M("id")), no_wrap=True)
+    table.add_column(say(M("game")), ratio=1)
     for row in rows:
-        status = "finished" if row.get("status") == "finished" else "in progress"
+        status = M("finished") if row.get("status") == "finished" else M("in progress")
         about = Text(titles.get(row["game"], words(row["game"])), style="bold")
-        about.append(f"\n{words_list(str(p) for p in row['players'])}")
-        about.append(f"\n{status} · {row.get('mode', 'table')} game · created "
-                     f"{str(row.get('created_at', ''))[:10]}", style="dim")
+        about.append(f"\n{say(Seq(str(p) for p in row['players']))}")
+        about.append("\n" + say(M("{status} · {mode} · created {date}", status=status,
+                                   mode=_mode(row.get("mode", "table")),
+                                   date=str(row.get("created_at", ""))[:10])), style="dim")
         table.add_row(Text(row["id"]), about)
     return table
 
@@ -386,19 +488,24 @@ def verify_report(report: Mapping[str, Any], log: AuditedLog, width: int) -> Pan
              "claims": [p for p in problems if p.get("code") in CLAIM_CODES]}
     kinds["moves"] = [p for p in problems if not any(p in v for v in kinds.values())]
     lines = [
-        _check("Hash chain", kinds["chain"], ctx,
-               f"intact: {plural(log.events, 'event')}, each linked to the one before"),
-        _check("Moves", kinds["moves"], ctx,
-               f"re-applied: all {plural(report.get('checked', 0), 'event')} replay under the "
-               "rules"),
+        _check(M("Hash chain"), kinds["chain"], ctx,
+               Mn("Hash chain intact: {count} event, each linked to the one before.",
+                  "Hash chain intact: {count} events, each linked to the one before.",
+                  log.events)),
+        _check(M("Moves"), kinds["moves"], ctx,
+               Mn("Moves re-applied: all {count} event replay under the rules.",
+                  "Moves re-applied: all {count} events replay under the rules.",
+                  report.get("checked", 0))),
         _deals_line(kinds["deals"], log, ctx),
         _result_line(report, kinds["moves"], log, ctx),
         _claims_line(kinds["claims"], log, ctx),
     ]
     first = report.get("first_bad_seq")
-    verdict = Text("The record verifies." if report.get("ok") else
-                   f"The record does not verify: {plural(len(problems), 'problem')}"
-                   + (f", the first at step {first}." if first is not None else "."),
+    failing = Mn("{count} problem", "{count} problems", len(problems))
+    verdict = Text(say(M("The record verifies.") if report.get("ok") else
+                       M("The record does not verify: {problems}, the first at step {seq}.",
+                         problems=failing, seq=first) if first is not None else
+                       M("The record does not verify: {problems}.", problems=failing)),
                    style="bold green" if report.get("ok") else "bold red")
     checks = Table.grid(padding=(0, 1))
     checks.add_column(no_wrap=True)
@@ -416,48 +523,52 @@ Check = tuple[str, Text]
 def _check(name: str, problems: list[Mapping[str, Any]], ctx: BoardContext,
            fine: str) -> Check:
     if not problems:
-        return _mark(PASS, f"{name} {fine}.")
-    sign, text = _mark(FAIL, f"{name}: {plural(len(problems), 'problem')}.")
+        return _mark(PASS, fine)
+    sign, text = _mark(FAIL, Mn("{check}: {count} problem.", "{check}: {count} problems.",
+                                len(problems), check=name))
     for problem in problems:
-        text.append(f"\n{_problem_sentence(problem, ctx)}")
+        text.append(f"\n{say(_problem_sentence(problem, ctx))}")
     return sign, text
 
 
 def _mark(sign: str, sentence: str) -> Check:
-    return sign, Text(sentence)
+    return sign, Text(say(sentence))
 
 
 def _deals_line(problems: list[Mapping[str, Any]], log: AuditedLog,
                 ctx: BoardContext) -> Check:
     if log.game.mode != "digital":
-        return _mark(SKIP, "Deals: a table game; the cards were entered at the table, "
-                           "so there is no seed to re-derive them from.")
+        return _mark(SKIP, M("Deals: a table game; the cards were entered at the table, "
+                             "so there is no seed to re-derive them from."))
     if problems:
-        return _check("Deals", problems, ctx, "")
+        return _check(M("Deals"), problems, ctx, "")
     if not log.seed_revealed:
-        return _mark(SKIP, "Deals: the seed stays secret until the game ends; every deal is "
-                           "re-derived from it then.")
-    return _mark(PASS, "Deals re-derived: every deal is the one the revealed seed gives.")
+        return _mark(SKIP, M("Deals: the seed stays secret until the game ends; every deal "
+                             "is re-derived from it then."))
+    return _mark(PASS, M("Deals re-derived: every deal is the one the revealed seed gives."))
 
 
 def _result_line(report: Mapping[str, Any], moves: list[Any], log: AuditedLog,
                  ctx: BoardContext) -> Check:
     result = report.get("result")
     if result:
-        return _mark(PASS, f"Result recomputed: {result_sentence(result, ctx)}.")
+        return _mark(PASS, M("Result recomputed: {result}.",
+                             result=result_sentence(result, ctx)))
     if moves:
-        return _mark(FAIL, "Result: not recomputed, since the moves do not replay.")
-    return _mark(SKIP, "Result: the game is not over yet.")
+        return _mark(FAIL, M("Result: not recomputed, since the moves do not replay."))
+    return _mark(SKIP, M("Result: the game is not over yet."))
 
 
 def _claims_line(problems: list[Mapping[str, Any]], log: AuditedLog,
                  ctx: BoardContext) -> Check:
     if problems:
-        return _check("Claims", problems, ctx, "")
+        return _check(M("Claims"), problems, ctx, "")
     if not log.claims:
-        return _mark(SKIP, "Claims: no result was written down at the table.")
-    return _mark(PASS, f"Claims compared: the {plural(log.claims, 'result')} written down at "
-                       "the table match the rules.")
+        return _mark(SKIP, M("Claims: no result was written down at the table."))
+    return _mark(PASS, Mn("Claims compared: the {count} result written down at the table "
+                          "match the rules.",
+                          "Claims compared: the {count} results written down at the table "
+                          "match the rules.", log.claims))
 
 
 def compare_panel(report: Mapping[str, Any], ids: tuple[str, str], game: GameWords,
@@ -555,7 +666,8 @@ def stats_view(report: Mapping[str, Any], titles: Mapping[str, str]) -> Group:
             most = max((b["count"] for b in s["histogram"]), default=1) or 1
             for b in s["histogram"]:
                 bar = "█" * max(0, round(30 * b["count"] / most))
-                hist.add_row(f"{b['from']} to {b['to']}", f"{bar} {b['count']}")
+                span = str(b["from"]) if b["from"] == b["to"] else f"{b['from']} to {b['to']}"
+                hist.add_row(span, f"{bar} {b['count']}")
             parts.append(hist)
         if stats.get("most_frequent_actions"):
             parts.append(Text("most frequent actions: " + ", ".join(

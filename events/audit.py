@@ -159,6 +159,15 @@ def _summarise(stats: dict[str, Any]) -> dict[str, Any]:
 
 
 def _histogram(values: list[float], bins: int = 8) -> list[dict[str, Any]]:
+    """Equal-width bins over [min, max]. Whole-number scores (every game's) get whole-number
+    bins, `to` included ("14 to 15"), never "14.2 to 15.5", which no score can be; the web's
+    chart bins the same way (api/static/stats.js)."""
+    if all(float(v).is_integer() for v in values):
+        lo, hi = int(min(values)), int(max(values))
+        step = max(1, -(-(hi - lo + 1) // bins))  # ceil
+        whole = Counter((int(v) - lo) // step for v in values)
+        return [{"from": lo + i * step, "to": min(hi, lo + (i + 1) * step - 1), "count": whole[i]}
+                for i in range((hi - lo) // step + 1)]
     low, high = min(values), max(values)
     width = max(1.0, (high - low) / bins)
     counts = Counter(min(bins - 1, int((v - low) / width)) for v in values)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from projections.document import state_document
+from projections.messages import M
 from projections.replay import META_TYPES, Cursor, to_action
 from projections.rules import ALL, TABLE, Action, GameRules, IllegalAction, seat_name, thaw
 from projections.visibility import shown_event
@@ -200,7 +201,20 @@ class GameReader:
         if seq in invalid:
             note["invalid"] = invalid[seq]
         note["description"] = self.sentence(shown, seen)
+        if shown["type"] in self.rules.outcome_types and not withheld:
+            said = self._outcome(shown)
+            if said:
+                note["description"] += f": {said}"
         return note
+
+    def _outcome(self, shown: Envelope) -> str | None:
+        """What the move decided (a challenge's winner), from the game as it stood before
+        it; a move the rules no longer read on that state says nothing more."""
+        try:
+            before = self._folding.cursor(self.ctx, shown["seq"] - 1).state
+            return self.rules.outcome(before, to_action(shown), self.ctx.players)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, IllegalAction):
+            return None
 
     def sentence(self, shown: Envelope, seen: dict[int, Envelope] | None = None) -> str:
         """What a person reads for one event, from what this caller may see of it."""
@@ -211,16 +225,19 @@ class GameReader:
         if kind in ("undo", "redo"):
             target = data.get("target_seq")
             if not isinstance(target, int):
-                return f"{who} {'undid' if kind == 'undo' else 'redid'} the last move"
-            before = (seen or {}).get(target) or self.event(target)
-            verb = "undid" if kind == "undo" else "redid"
-            return f"{who} {verb} the move “{self.sentence(before)}”"
+                return M("{player} undid the last move", player=who) if kind == "undo" else \
+                    M("{player} redid the last move", player=who)
+            before = self.sentence((seen or {}).get(target) or self.event(target))
+            return M("{player} undid the move “{move}”", player=who, move=before) \
+                if kind == "undo" else M("{player} redid the move “{move}”", player=who,
+                                          move=before)
         if kind == "correction":
             fix = data.get("action") or {}
             what = describe(self.rules, Action.of(str(fix.get("type", "move")),
                                                   fix.get("actor", "table"),
                                                   fix.get("data") or {}), names)
-            return f"{who} corrected event {data.get('target_seq')}: now “{what}”"
+            return M("{player} corrected event {seq}: now “{move}”", player=who,
+                     seq=str(data.get("target_seq")), move=what)
         return _meta_sentence(kind, who, data, names)
 
 def describe(rules: GameRules[Any], action: Action, names: list[str]) -> str:
@@ -229,26 +246,29 @@ def describe(rules: GameRules[Any], action: Action, names: list[str]) -> str:
     try:
         return rules.describe(action, names)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return f"{seat_name(names, action.actor)}: {action.type.replace('_', ' ')}"
+        return M("{actor}: {move}", actor=seat_name(names, action.actor),
+                 move=action.type.replace("_", " "))
 
 
 def _meta_sentence(kind: str, who: str, data: dict[str, Any], names: list[str]) -> str:
     if kind == "game_created":
         players = ", ".join(data.get("players") or names)
-        mode = "a digital game" if data.get("mode") == "digital" else "a table game"
-        return f"{mode} of {players} began"
+        if data.get("mode") == "digital":
+            return M("a digital game of {players} began", players=players)
+        return M("a table game of {players} began", players=players)
     if kind == "seed_revealed":
-        return "the server revealed the seed it dealt from"
+        return M("the server revealed the seed it dealt from")
     if kind == "note":
         text = data.get("text")
-        return f"{who} noted: {text}" if text else f"{who} added a note"
+        return M("{player} noted: {text}", player=who, text=str(text)) if text else \
+            M("{player} added a note", player=who)
     if kind == "claim_result":
         scores = data.get("scores") or []
         written = ", ".join(f"{seat_name(names, i)} {s}" for i, s in enumerate(scores)
                             if s is not None)
-        return f"{who} wrote down the result: {written}" if written else \
-            f"{who} wrote down the result"
-    return f"{who}: {kind.replace('_', ' ')}"
+        return M("{player} wrote down the result: {claimed}", player=who, claimed=written) \
+            if written else M("{player} wrote down the result", player=who)
+    return M("{actor}: {move}", actor=who, move=kind.replace("_", " "))
 
 
 def audit_report(report: dict[str, Any], access: Access, mode: str) -> dict[str, Any]:

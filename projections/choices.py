@@ -33,6 +33,7 @@ from typing import Any, Generic, Literal, TypeVar
 from marshmallow import Schema
 
 from .errors import IllegalAction
+from .messages import M, Seq, capitalised, lowered
 from .rules import Action, Actor, GameRules, Viewer, seat_name
 
 S = TypeVar("S")
@@ -282,12 +283,14 @@ class Pick:
     def of(cls, raw: Any) -> Pick:
         """A pick from its JSON form `{"choice", "value"}` or `{"choice", "end": true}`."""
         if not isinstance(raw, Mapping) or not isinstance(raw.get("choice"), str):
-            raise IllegalAction("bad_pick", "a pick names its choice: "
-                                "{\"choice\": …, \"value\": …} or {\"choice\": …, \"end\": true}")
+            raise IllegalAction("bad_pick", M("a pick names its choice: {shape} or {end}",
+                                              shape='{"choice": …, "value": …}',
+                                              end='{"choice": …, "end": true}'))
         if raw.get("end") is True:
             return cls(raw["choice"], end=True)
         if "value" not in raw:
-            raise IllegalAction("bad_pick", f"the pick for “{raw['choice']}” has no value")
+            raise IllegalAction("bad_pick", M("the pick for “{choice}” has no value",
+                                              choice=raw["choice"]))
         return cls(raw["choice"], raw["value"])
 
     def to_json(self) -> dict[str, Any]:
@@ -334,14 +337,16 @@ class Walker:
         record = self.rules.action_type(type_)
         made = Made()
         if record.steps(state, actor, made, self.components) is None:
-            raise IllegalAction("not_now", f"{self._who(state, actor)} cannot "
-                                f"{record.label[:1].lower()}{record.label[1:]} now",
+            raise IllegalAction("not_now", M("{who} cannot {move} now",
+                                             who=self._who(state, actor),
+                                             move=lowered(record.label)),
                                 type=type_, actor=actor)
         for number, pick in enumerate(picks, 1):
             choice, outcome = self._next(state, record, actor, made)
             if choice is None:
-                raise IllegalAction("move_complete", "the move is complete after "
-                                    f"{number - 1} picks; pick {number} is one too many")
+                raise IllegalAction("move_complete", M(
+                    "the move is complete after {made} picks; pick {number} is one too many",
+                    made=number - 1, number=number))
             made = self._answer(choice, pick, made, number, outcome)
         return self._standing(state, record, actor, made)
 
@@ -360,18 +365,21 @@ class Walker:
     def _answer(self, choice: Choice, pick: Pick, made: Made, number: int, outcome: bool
                 ) -> Made:
         if pick.choice != choice.id:
-            raise IllegalAction("not_this_choice", f"pick {number} answers “{pick.choice}”, "
-                                f"but what is asked now is: {choice.prompt}",
+            raise IllegalAction("not_this_choice", M(
+                "pick {number} answers “{answered}”, but what is asked now is: {prompt}",
+                number=number, answered=pick.choice, prompt=choice.prompt),
                                 expected=choice.id)
         if pick.end:
             if choice.kind == "one" or not choice.can_end:
-                raise IllegalAction("cannot_end_here", f"{choice.prompt}: the move is not "
-                                    "complete yet; pick one of the options offered",
+                raise IllegalAction("cannot_end_here", M(
+                    "{prompt}: the move is not complete yet; pick one of the options offered",
+                    prompt=choice.prompt),
                                     choice=choice.id)
             return made.ending(choice, outcome=outcome)
         if choice.option_for(pick.value) is None:
-            raise IllegalAction("not_offered", f"{choice.prompt}: that is not one of the "
-                                f"{len(choice.options)} options offered", choice=choice.id,
+            raise IllegalAction("not_offered", M(
+                "{prompt}: that is not one of the {count} options offered",
+                prompt=choice.prompt, count=len(choice.options)), choice=choice.id,
                                 value=pick.value)
         return made.picking(choice, pick.value, outcome=outcome)
 
@@ -477,8 +485,8 @@ class Walker:
         return True
 
     def _slot_prompt(self, slot: Mapping[str, Any]) -> str:
-        label = str(slot.get("label") or "what was seen")
-        return label[:1].upper() + label[1:]
+        prompt: str = capitalised(slot.get("label") or M("what was seen"))
+        return prompt
 
     def _slot_options(self, slot: Mapping[str, Any], left: Counter[str]) -> tuple[Option, ...]:
         """Each distinct value still available once, labelled from the slot's groups or the
@@ -487,7 +495,7 @@ class Walker:
         for group in slot.get("groups") or ():
             for item in group.get("items", ()):
                 for value in item.get("values", ()):
-                    words.setdefault(_key(value), (str(item["label"]), str(group["label"])))
+                    words.setdefault(_key(value), (item["label"], group["label"]))
         out: list[Option] = []
         seen: set[str] = set()
         for value in slot["options"]:
@@ -496,8 +504,8 @@ class Walker:
                 continue
             seen.add(key)
             label, group = words.get(key, (self._label_of(value), ""))
-            out.append(Option(value, label, detail=f"{left[key]} left" if left[key] > 1
-                              else "", group=group))
+            out.append(Option(value, label, detail=M("{count} left", count=left[key])
+                              if left[key] > 1 else "", group=group))
         return tuple(out)
 
     def _label_of(self, value: Any) -> str:
@@ -506,7 +514,7 @@ class Walker:
         if isinstance(value, str):
             return self._labels.get(value, value)
         if isinstance(value, list):
-            return " / ".join(self._label_of(v) for v in value)
+            return Seq([self._label_of(v) for v in value], "/")
         return str(value)
 
     def _who(self, state: Any, actor: Actor) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import M
 from .rules import Action, GameRules, IllegalAction, State, replace
 
 #: log-level event types handled here; game modules never see them
@@ -60,7 +61,7 @@ def created_data(envelopes: Iterable[Envelope]) -> Mapping[str, Any]:
             break
         data: Mapping[str, Any] = env["data"]
         return data
-    raise IllegalAction("no_game_created", "a log must start with game_created at seq 0")
+    raise IllegalAction("no_game_created", M("a log must start with game_created at seq 0"))
 
 
 def to_action(env: Envelope) -> Action:
@@ -71,7 +72,7 @@ def to_action(env: Envelope) -> Action:
 def start(rules: GameRules[Any], created: Envelope) -> Cursor:
     """The cursor at seq 0."""
     if created["type"] != "game_created" or created["seq"] != 0:
-        raise IllegalAction("no_game_created", "a log must start with game_created at seq 0")
+        raise IllegalAction("no_game_created", M("a log must start with game_created at seq 0"))
     return Cursor(seq=0, state=rules.initial_state(created["data"]), top=None)
 
 
@@ -89,15 +90,17 @@ def check_undo(rules: GameRules[Any], mode: str, cursor: Cursor, actor: Any,
     if actor != target.actor:
         raise IllegalAction(
             "undo_not_yours",
-            f"digital play: only seat {target.actor!r} may undo its own {target.type!r} "
-            f"(seq {target.seq}); {actor!r} may not",
+            M("digital play: only seat {seat} may undo its own {move} (seq {seq}); "
+              "{actor} may not", seat=repr(target.actor), move=repr(target.type),
+              seq=target.seq, actor=repr(actor)),
             target_seq=target.seq,
         )
     if not rules.is_undoable_in_digital(target):
         raise IllegalAction(
             "undo_reveals_hidden",
-            f"digital play: {target.type!r} at seq {target.seq} revealed hidden information "
-            "(cards were turned up), so it cannot be undone",
+            M("digital play: {move} at seq {seq} revealed hidden information "
+              "(cards were turned up), so it cannot be undone", move=repr(target.type),
+              seq=target.seq),
             target_seq=target.seq,
         )
 
@@ -110,7 +113,8 @@ def step(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope, lookup
     """The cursor after event `env`, which must be seq cursor.seq + 1."""
     seq = env["seq"]
     if seq != cursor.seq + 1:
-        raise IllegalAction("seq_gap", f"expected seq {cursor.seq + 1}, got {seq}", seq=seq)
+        raise IllegalAction("seq_gap", M("expected seq {expected}, got {seq}",
+                                              expected=cursor.seq + 1, seq=seq), seq=seq)
     kind = env["type"]
     try:
         if kind == "undo":
@@ -119,11 +123,11 @@ def step(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope, lookup
             return _redo(cursor, env, lookup)
         if kind == "correction":
             if history is None:
-                raise IllegalAction("correction_unsupported", "this fold cannot see the history")
+                raise IllegalAction("correction_unsupported", M("this fold cannot see the history"))
             return _correct(rules, mode, cursor, env, history)
         if kind in META_TYPES:
             if kind == "game_created":
-                raise IllegalAction("duplicate_game_created", "game_created may only be seq 0")
+                raise IllegalAction("duplicate_game_created", M("game_created may only be seq 0"))
             return replace(cursor, seq=seq)
         state = rules.apply(cursor.state, to_action(env))
     except IllegalAction as err:
@@ -137,14 +141,15 @@ def _declared_target(env: Envelope, expected: int) -> None:
     declared = (env.get("data") or {}).get("target_seq")
     if declared is not None and declared != expected:
         raise IllegalAction("wrong_target",
-                            f"{env['type']} would act on seq {expected}, not {declared}",
+                            M("{move} would act on seq {expected}, not {declared}",
+                              move=env["type"], expected=expected, declared=declared),
                             target_seq=expected)
 
 
 def _undo(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope, lookup: Lookup,
           action_at: Callable[[int], Action]) -> Cursor:
     if cursor.top is None:
-        raise IllegalAction("nothing_to_undo", "there is no action left to undo")
+        raise IllegalAction("nothing_to_undo", M("there is no action left to undo"))
     target = cursor.top
     _declared_target(env, target)
     if mode == "digital":  # table mode undoes anything: no need to rebuild the action
@@ -157,7 +162,7 @@ def _undo(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope, looku
 
 def _redo(cursor: Cursor, env: Envelope, lookup: Lookup) -> Cursor:
     if not cursor.redo:
-        raise IllegalAction("nothing_to_redo", "there is no undone action to redo")
+        raise IllegalAction("nothing_to_redo", M("there is no undone action to redo"))
     target = cursor.redo[-1]
     _declared_target(env, target)
     after = lookup(target)
@@ -175,19 +180,22 @@ def _correct(rules: GameRules[Any], mode: str, cursor: Cursor, env: Envelope,
     """
     if mode == "digital":
         raise IllegalAction("corrections_table_only",
-                            "corrections fix a record typed at a table; digital play has none")
+                            M("corrections fix a record typed at a table; digital play has "
+                              "none"))
     target, replacement = _correction_of(env)
     envs = history(env["seq"] - 1)
     effective = effective_stack(envs)
     if target not in effective or envs[target]["type"] in META_TYPES:
-        raise IllegalAction("not_correctable", f"seq {target} is not an action in effect "
-                            "(undone, a log event, or not recorded yet)", target_seq=target)
+        raise IllegalAction("not_correctable", M("seq {seq} is not an action in effect "
+                            "(undone, a log event, or not recorded yet)", seq=target),
+                            target_seq=target)
     corrections = {**corrections_in(envs, effective), target: replacement}
     state, invalid = refold(rules, envs, effective, corrections)
     for seq, code, message in invalid:
         if seq == target:
-            raise IllegalAction(code, f"the corrected action is itself illegal at seq {seq}: "
-                                f"{message}", target_seq=target)
+            raise IllegalAction(code, M("the corrected action is itself illegal at seq "
+                                                  "{seq}: {reason}", seq=seq, reason=message),
+                                target_seq=target)
     return Cursor(seq=env["seq"], state=state, top=env["seq"], redo=(), parent=cursor.top,
                   invalid=tuple(invalid), draws=cursor.draws)
 
@@ -196,15 +204,15 @@ def _correction_of(env: Envelope) -> tuple[int, Action]:
     data = env.get("data") or {}
     target, action = data.get("target_seq"), data.get("action")
     if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise IllegalAction("bad_correction", "a correction needs target_seq, the seq of the "
-                            "event it corrects")
+        raise IllegalAction("bad_correction", M("a correction needs target_seq, the seq of "
+                                                "the event it corrects"))
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str) or \
             not isinstance(action.get("data", {}), Mapping) or "actor" not in action:
-        raise IllegalAction("bad_correction", 'a correction needs "action": {"type", "actor", '
-                            '"data"}')
+        raise IllegalAction("bad_correction", M("a correction needs {shape}",
+                                                shape='"action": {"type", "actor", "data"}'))
     if action["type"] in META_TYPES:
-        raise IllegalAction("bad_correction", f"a correction replaces a game action, not "
-                            f"{action['type']!r}")
+        raise IllegalAction("bad_correction", M("a correction replaces a game action, "
+                                                "not {move}", move=repr(action["type"])))
     return target, Action.of(action["type"], action["actor"], action.get("data") or {}, target)
 
 
@@ -313,7 +321,7 @@ def fold(rules: GameRules[Any], envelopes: list[Envelope]) -> Cursor:
     for env in envelopes:
         folder.feed(env)
     if folder.last is None:
-        raise IllegalAction("empty_log", "the log is empty")
+        raise IllegalAction("empty_log", M("the log is empty"))
     return folder.last
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 from marshmallow import INCLUDE, Schema, ValidationError
 
 from .errors import ChronicleError, IllegalAction
+from .messages import M, Message, Name, Ordinal, Seq
 
 if TYPE_CHECKING:
     from .choices import ActionType
@@ -39,8 +40,8 @@ ALL: Literal["all"] = "all"
 TABLE: Literal["table"] = "table"
 
 __all__ = ["ALL", "TABLE", "Action", "Bag", "ChronicleError", "Dealer", "FrozenDict", "GameRules",
-           "IllegalAction", "freeze", "ordinal", "plural", "possessive", "replace", "require",
-           "require_seat", "seat_name", "thaw", "with_item", "words_list"]
+           "IllegalAction", "freeze", "ordinal", "ordinal_of", "plural", "possessive", "replace",
+           "require", "require_seat", "seat_name", "thaw", "with_item", "words_list"]
 
 
 # ---------------------------------------------------------------------------
@@ -232,7 +233,8 @@ class Bag:
         for item in items:
             held = counts.get(item, 0)
             if held <= 0:
-                raise IllegalAction(code, f"{item!r} is not in {where}", card=item)
+                raise IllegalAction(code, M("{card} is not in {where}", card=repr(item),
+                                            where=where), card=item)
             counts[item] = held - 1
         return _bag_of(counts)
 
@@ -276,20 +278,28 @@ def seat_name(names: Sequence[str], actor: Any) -> str:
     if isinstance(actor, int) and not isinstance(actor, bool) and 0 <= actor < len(names):
         return str(names[actor])
     if actor == "table":
-        return "the table"
+        return M("the table")
     if actor == "server":
-        return "the server"
-    return f"seat {actor}"
+        return M("the server")
+    return M("seat {seat}", seat=str(actor))
 
 
 def possessive(name: str) -> str:
-    """ "Anna's", "Claus'" : the English possessive of a name."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    """ "Anna's", "Claus'" : the possessive of a name (a message: "Anna的" in Chinese)."""
+    if name.endswith("s"):
+        return M("{name}'", name=name)
+    return M("{name}'s", name=name)
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
-    """ "1 card", "3 cards", "0 cards": grammar by count."""
+    """ "1 card", "3 cards", "0 cards": grammar by count. English only: the legacy path of
+    a game whose sentences are not messages yet; a converted game writes `Mn(...)`."""
     return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def ordinal_of(n: int) -> Ordinal:
+    """1st, 2nd / 第1: a rank in a message."""
+    return Ordinal(n)
 
 
 def ordinal(n: int) -> str:
@@ -300,8 +310,11 @@ def ordinal(n: int) -> str:
 
 
 def words_list(items: Iterable[str], conjunction: str = "and") -> str:
-    """ "a", "a and b", "a, b and c": a list in a sentence."""
+    """ "a", "a and b", "a, b and c": a list in a sentence. Where an item is a message the
+    list is one too (`Seq`), joined in the reader's language; plain strings stay English."""
     items = list(items)
+    if any(isinstance(item, Message | Name) for item in items):
+        return Seq(items, conjunction)
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
@@ -311,7 +324,8 @@ def require_seat(action: Action, seat: Seat, what: str = "act") -> None:
     """Refuse an action whose actor is not `seat` (code `not_your_turn`)."""
     if action.actor != seat:
         raise IllegalAction("not_your_turn",
-                            f"it is seat {seat}'s turn to {what}, not {action.actor!r}'s",
+                            M("it is seat {seat}'s turn to {what}, not {actor}'s", seat=seat,
+                              what=what, actor=repr(action.actor)),
                             expected=seat, actor=action.actor)
 
 
@@ -423,7 +437,7 @@ def _no_labels(components: Any) -> dict[str, str]:
 
 
 def _over(state: Any, components: Any) -> str:
-    return "the game is over; only undo is possible now"
+    return M("the game is over; only undo is possible now")
 
 
 def _edition_ok(content: Mapping[str, Any]) -> list[str]:
@@ -510,7 +524,8 @@ class GameRules(Generic[S]):
         """The declaration of action type `name`; IllegalAction(unknown_action) if none."""
         record = self._records.get(name)
         if record is None:
-            raise IllegalAction("unknown_action", f"{self.title} has no move “{name}”",
+            raise IllegalAction("unknown_action", M("{game} has no move “{move}”",
+                                                    game=self.title, move=name),
                                 known=sorted(self._records))
         return record
 
@@ -522,7 +537,8 @@ class GameRules(Generic[S]):
         if action.type not in self.action_schemas:
             # the type is quoted as sent: it is the caller's word, not one of ours; the
             # game's own types are in the details (`legal` lists what may be done now)
-            raise IllegalAction("unknown_action", f"{self.title} has no move “{action.type}”",
+            raise IllegalAction("unknown_action", M("{game} has no move “{move}”",
+                                                    game=self.title, move=action.type),
                                 known=sorted(self.action_schemas))
         if self.result(state) is not None:
             raise IllegalAction("game_over", self.over_words(state))
@@ -531,7 +547,7 @@ class GameRules(Generic[S]):
         """The refusal of a move after the end; a game may say how it ended."""
         if self.parts is not None:
             return self.parts.over_words(state, self.components())
-        return "the game is over; only undo is possible now"
+        return M("the game is over; only undo is possible now")
 
     def components(self) -> Any:
         """The edition's components as the game's apply functions read them (edition.py);
@@ -658,6 +674,21 @@ class GameRules(Generic[S]):
             return None
         return record.redact(action, seat, state_before, self.components())
 
+    #: action types whose chance outcomes are a layout the table has not laid yet (tiles
+    #: drawn blind to fill a board), which a recorder's tablet may deal for the table to
+    #: lay as shown; never a card drawn from a deck, which is what it is
+    dealable_types: ClassVar[frozenset[str]] = frozenset()
+
+    #: action types whose sentence goes on with what the move decided on the table as it
+    #: stood (a challenge's winner): `outcome` is asked for these with the state before
+    outcome_types: ClassVar[frozenset[str]] = frozenset()
+
+    def outcome(self, before: S, action: Action, names: Sequence[str] = ()) -> str | None:
+        """What the move decided that its data does not say ("Anna won 5 to 3"), from the
+        state before it, public to everyone; None when it says nothing more. The log
+        appends it to the action's sentence (events/reading.py)."""
+        return None
+
     def describe(self, action: Action, names: Sequence[str] = ()) -> str:
         """The sentence a player would say for this action, naming the actor and every
         seat by `names` (the players in seat order) and every component by its label:
@@ -666,7 +697,8 @@ class GameRules(Generic[S]):
         """
         record = self._records.get(action.type)
         if record is None:
-            return f"{seat_name(names, action.actor)}: {action.type.replace('_', ' ')}"
+            return M("{actor}: {move}", actor=seat_name(names, action.actor),
+                     move=action.type.replace("_", " "))
         return record.sentence(action, names, self.components())
 
     def labels(self) -> dict[str, str]:
@@ -684,7 +716,7 @@ class GameRules(Generic[S]):
                 for item in value:
                     if isinstance(item, Mapping) and isinstance(item.get("id"), str) and \
                             isinstance(item.get("name"), str):
-                        out[item["id"]] = item["name"]
+                        out[item["id"]] = Name.of(item)
         own = self.edition.get("labels")
         if self.parts is not None:
             out = {**self.parts.labels(self.components()), **out}

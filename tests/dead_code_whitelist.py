@@ -16,4 +16,6 @@ CALLED_BY_FRAMEWORKS = (
     framework.handle_http_exception,  # flask-smorest: the Api's error hook (api/__init__.py)
     framework._jsonschema_type_mapping,  # apispec: a custom field's JSON Schema (api/schemas.py)
     framework.__lt__,  # Python's sorted(): a Protocol's member (in_the_shadow_of_the_emperor)
+    framework._language,  # flask: a template context processor (api/i18n.py)
+    framework.extract_edition,  # pybabel: babel.cfg's [extractors] (projections/messages.py)
 )

@@ -39,7 +39,7 @@ PAGE_FILES = ("app.js", "choices.js", "record.js", "style.css", "offline/offline
               "offline/home.js")
 #: top-level packages of the rules archive: the rules and what they import beyond the stdlib
 PACKAGES = ("projections", "marshmallow")
-SUFFIXES = (".py", ".json", ".typed")
+SUFFIXES = (".py", ".json", ".typed", ".po", ".pot")  # .po: the catalogs render offline too
 #: the modules of events/ the offline table imports: the shape of an action, its schemas
 EVENTS_MODULES = ("errors.py", "schemas.py", "shape.py")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)
@@ -150,7 +150,8 @@ def assets(games: list[str]) -> dict[str, Any]:
         "pyodide": "/offline/pyodide/", "rules": f"/offline/rules-{rules_version()}.zip",
         "precache": [*(f"/offline/pyodide/{name}" for name in PYODIDE_FILES),
                      f"/offline/rules-{rules_version()}.zip", *pages, *boards,
-                     "/games-catalog", "/manifest.webmanifest"],
+                     "/games-catalog", "/manifest.webmanifest", "/i18n/en.json",
+                     "/i18n/zh_Hans.json"],
     }
 
 

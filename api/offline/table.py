@@ -26,6 +26,7 @@ from projections import canonical_edition, get_rules
 from projections.choices import Pick, Walker, menu
 from projections.document import state_document
 from projections.errors import ChronicleError
+from projections.messages import M, language_of, localise, lowered, render
 from projections.replay import META_TYPES, Cursor, Folder, effective_stack, to_action
 from projections.rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
 
@@ -38,8 +39,9 @@ class Table:
     def __init__(self, game: Mapping[str, Any], envelopes: Sequence[Mapping[str, Any]],
                  edition: Mapping[str, Any] | None = None) -> None:
         if game.get("mode") != "table":
-            raise IllegalAction("offline_table_only", "only a game recorded at the table can "
-                                "be recorded offline; in digital play the server deals")
+            raise IllegalAction("offline_table_only", M(
+                "only a game recorded at the table can be recorded offline; in digital play "
+                "the server deals"))
         self.game = dict(game)
         self.rules: GameRules[Any] = _rules(self.game, edition)
         self.folder = Folder(self.rules, "table")
@@ -51,7 +53,7 @@ class Table:
     @property
     def cursor(self) -> Cursor:
         if self.folder.last is None:
-            raise IllegalAction("empty_log", "the log is empty")
+            raise IllegalAction("empty_log", M("the log is empty"))
         return self.folder.last
 
     @property
@@ -92,16 +94,17 @@ class Table:
             return {"actions": menu(walker, state, actors)}
         answers = [Pick.of(p) for p in picks]
         record = rules.action_type(kind)
-        what = record.label[:1].lower() + record.label[1:]
+        what = lowered(record.label)
         open_to = [a for a in actors if any(r.name == kind for r in walker.opening(state, a))]
         if actor is not None and actor not in open_to:
-            raise IllegalAction("not_now", f"{seat_name(self.names, actor)} cannot {what} now",
+            raise IllegalAction("not_now", M("{who} cannot {move} now",
+                                             who=seat_name(self.names, actor), move=what),
                                 type=kind, actor=actor)
         if actor is None:
             if len(open_to) != 1:
                 raise IllegalAction("actor_needed" if open_to else "not_now",
-                                    "say who makes this move" if open_to
-                                    else f"nobody can {what} now", type=kind)
+                                    M("say who makes this move") if open_to
+                                    else M("nobody can {move} now", move=what), type=kind)
             actor = open_to[0]
         walk = walker.walk(state, kind, actor, answers)
         move = walk.move
@@ -130,7 +133,8 @@ class Table:
         try:
             return self.rules.describe(to_action(env), self.names)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            return f"{seat_name(self.names, env['actor'])}: {env['type'].replace('_', ' ')}"
+            return M("{actor}: {move}", actor=seat_name(self.names, env["actor"]),
+                     move=env["type"].replace("_", " "))
 
     # -- recording -----------------------------------------------------------------------
     def record(self, action: Mapping[str, Any]) -> dict[str, Any]:
@@ -170,8 +174,9 @@ def _rules(game: Mapping[str, Any], edition: Mapping[str, Any] | None) -> GameRu
     rules = get_rules(game["game"], dict(edition) if edition is not None else None)
     wanted = game.get("edition_sha256")
     if wanted and canonical_edition(dict(rules.edition))[1] != wanted:
-        raise IllegalAction("edition_unknown", "this tablet does not have the edition this "
-                            "game is recorded with; open the game once while online")
+        raise IllegalAction("edition_unknown", M(
+            "this tablet does not have the edition this game is recorded with; open the game "
+            "once while online"))
     return rules
 
 
@@ -183,18 +188,22 @@ def call(method: str, args_json: str) -> str:
     """Run one request of the page: `{"ok": answer}`, or `{"error": {code, message}}` for a
     refusal (the rules' message, shown as the server would show it)."""
     args = json.loads(args_json)
+    # the page's language (`lang`): the sentences are rendered in it, as the server's JSON
+    # renders them for the page's request
+    lang = language_of(str(args.pop("lang", "") or "")) if isinstance(args, dict) else "en"
     try:
         answer = _dispatch(method, args)
     except ChronicleError as err:
-        return json.dumps({"error": {"code": err.code, "message": err.message,
+        return json.dumps({"error": {"code": err.code, "message": render(err.message, lang),
                                      "kind": err.kind}})
     except Exception:  # a sentence for the table, never a traceback
         return json.dumps({"error": {"code": "offline_rules_failed", "kind": "invalid",
-                                     "message": "the rules on this tablet could not check "
-                                     "this move; nothing was recorded"}})
+                                     "message": render(M(
+                                         "the rules on this tablet could not check this move; "
+                                         "nothing was recorded"), lang)}})
     # keys sorted as the server's JSON has them (Flask sorts): a board that draws a mapping
     # in its order looks the same offline
-    return json.dumps({"ok": answer}, sort_keys=True)
+    return json.dumps({"ok": localise(answer, lang)}, sort_keys=True)
 
 
 def _dispatch(method: str, args: dict[str, Any]) -> Any:
@@ -217,4 +226,5 @@ def _dispatch(method: str, args: dict[str, Any]) -> Any:
         return table.undo() if method == "undo" else table.redo()
     if method == "meta_action":
         return table.meta_action(args["kind"])
-    raise IllegalAction("unknown_request", f"the offline table has no request {method!r}")
+    raise IllegalAction("unknown_request", M("the offline table has no request {request}",
+                                             request=repr(method)))

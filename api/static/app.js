@@ -1,5 +1,24 @@
 // chronicle web: shared helpers (fetch with token, DOM builder, board registry, generic view).
 "use strict";
+// The pages' words: t(key, {player}) is the catalog's text of a key in the
+// page's language (window.CHRONICLE_I18N, from the same .po as the server's; English keys are
+// their own text), tn(one, many, n, args) by count. pybabel extracts both (babel.cfg).
+const LANG = window.CHRONICLE_LANG || "en";
+const I18N = window.CHRONICLE_I18N || {};
+function fillIn(text, args) {
+  return String(text).replace(/\{(\w+)\}/g, (m, k) => (args && args[k] !== undefined ? String(args[k]) : m));
+}
+function t(key, args) {
+  const found = I18N[key];
+  return fillIn(Array.isArray(found) ? found[0] : (found || key), args);
+}
+function tn(one, many, n, args) {
+  const found = I18N[one];
+  const text = found ? (Array.isArray(found) ? found[0] : found) : (n === 1 ? one : many);
+  return fillIn(text, Object.assign({count: n}, args || {}));
+}
+window.t = t; window.tn = tn;
+
 const CH = (() => {
   const params = new URLSearchParams(location.search);
   const token = params.get("token");
@@ -57,8 +76,8 @@ const CH = (() => {
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), ms);
     const lost = () => (stop.signal.aborted
-      ? new Unreached(`no answer from the server within ${Math.round(ms / 1000)} s`)
-      : new Unreached("the connection dropped"));
+      ? new Unreached(t("no answer from the server within {seconds} s", {seconds: Math.round(ms / 1000)}))
+      : new Unreached(t("the connection dropped")));
     let res, text;
     try {
       res = await fetch(path, {method: opts.method || "GET", headers, body, signal: stop.signal});
@@ -69,13 +88,13 @@ const CH = (() => {
       clearTimeout(timer);
     }
     if (PROXY_STATUS.has(res.status)) {
-      throw new Unreached(`the server could not be reached (HTTP ${res.status} from the way to it)`, res.status);
+      throw new Unreached(t("the server could not be reached (HTTP {status} from the way to it)", {status: res.status}), res.status);
     }
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
     if (!res.ok) throw new ApiError(res.status, data);
     // a 2xx that is not the server's JSON (a captive portal, a proxy's page): not reached
-    if (data === null && text) throw new Unreached("the answer was not the server's");
+    if (data === null && text) throw new Unreached(t("the answer was not the server's"));
     if (opts.withEtag) return {data, etag: res.headers.get("ETag")};
     return data;
   }
@@ -209,6 +228,13 @@ const CH = (() => {
     if (!el) return 1;
     el.style.zoom = "";
     if (!on) return 1;
+    // never below 12 px on screen: the smallest text inside sets how far the board may shrink
+    let smallest = Infinity;
+    for (const t of el.querySelectorAll("*")) {
+      if (t.firstChild && t.firstChild.nodeType === 3) smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize));
+    }
+    if (Number.isFinite(smallest)) least = Math.max(least, Math.min(1, 12 / smallest));
+    if (least >= 1) return 1;
     const pad = 2 * parseFloat(getComputedStyle(container).paddingLeft || 0);
     const room = container.clientWidth - pad;
     const need = Math.max(el.scrollWidth, container.scrollWidth - pad);
@@ -231,12 +257,12 @@ const CH = (() => {
     if (typeof value !== "object") {
       // what a person reads (a label for an id, yes/no); data-value keeps the raw value
       const shown = typeof value === "string" && ctx ? ctx.label(value)
-        : typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
+        : typeof value === "boolean" ? (value ? t("yes") : t("no")) : String(value);
       return h("span", {class: "val" + changed, "data-path": path, "data-scalar": true,
         "data-value": shown !== String(value) ? String(value) : null}, shown);
     }
     if (Array.isArray(value)) {
-      if (value.length === 0) return h("span", {class: "nil" + changed, "data-path": path}, "none");
+      if (value.length === 0) return h("span", {class: "nil" + changed, "data-path": path}, t("none"));
       if (value.every((v) => v === null || typeof v !== "object")) {
         return h("span", {class: "list" + changed, "data-path": path, "data-list": true},
           value.map((v, i) => h("span", {class: "chip" + (ctx && ctx.changed(`${path}.${i}`) ? " changed" : ""),
@@ -288,13 +314,16 @@ const CH = (() => {
 
   // -- words ----------------------------------------------------------------------------
   // grammar by count: plural(1, "card") -> "1 card", plural(2, "card") -> "2 cards"
+  // (English only: a page's own words by count are tn(...), which every language reads)
   function plural(n, word, many) {
     return `${n} ${n === 1 ? word : (many || (/(s|x|ch|sh)$/.test(word) ? word + "es" : word + "s"))}`;
   }
-  // ["Anna", "Bo", "Cleo"] -> "Anna, Bo and Cleo"
+  // ["Anna", "Bo", "Cleo"] -> "Anna, Bo and Cleo" / "Anna、Bo和Cleo"
   function wordsList(items, last = "and") {
     const xs = items.map(String);
-    return xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} ${last} ${xs[xs.length - 1]}`;
+    if (xs.length < 2) return xs.join("");
+    if (LANG === "zh_Hans") return `${xs.slice(0, -1).join("、")}${last === "or" ? "或" : "和"}${xs[xs.length - 1]}`;
+    return `${xs.slice(0, -1).join(", ")} ${last} ${xs[xs.length - 1]}`;
   }
   function capitalise(s) { s = String(s); return s.charAt(0).toUpperCase() + s.slice(1); }
   // a field name as words, only where nothing better is known: "country_cards" -> "country cards"
@@ -305,14 +334,14 @@ const CH = (() => {
   }
 
   function actorName(actor, players) {
-    if (typeof actor === "number") return players[actor] !== undefined ? players[actor] : `the ${ordinal(actor + 1)} player`;
-    if (actor === "table") return "the table";
-    if (actor === "server") return "the server";
-    if (actor === null || actor === undefined) return "someone";
+    if (typeof actor === "number") return players[actor] !== undefined ? players[actor] : t("seat {seat}", {seat: actor});
+    if (actor === "table") return t("the table");
+    if (actor === "server") return t("the server");
+    if (actor === null || actor === undefined) return t("someone");
     return String(actor);
   }
 
-  const quote = (s) => `“${String(s).replace(/[.\s]+$/, "")}”`;
+  const quote = (s) => `“${String(s).replace(/[.。\s]+$/, "")}”`;
   const sentence = (s) => capitalise(String(s).trim());
 
   // What happened at one step, as a sentence with names. A game's own actions carry the
@@ -325,38 +354,43 @@ const CH = (() => {
     const d = env.data || {};
     const target = (seq) => {
       const n = history && history.notes ? history.notes[seq] : null;
-      return n && n.description ? quote(sentence(n.description)) : `the move at step ${seq}`;
+      return n && n.description ? quote(sentence(n.description)) : t("the move at step {seq}", {seq});
     };
     switch (env.type) {
       case "game_created": {
         const names = d.players || players;
-        return `The game was created for ${wordsList(names)}, ${d.mode === "digital" ? "played on their devices" : "recorded at the table"}.`;
+        return d.mode === "digital" ? t("The game was created for {players}, played on their devices.", {players: wordsList(names)})
+          : t("The game was created for {players}, recorded at the table.", {players: wordsList(names)});
       }
-      case "undo": return sentence(`${who} undid ${target(d.target_seq)}`);
-      case "redo": return sentence(`${who} redid ${target(d.target_seq)}`);
-      case "seed_revealed": return sentence(`${who} revealed the seed of the deals, so anyone can check them`);
-      case "note": return sentence(d.text ? `${who} wrote a note: ${quote(d.text)}` : `${who} wrote an empty note`);
+      case "undo": return sentence(t("{player} undid {move}", {player: who, move: target(d.target_seq)}));
+      case "redo": return sentence(t("{player} redid {move}", {player: who, move: target(d.target_seq)}));
+      case "seed_revealed": return sentence(t("{player} revealed the seed of the deals, so anyone can check them", {player: who}));
+      case "note": return sentence(d.text ? t("{player} wrote a note: {text}", {player: who, text: quote(d.text)})
+        : t("{player} wrote an empty note", {player: who}));
       case "correction": {
         // the log's description reads "corrected seq N: <the corrected move>"
         const fixed = note && note.description ? note.description.replace(/^corrected seq \d+:\s*/, "") : "";
-        return sentence(`${who} corrected step ${d.target_seq ?? "?"}${fixed ? `: it was ${quote(sentence(fixed))}` : ""}`);
+        return sentence(fixed ? t("{player} corrected step {seq}: it was {move}", {player: who, seq: d.target_seq ?? "?", move: quote(sentence(fixed))})
+          : t("{player} corrected step {seq}", {player: who, seq: d.target_seq ?? "?"}));
       }
       case "claim_result": {
-        const scores = (d.scores || []).map((s, i) => `${actorName(i, players)} ${s ?? "no score"}`);
+        const none = t("no score");
+        const scores = (d.scores || []).map((s, i) => `${actorName(i, players)} ${s ?? none}`);
         const won = (d.winners || []).map((i) => actorName(i, players));
-        return sentence(`${who} wrote down the result: ${wordsList(scores)}` +
-          (won.length ? `; ${wordsList(won)} ${won.length === 1 ? "won" : "won together"}` : ""));
+        const claim = t("{player} wrote down the result: {scores}", {player: who, scores: wordsList(scores)});
+        return sentence(!won.length ? claim : won.length === 1 ? t("{claim}; {players} won", {claim, players: wordsList(won)})
+          : t("{claim}; {players} won together", {claim, players: wordsList(won)}));
       }
-      default: return sentence(`${who} made the move ${quote(words(env.type))}`);
+      default: return sentence(t("{player} made the move {move}", {player: who, move: quote(words(env.type))}));
     }
   }
 
   // a nested value of a breakdown, in a line: {east: 6, north: 2} -> "east 6, north 2"
   function inline(v, name = words) {
     if (v === null || v === undefined) return "—";
-    if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, name)).join(", ") : "none";
+    if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, name)).join(", ") : t("none");
     if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${name(k)} ${inline(x, name)}`).join(", ");
-    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "boolean") return v ? t("yes") : t("no");
     if (typeof v === "string") return name(v);
     return String(v);
   }
@@ -384,7 +418,7 @@ const CH = (() => {
           h("td", {colspan: Math.max(1, players.length)}, inline(v, name))));
       }
     }
-    rows.push(h("tr", {class: "total"}, h("th", {}, "score"),
+    rows.push(h("tr", {class: "total"}, h("th", {}, t("score")),
       players.map((_, i) => h("td", {"data-final-score": i}, String(scores[i] ?? "—")))));
     // on a phone the same numbers one player at a time (a table of 5 players does not fit)
     const cats = perSeat ? [...new Set(perSeat.flatMap((s) => (s && typeof s === "object") ? Object.keys(s) : []))] : [];
@@ -394,15 +428,27 @@ const CH = (() => {
     return h("div", {class: "breakdown-box"}, h("div", {class: "table-wrap"}, h("table", {class: "breakdown"}, head, rows)), list);
   }
 
+  // the words for a result's reason, from any game's labels the catalog has served
+  function labelOf(key) {
+    for (const labels of Object.values(labelsBySlug || {})) if (labels[key] !== undefined) return labels[key];
+    return null;
+  }
+
   // "Anna won with 18" / "Anna and Bo shared the win with 20"
   function resultSentence(result, players) {
     if (!result) return "";
     const won = (result.winners || []).map((i) => actorName(i, players));
     const best = (result.winners || []).map((i) => (result.scores || [])[i]).filter((s) => s !== undefined);
-    const score = best.length ? ` with ${best[0]}` : "";
-    const why = result.reason ? ` The game ended: ${words(result.reason)}.` : "";
-    if (!won.length) return `Nobody won.${why}`;
-    return `${wordsList(won)} ${won.length === 1 ? "won" : "shared the win"}${score}.${why}`;
+    const reason = result.reason ? (labelOf(result.reason) || words(result.reason)) : "";
+    const why = reason ? t(" The game ended: {reason}.", {reason}) : "";
+    if (!won.length) return t("Nobody won.") + why;
+    const who = wordsList(won);
+    if (best.length) {
+      return (won.length === 1 ? t("{players} won with {score}.", {players: who, score: best[0]})
+        : t("{players} shared the win with {score}.", {players: who, score: best[0]})) + why;
+    }
+    return (won.length === 1 ? t("{players} won.", {players: who})
+      : t("{players} shared the win.", {players: who})) + why;
   }
 
   function withToken(path) {
@@ -422,6 +468,6 @@ const CH = (() => {
 
   return {h, api, ApiError, Unreached, unreached, DEADLINE_MS, allEvents, catalog, registerBoard, loadBoard, renderBoard,
     generic, fitBoard, describe, registerLabels, cardName, readable, actorName, val, chips, seats, stat, breakdownTable,
-    resultSentence, withToken, follow, token, params, getPath, plural, wordsList, capitalise, words, ordinal};
+    resultSentence, withToken, follow, token, params, getPath, plural, wordsList, capitalise, words, ordinal, t, tn, LANG};
 })();
 window.CH = CH;

@@ -17,6 +17,7 @@
   //   changed(): the person changed the move (a refusal shown no longer applies)
   //   failed(err): a read of the choices failed
   //   preview(move or null, picks): the move as made so far, for the board to show
+  //   deal: the action types whose outcomes, a layout not laid yet, this tablet may deal
   function builder(box, opts) {
     let menu = null, firsts = [], sel = null, picks = [], said = [], answer = null, seq = null;
     let asking = 0, busy = false;
@@ -83,6 +84,38 @@
       picks.pop(); said.pop(); opts.changed(); walk();
     }
 
+    // "Deal the rest here": a layout the table has not laid yet (Palais Royal's court and
+    // garden) dealt by this tablet, each remaining space an even draw among the pieces the
+    // rules still offer, for the table to lay out as the board then shows. Every pick is
+    // still the rules' answer, so the deal is one the rules accept; Undo last pick and the
+    // options stay to correct a piece laid otherwise. 1 tap instead of one per space.
+    const fair = (n) => {  // an even draw in [0, n), with no modulo bias
+      const cut = Math.floor(0x100000000 / n) * n, x = new Uint32Array(1);
+      do crypto.getRandomValues(x); while (x[0] >= cut);
+      return x[0] % n;
+    };
+    async function dealRest() {
+      if (busy) return;
+      busy = true; opts.changed();
+      const n = ++asking;
+      box.dataset.loading = "yes";
+      try {
+        let choice = answer && answer.choice;
+        while (choice && choice.kind === "one" && choice.options.length && isOutcome(sel.type, choice)) {
+          const option = choice.options[fair(choice.options.length)];
+          picks.push({choice: choice.id, value: option.value}); said.push({choice, label: option.label});
+          answer = await opts.ask({type: sel.type, actor: sel.actor, picks});
+          if (n !== asking) return;
+          choice = answer.choice;
+        }
+      } catch (err) {
+        if (picks.length) { picks.pop(); said.pop(); }
+        opts.failed(err);
+        answer = null; busy = false; walk(); return;
+      } finally { busy = false; }
+      draw();
+    }
+
     // the data chosen so far, assembled from the picks as the rules' walk assembles it
     // (projections/choices.Made): a "one" sets its place, a list appends; for the board's
     // preview only, never posted (the rules' `move` is what is posted)
@@ -117,7 +150,7 @@
       const outcome = choice ? isOutcome(sel.type, choice) : false;
       const parts = [h("div", {class: "builder-head"},
         h("h3", {}, actorHead(sel), sel.label),
-        menu && menu.length > 1 ? h("button", {type: "button", class: "back", "data-back": "yes", onclick: back}, "Other move") : null)];
+        menu && menu.length > 1 ? h("button", {type: "button", class: "back", "data-back": "yes", onclick: back}, t("Other move")) : null)];
       // what is chosen so far, a list's picks on one line under the words it was last
       // asked in (a prompt may count what is picked); the list being picked now shows
       // its picks in its own panel
@@ -130,13 +163,14 @@
       const open = choice && rows.length && rows[rows.length - 1].choice.id === choice.id ? rows.pop() : null;
       const list = h("ul", {class: "made"}, rows.map((r) => h("li", {},
         h("span", {class: "what"}, `${r.choice.prompt}: `),
-        r.labels.filter((l) => l !== null).join(", ") || "none")));
+        r.labels.filter((l) => l !== null).join(", ") || t("none"))));
       // a long move (a whole layout): what is chosen folds away, the last choice shown,
       // so the options stay in view (the board shows the layout so far)
       if (rows.length > 4) {
         const last = rows[rows.length - 1];
         parts.push(h("details", {class: "made-all"}, h("summary", {},
-          `${rows.length} choices made; the last: ${last.choice.prompt}: ${last.labels.filter((l) => l !== null).join(", ") || "none"}`), list));
+          t("{count} choices made; the last: {prompt}: {picked}", {count: rows.length, prompt: last.choice.prompt,
+            picked: last.labels.filter((l) => l !== null).join(", ") || t("none")})), list));
       } else {
         parts.push(list);
       }
@@ -145,11 +179,11 @@
       const ready = Boolean(move) && !busy;
       parts.push(h("div", {class: "builder-foot"},
         h("p", {class: "move-sentence", "data-sentence": move && answer.sentence ? "yes" : null},
-          move && answer.sentence ? CH.capitalise(answer.sentence) : choice ? `Still to choose: ${choice.prompt}` : ""),
+          move && answer.sentence ? CH.capitalise(answer.sentence) : choice ? t("Still to choose: {prompt}", {prompt: choice.prompt}) : ""),
         h("div", {class: "foot-buttons"},
-          h("button", {type: "button", class: "undo-pick", "data-undo-pick": "yes", disabled: !picks.length, onclick: unpick}, "↶ Undo last pick"),
+          h("button", {type: "button", class: "undo-pick", "data-undo-pick": "yes", disabled: !picks.length, onclick: unpick}, "↶ " + t("Undo last pick")),
           h("button", {type: "button", class: "primary record-action", disabled: !ready,
-            "data-ready": move ? "yes" : null, onclick: () => record(move)}, "Record"))));
+            "data-ready": move ? "yes" : null, onclick: () => record(move)}, t("Record")))));
       box.replaceChildren(h("div", {class: "move-builder action-group", "data-type": sel.type, "data-actor": JSON.stringify(sel.actor),
         "data-picks": JSON.stringify(picks), "data-move": move ? JSON.stringify(move) : ""}, parts));
       opts.preview(move ? move.data : picks.length ? made() : null, sel);
@@ -219,17 +253,21 @@
       const ends = list && choice.can_end && !move;
       return h("section", {class: `choice${outcome ? " outcome" : ""}`, "data-choice": choice.id, "data-kind": choice.kind,
         "data-outcome": outcome ? "yes" : null},
-      h("div", {class: "prompt"}, outcome ? h("span", {class: "tag"}, "tap what was seen") : null, choice.prompt,
+      h("div", {class: "prompt"}, outcome ? h("span", {class: "tag"}, t("tap what was seen")) : null, choice.prompt,
         count ? h("span", {class: "count"}, ` ${count}`) : null),
-      picked.length ? h("div", {class: "picked"}, "Picked: ", h("b", {}, counted(picked).join(", "))) : null,
+      picked.length ? h("div", {class: "picked"}, t("Picked: "), h("b", {}, counted(picked).join(", "))) : null,
       many ? h("nav", {class: "jump"}, named.map((g) => h("button", {type: "button", class: "small",
         onclick: (e) => { const el = e.target.closest(".choice").querySelector(`[data-group="${CSS.escape(g.name)}"]`); if (el) el.scrollIntoView({block: "start"}); }},
       g.name))) : null,
       groups.map((g) => h("div", {class: "group", "data-group": g.name || null},
         g.name ? h("h4", {}, g.name) : null,
         h("div", {class: "choices"}, g.options.map(button)))),
-      choice.options.length ? null : h("p", {class: "note"}, "nothing more to pick"),
-      ends ? h("button", {type: "button", class: "end", "data-end": "yes", onclick: () => end(choice)}, "Done: no more") : null);
+      choice.options.length ? null : h("p", {class: "note"}, t("nothing more to pick")),
+      outcome && (opts.deal || []).includes(sel.type) && choice.kind === "one" && choice.options.length > 1
+        ? h("div", {class: "deal"}, h("button", {type: "button", class: "deal-rest", "data-deal": "yes", onclick: dealRest},
+          t("Deal the rest here")), h("span", {class: "note"}, t(" then lay the pieces as the board shows")))
+        : null,
+      ends ? h("button", {type: "button", class: "end", "data-end": "yes", onclick: () => end(choice)}, t("Done: no more")) : null);
     }
 
     // "Gate ×2, Office" for a tally's picks (the same label tapped more than once)
@@ -241,10 +279,13 @@
 
     function countText(n, choice) {
       const {fewest, most} = choice;
-      if (most !== null && most !== undefined && fewest === most) return `(${n} of ${most})`;
-      if (most !== null && most !== undefined) return `(${n} picked, at most ${most}${fewest ? `, at least ${fewest}` : ""})`;
-      if (fewest) return `(${n} picked, at least ${fewest})`;
-      return n ? `(${n} picked)` : "";
+      if (most !== null && most !== undefined && fewest === most) return t("({count} of {most})", {count: n, most});
+      if (most !== null && most !== undefined) {
+        return fewest ? t("({count} picked, at most {most}, at least {fewest})", {count: n, most, fewest})
+          : t("({count} picked, at most {most})", {count: n, most});
+      }
+      if (fewest) return t("({count} picked, at least {fewest})", {count: n, fewest});
+      return n ? t("({count} picked)", {count: n}) : "";
     }
 
     async function record(move) {

@@ -10,7 +10,15 @@
 
   for (const [k, v] of CH.params) if (form.elements[k]) form.elements[k].value = v;
 
+  // the scores are a spoiler for whoever has yet to replay a game: shown only on request
+  const showScores = form.elements.scores;
+  showScores.checked = CH.params.get("scores") === "1";
+  const scoresShown = () => showScores.checked;
+  function markScores() { document.getElementById("games").classList.toggle("no-scores", !scoresShown()); }
+  markScores();
+
   function scores(g) {
+    if (!scoresShown()) return "";
     const res = g.result || null;
     if (!res || !res.scores) return "";
     return res.scores.map((s, i) =>
@@ -20,11 +28,11 @@
   function row(g) {
     const cell = (labelText, ...kids) => h("td", {"data-label": labelText}, ...kids);
     return h("tr", {"data-game-id": g.id, "data-game": g.game},
-      cell("game", titles[g.game] || g.game), cell("players", CH.wordsList(g.players)),
-      cell("mode", g.mode === "digital" ? "played on devices" : "at the table"),
-      h("td", {class: "status-" + g.status, "data-label": "status"}, g.status === "finished" ? "finished" : "in progress"),
-      cell("scores", scores(g)), cell("created", (g.created_at || "").slice(0, 16).replace("T", " ")),
-      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay`, class: "replay-link"}, "replay")));
+      cell(t("game"), titles[g.game] || g.game), cell(t("players"), CH.wordsList(g.players)),
+      cell(t("mode"), g.mode === "digital" ? t("played on devices") : t("at the table")),
+      h("td", {class: "status-" + g.status, "data-label": t("status")}, g.status === "finished" ? t("finished") : t("in progress")),
+      h("td", {class: "scores", "data-label": t("scores")}, scores(g)), cell(t("created"), (g.created_at || "").slice(0, 16).replace("T", " ")),
+      h("td", {}, h("a", {href: `/games/${encodeURIComponent(g.id)}/replay?at=0`, class: "replay-link"}, t("replay"))));
   }
 
   async function load(path, append) {
@@ -38,7 +46,8 @@
       shown += page.games.length;
       next = page.next; more.hidden = !next; more.disabled = false;
       document.getElementById("count").textContent = page.total === shown || !page.total
-        ? CH.plural(page.total, "game") : `${shown} of ${CH.plural(page.total, "game")}`;
+        ? tn("{count} game", "{count} games", page.total || 0)
+        : tn("{shown} of {count} game", "{shown} of {count} games", page.total, {shown});
       document.getElementById("error").hidden = true;
     } catch (err) {
       const box = document.getElementById("error");
@@ -60,11 +69,14 @@
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const q = query();
-    history.replaceState(null, "", q.toString() ? `/?${q}` : "/");
+    const shown = new URLSearchParams(q);  // the page's own link also keeps the scores choice
+    if (scoresShown()) shown.set("scores", "1");
+    history.replaceState(null, "", shown.toString() ? `/?${shown}` : "/");
+    markScores();
     document.getElementById("stats-link").href = q.toString() ? `/statistics?${q}` : "/statistics";
     load(`/games?${q}`, false);
   });
-  for (const el of form.querySelectorAll("select")) el.addEventListener("change", () => form.requestSubmit());
+  for (const el of form.querySelectorAll("select, input[type=checkbox]")) el.addEventListener("change", () => form.requestSubmit());
   more.addEventListener("click", () => { if (next) load(next, true); });
   CH.catalog().then((c) => {
     titles = Object.fromEntries(Object.values(c).map((g) => [g.slug, g.title]));

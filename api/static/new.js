@@ -7,10 +7,10 @@
 
   function playerRow(name) {
     const li = h("li", {},
-      h("input", {name: "player", value: name, required: true, "aria-label": "player name", autocomplete: "off"}),
-      h("button", {type: "button", title: "earlier seat", onclick: () => li.previousElementSibling && li.previousElementSibling.before(li)}, "↑"),
-      h("button", {type: "button", title: "later seat", onclick: () => li.nextElementSibling && li.nextElementSibling.after(li)}, "↓"),
-      h("button", {type: "button", title: "remove", onclick: () => li.remove()}, "✕"));
+      h("input", {name: "player", value: name, required: true, "aria-label": t("player name"), autocomplete: "off"}),
+      h("button", {type: "button", title: t("earlier seat"), onclick: () => li.previousElementSibling && li.previousElementSibling.before(li)}, "↑"),
+      h("button", {type: "button", title: t("later seat"), onclick: () => li.nextElementSibling && li.nextElementSibling.after(li)}, "↓"),
+      h("button", {type: "button", title: t("remove"), onclick: () => li.remove()}, "✕"));
     return li;
   }
 
@@ -26,7 +26,7 @@
     const kind = typeof value === "number" ? "number" : value === null ? "json" : "string";
     return h("div", {}, h("label", {}, CH.words(key), " ",
       h("input", {type: kind === "number" ? "number" : "text", "data-option": name, "data-kind": kind,
-        value: value === null ? "" : String(value), placeholder: value === null ? "none" : null})));
+        value: value === null ? "" : String(value), placeholder: value === null ? t("none") : null})));
   }
 
   function readOptions() {
@@ -56,13 +56,13 @@
     while (rows.children.length < want) rows.append(playerRow(""));
     while (rows.children.length > Math.max(...g.player_counts)) rows.lastElementChild.remove();
     const opts = Object.entries(g.default_options || {});
-    $("options").replaceChildren(...(opts.length ? opts.map(([k, v]) => optionField(k, v, "")) : [h("p", {class: "note"}, "none")]));
+    $("options").replaceChildren(...(opts.length ? opts.map(([k, v]) => optionField(k, v, "")) : [h("p", {class: "note"}, t("none"))]));
   }
 
   // [1] -> "for 1 player"; [3, 4, 5] -> "for 3, 4 or 5 players"
   function playerCounts(counts) {
     const most = Math.max(...counts);
-    return `for ${CH.wordsList(counts, "or")} ${most === 1 ? "player" : "players"}`;
+    return tn("for {counts} player", "for {counts} players", most, {counts: CH.wordsList(counts, "or")});
   }
 
   function link(label, path, cls) {
@@ -77,14 +77,15 @@
     const body = {game: $("game").value, players, mode: new FormData($("newgame")).get("mode"), options: readOptions()};
     try {
       const made = await api("/games", {method: "POST", body, anonymous: true});
-      const tok = (t) => `?token=${encodeURIComponent(t)}`;
+      const tok = (tk) => `?token=${encodeURIComponent(tk)}`;
       const digital = body.mode === "digital";
       $("links").replaceChildren(
-        link(digital ? "Recorder (watches; may undo for a seat)" : "Recorder — record the table's moves here",
+        link(digital ? t("Recorder (watches; may undo for a seat)") : t("Recorder — record the table's moves here"),
           `/games/${made.id}/record${tok(made.recorder_token)}`, "recorder-link"),
-        ...made.seat_tokens.map((t, i) => link(`${players[i]}${digital ? " — play here" : " — what this player may see"}`,
-          `/games/${made.id}/record${tok(t)}&seat=${i}`, "seat-link")),
-        link("Replay (public)", `/games/${made.id}/replay`, "replay-link"));
+        ...made.seat_tokens.map((tk, i) => link(digital ? t("{player} — play here", {player: players[i]})
+          : t("{player} — what this player may see", {player: players[i]}),
+        `/games/${made.id}/record${tok(tk)}&seat=${i}`, "seat-link")),
+        link(t("Replay (public)"), `/games/${made.id}/replay`, "replay-link"));
       $("created").hidden = false;
       $("created").dataset.gameId = made.id;
       $("newgame").hidden = true;

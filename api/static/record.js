@@ -1,5 +1,5 @@
 // Recording at the table (and playing in digital mode): the board, whose turn it is, and
-// the legal actions as buttons. Every write carries If-Match with the ETag it was drawn
+// the moves, built choice by choice (choices.js). Every write carries If-Match with the ETag it was drawn
 // from, so a second device that is behind gets a clear conflict instead of a double entry.
 // The board and the actions are two panes that each scroll themselves, so on a tablet the
 // actions are on screen with the board and no move needs the window scrolled.
@@ -13,7 +13,7 @@
   const root = document.getElementById("record");
   const gameId = root.dataset.gameId;
   const $ = (id) => document.getElementById(id);
-  let game = null, cat = null, doc = null, prevDoc = null, etag = null, legal = [];
+  let game = null, cat = null, doc = null, prevDoc = null, etag = null;
   let busy = false, known = -1;  // known: the last seq we wrote or read
   let fit = true;
   // where reads and writes go: "server", or "tablet" while the connection is down;
@@ -35,29 +35,41 @@
   // connection, a proxy's 502/503/504 (CH.api); the move is kept, never called refused
   const unreachable = (err) => CH.unreached(err);
 
-  // a game whose actions are declared builds its moves from their choices (choices.js);
-  // the others, until they are declared, from the legal actions (transitional)
-  const declared = () => Boolean(cat && cat.choices);
-
   async function read() {
-    const none = Promise.resolve({actions: []});
-    if (source === "tablet") {
-      const [data, acts] = await Promise.all([off.local.state(gameId), declared() ? none : off.local.legal(gameId)]);
-      return {data, tag: null, acts};
-    }
-    const [{data, etag: tag}, acts] = await Promise.all([
-      api(`/games/${gameId}/state`, {withEtag: true}), declared() ? none : api(`/games/${gameId}/legal-actions`)]);
-    return {data, tag, acts};
+    if (source === "tablet") return {data: await off.local.state(gameId), tag: null};
+    const {data, etag: tag} = await api(`/games/${gameId}/state`, {withEtag: true});
+    return {data, tag};
   }
 
-  // what may be chosen next, from wherever the game is read now
-  function askChoices(query) {
+  // What may be chosen next, from wherever the game is read now. The builder asks at every
+  // pick; over a link that does not answer, each pick would wait out the deadline. So after
+  // one question the server left unanswered, the rest of this move is asked of the
+  // tablet's own rules (the same rules, on the copy of the log kept here); Record then
+  // goes to the server as usual, and the next move asks the server again.
+  let askTabletAt = null;  // the log's last seq while this move's questions go to the tablet
+  async function askChoices(query) {
     if (source === "tablet") return off.local.choices(gameId, query);
+    if (offlineOK && doc && askTabletAt === doc.last_seq) return askTablet(query, null);
     const q = new URLSearchParams();
     if (query.type) q.set("type", query.type);
     if (query.actor !== undefined) q.set("actor", String(query.actor));
     if (query.picks) q.set("picks", JSON.stringify(query.picks));
-    return api(`/games/${gameId}/choices${q.toString() ? `?${q}` : ""}`);
+    try {
+      return await api(`/games/${gameId}/choices${q.toString() ? `?${q}` : ""}`);
+    } catch (err) {
+      if (!offlineOK || !doc || !unreachable(err)) throw err;
+      askTabletAt = doc.last_seq;
+      return askTablet(query, err);
+    }
+  }
+  async function askTablet(query, unanswered) {
+    try {
+      await off.local.catchUp(gameId);  // the tablet's rules hold the game as kept here
+      return await off.local.choices(gameId, query);
+    } catch (err) {
+      askTabletAt = null;
+      throw unanswered || err;  // the tablet cannot answer: the server's silence stands
+    }
   }
 
   let moves = null;  // the move builder (choices.js), for a declared game
@@ -66,13 +78,15 @@
       moves = CH.choices.builder($("actions"), {
         ask: askChoices, players: game.players,
         chance: game.mode === "table" ? (cat && cat.chance_fields) || {} : {},
+        deal: game.mode === "table" ? (cat && cat.dealable) || [] : [],
         submit: (move) => submit("move", move),
         changed: inputChanged,
         failed: choicesFailed,
         idle: () => {
-          if (doc.status === "finished") return "No more moves.";
+          if (doc.status === "finished") return t("No more moves.");
           const waiting = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
-          return waiting.length ? `Nothing for you to do now: waiting for ${CH.wordsList(waiting)}.` : "Nothing for you to do now.";
+          return waiting.length ? t("Nothing for you to do now: waiting for {players}.", {players: CH.wordsList(waiting)})
+            : t("Nothing for you to do now.");
         },
         preview: previewMove,
       });
@@ -84,13 +98,13 @@
   // behind (another recorded meanwhile, the live updates off) is no mistake of the person:
   // the page reads the game again and says so, as for a move refused with a conflict.
   async function choicesFailed(err) {
-    if (!(err instanceof CH.ApiError) && !err.refused) { showError(`The moves could not be read: ${err.message}`); return; }
+    if (!(err instanceof CH.ApiError) && !err.refused) { showError(t("The moves could not be read: {reason}", {reason: err.message})); return; }
     const before = doc.last_seq;
     await refresh().catch(() => {});
     if (doc.last_seq !== before) {
-      showError("Not recorded: someone else recorded a move first. The board now shows the game as it stands; check it and enter your move again if it still applies.", "conflict");
+      showError(t("Not recorded: someone else recorded a move first. The board now shows the game as it stands; check it and enter your move again if it still applies."), "conflict");
     } else {
-      showError(`Refused: ${err.message}`, err.code);
+      showError(t("Refused: {reason}", {reason: err.message}), err.code);
     }
   }
 
@@ -109,11 +123,9 @@
   }
 
   async function refresh() {
-    const {data, tag, acts} = await read();
+    const {data, tag} = await read();
     if (doc && data.seq !== doc.seq) prevDoc = doc;
-    doc = data; etag = tag || `"${data.last_seq}"`; legal = acts.actions || [];
-    const slots = acts.chance_slots || {};
-    legal.forEach((a, i) => { a.slots = slots[String(i)] || null; });
+    doc = data; etag = tag || `"${data.last_seq}"`;
     render();
     if (source === "server" && offlineOK) {  // the tablet's copy follows the log
       off.keep(gameId, {...game, last_seq: data.last_seq, status: data.status, shown_title: cat && cat.title})
@@ -135,15 +147,15 @@
     const note = page.annotations[String(seq)] || {};
     let past = null;
     if ((env.type === "undo" || env.type === "redo") && Number.isInteger((env.data || {}).target_seq)) {
-      const t = await eventPage(env.data.target_seq);
-      past = {notes: t.annotations};
+      const page0 = await eventPage(env.data.target_seq);
+      past = {notes: page0.annotations};
     }
     return CH.describe(env, note, game.players, past);
   }
   async function moveSentence(seq) {  // the move itself, for "Undone: ..." and "Redone: ..."
     const page = await eventPage(seq);
     const env = page.events[0];
-    return env ? CH.describe(env, page.annotations[String(seq)] || {}, game.players) : `the move at step ${seq}`;
+    return env ? CH.describe(env, page.annotations[String(seq)] || {}, game.players) : t("the move at step {seq}", {seq});
   }
 
   function render() {
@@ -156,8 +168,8 @@
     $("board").dataset.loaded = String(doc.seq);
     root.dataset.seq = String(doc.last_seq);
     const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
-    $("turn").textContent = doc.status === "finished" ? "The game is over."
-      : toAct.length ? `To act: ${CH.wordsList(toAct)}` : "";
+    $("turn").textContent = doc.status === "finished" ? t("The game is over.")
+      : toAct.length ? t("To act: {players}", {players: CH.wordsList(toAct)}) : "";
     $("undo").disabled = !CH.token || !doc.can_undo;
     $("redo").disabled = !CH.token || !doc.can_redo;
     renderActions();
@@ -169,223 +181,11 @@
     }
   }
 
-  // -- legal actions as buttons ------------------------------------------------------
-  function label(v, ctx) {
-    if (Array.isArray(v)) return v.length ? v.map((x) => label(x, ctx)).join(" + ") : "nothing";
-    if (typeof v === "string") return ctx.label(v);
-    if (v === null || v === undefined) return "none";
-    if (typeof v === "boolean") return v ? "yes" : "no";
-    if (typeof v === "object") return objectLabel(v, ctx);
-    return String(v);
-  }
-
-  // an object choice in words: a draw {kind, source, card} reads "Britain (country card)
-  // from the display" or "a country card from the deck"; any other key as "key value"
-  function objectLabel(v, ctx) {
-    const {kind, source, card, ...rest} = v;
-    const what = card !== undefined && card !== null
-      ? `${label(card, ctx)}${kind ? ` (${CH.words(kind)} card)` : ""}`
-      : kind ? `${/^[aeiou]/i.test(CH.words(kind)) ? "an" : "a"} ${CH.words(kind)} card` : "";
-    const where = source !== undefined && source !== null ? label(source, ctx) : "";
-    const from = where ? `from ${/^the\s/i.test(where) ? where : `the ${where}`}` : "";  // "the deck" is labelled so
-    const more = Object.values(rest).map((x) => label(x, ctx));  // {electorate, slot}: "Mainz, castle"
-    return [[what, from].filter(Boolean).join(" "), ...more].filter(Boolean).join(", ");
-  }
-
+  // -- the moves: built choice by choice (choices.js), every game declares its choices --
   function renderActions() {
     const box = $("actions");
     if (!CH.token) { box.replaceChildren(h("p", {class: "note"}, "Watching (no token): open a player's or the recorder's link to act.")); return; }
-    if (declared()) { movesBuilder().show(doc); return; }
-    if (!legal.length) {
-      box.replaceChildren(h("p", {class: "note"}, doc.status === "finished" ? "No more moves." : "Nothing for you to do now."));
-      return;
-    }
-    const groups = {};
-    for (const a of legal) (groups[a.type] ||= []).push(a);
-    box.replaceChildren(...Object.entries(groups).map(([type, acts]) => actionGroup(type, acts)));
-  }
-
-  function actionGroup(type, listed) {
-    // an action listed twice is one choice (a game may list the same move by two routes)
-    const seen = new Set();
-    const acts = listed.filter((a) => { const k = JSON.stringify([a.actor, a.data]); return !seen.has(k) && seen.add(k); });
-    const ctx = {label: (id) => CH.readable(game.game, cat && cat.cards, id)};
-    // chance fields a table recorder enters: picked from the rules' slots, else typed
-    const chance = game.mode === "table" ? ((cat && cat.chance_fields && cat.chance_fields[type]) || []) : [];
-    const keys = [];
-    if (new Set(acts.map((a) => JSON.stringify(a.actor))).size > 1) keys.push("actor");
-    for (const a of acts) for (const k of Object.keys(a.data || {})) if (!keys.includes(k)) keys.push(k);
-    const get = (a, k) => (k === "actor" ? a.actor : (a.data || {})[k]);
-    const enc = (v) => JSON.stringify(v === undefined ? null : v);  // an absent field is "none"
-    // the coarsest choice first (a target before the cards that pay for it)
-    const spread = (k) => new Set(acts.map((a) => enc(get(a, k)))).size;
-    keys.sort((x, y) => (x === "actor" ? -1 : y === "actor" ? 1 : spread(x) - spread(y)));
-    const keyWords = (k) => (k === "actor" ? "who" : CH.words(k));
-    // a seat chosen (an actor, a "target_seat", a "player") reads as the player's name
-    const seatKey = (k) => k === "actor" || /seat|player|opponent|winner|first/.test(k);
-    const showChoice = (k, v) => (seatKey(k) && Number.isInteger(v) && v >= 0 && v < game.players.length
-      ? CH.actorName(v, game.players) : k === "actor" ? CH.actorName(v, game.players) : label(v, ctx));
-    const sel = {};
-    let picks = {}, typed = {}, pickedFor = null, active = null;  // chance outcomes, for the action chosen
-    const box = h("div", {class: "action-group", "data-type": type});
-
-    const matching = (upto) => acts.filter((a) => keys.slice(0, upto).every(
-      (k) => !(k in sel) || enc(get(a, k)) === sel[k]));
-
-    function draw() {
-      const parts = [h("h3", {}, CH.capitalise(CH.words(type)))];
-      keys.forEach((k, i) => {
-        const options = [...new Set(matching(i).map((a) => enc(get(a, k))))];
-        if (sel[k] !== undefined && !options.includes(sel[k])) delete sel[k];
-        if (options.length === 1) sel[k] = options[0];
-        if (options.length === 1 && acts.length === 1) return;  // nothing to choose: not asked
-        parts.push(h("div", {class: "prompt"}, CH.capitalise(keyWords(k))),
-          h("div", {class: "choices", "data-key": k}, options.map((o) => h("button", {
-            type: "button", class: sel[k] === o ? "on" : "", "data-value": o,
-            onclick: () => { sel[k] = o; inputChanged(); draw(); }},  // later choices stay while they still fit
-          showChoice(k, JSON.parse(o))))));
-      });
-      const left = matching(keys.length);
-      const chosen = left.length === 1 && keys.every((k) => k in sel) ? left[0] : null;
-      if (chosen && enc(chosen) !== pickedFor) {  // another action: its own outcomes
-        pickedFor = enc(chosen); typed = {}; active = null;
-        picks = Object.fromEntries((chosen.slots || []).map((sl) => [slotKey(sl), sl.many ? [] : undefined]));
-      }
-      const slots = chosen ? (chosen.slots || []) : [];
-      // a game that offers no slots (null): its outcomes are typed
-      const typedFields = chosen && chosen.slots === null ? chance.filter((f) => !(f in (chosen.data || {}))) : [];
-      if (slots.length) parts.push(...slotsPicker(slots, ctx, draw));
-      for (const f of typedFields) parts.push(...typedPicker(f));
-      const missingChoices = keys.filter((k) => !(k in sel)).map(keyWords);
-      const missingSlots = slots.filter((sl) => !slotComplete(sl)).map((sl) => sl.label || CH.words(sl.field));
-      const ready = Boolean(chosen) && !missingSlots.length;
-      parts.push(h("button", {type: "button", class: "primary record-action", disabled: !ready || busy,
-        "data-ready": ready ? "yes" : null,
-        onclick: () => submit("move", {type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)})},
-      ready ? `Record: ${CH.words(type)}`
-        : !chosen ? `Still to choose: ${CH.wordsList(missingChoices.length ? missingChoices : ["one of the moves"])}`
-          : `Still to tap: ${CH.wordsList(missingSlots.slice(0, 3))}${missingSlots.length > 3 ? ` and ${missingSlots.length - 3} more` : ""}`));
-      box.replaceChildren(...parts);
-      // the action as it would be recorded, and whether a list of outcomes is open-ended
-      // (how many cards a deal turns up is the rules' to check): for tests and the curious
-      box.dataset.action = chosen ? JSON.stringify({type, actor: chosen.actor, data: withOutcomes(chosen, slots, typedFields)}) : "";
-      box.dataset.openEnded = slots.some((sl) => sl.many && !hasCount(sl)) ? "yes" : "";
-    }
-
-    const slotKey = (sl) => [sl.field, ...sl.path].join(".");
-    const hasCount = (sl) => sl.count !== null && sl.count !== undefined;
-    function slotComplete(sl) {
-      const v = picks[slotKey(sl)];
-      if (!sl.many) return v !== undefined;
-      return hasCount(sl) ? v.length === sl.count : v.length >= (sl.at_least || 0);
-    }
-
-    // the listed action's data with every outcome written where its slot says
-    function withOutcomes(chosen, slots, typedFields) {
-      const data = JSON.parse(JSON.stringify(chosen.data || {}));
-      for (const sl of slots) {
-        const v = picks[slotKey(sl)];
-        if (v === undefined) continue;  // left out: the rules say what is missing
-        let o = data;
-        const path = [sl.field, ...sl.path];
-        path.slice(0, -1).forEach((k, i) => {
-          if (o[k] === undefined || o[k] === null) o[k] = typeof path[i + 1] === "number" ? [] : {};
-          o = o[k];
-        });
-        o[path[path.length - 1]] = sl.many ? [...v] : v;
-      }
-      for (const f of typedFields) data[f] = typed[f] || [];
-      return data;
-    }
-
-    // what a slot's value reads as: a seat's player, a component's label
-    function shower(sl) {
-      const seatish = /player|first|winner|seat|emperor/i.test(`${sl.field} ${sl.label}`);
-      return (x) => (typeof x === "number" && seatish ? CH.actorName(x, game.players)
-        : typeof x === "string" ? ctx.label(x) : label(x, ctx));
-    }
-
-    // the outcomes still possible in `sl`: each distinct value once, with the copies left
-    // (options are a multiset; a pick in any slot of the action uses one copy up)
-    function left(sl, slots) {
-      const out = new Map();
-      for (const o of sl.options) out.set(enc(o), (out.get(enc(o)) || 0) + 1);
-      for (const other of slots) {
-        const v = picks[slotKey(other)];
-        if (other === sl && !sl.many) continue;  // one value: re-choosable
-        for (const x of (other.many ? v : v === undefined ? [] : [v])) {
-          if (out.has(enc(x))) out.set(enc(x), out.get(enc(x)) - 1);
-        }
-      }
-      return out;
-    }
-
-    // Every slot as a small button saying what it holds; one slot is open at a time (the
-    // one tapped, else the first still empty), with its options to tap. A pick moves on to
-    // the next empty slot, so a layout is one tap per space, and a fix two.
-    function slotsPicker(slots, ctx, redraw) {
-      // a list of unknown length (the rules check it) stays open until another is tapped
-      const open = slots.find((sl) => slotKey(sl) === active) || slots.find((sl) => !slotComplete(sl)) ||
-        slots.find((sl) => sl.many && !hasCount(sl)) || null;
-      const parts = [];
-      if (slots.length > 1) {
-        parts.push(h("div", {class: "slots"}, slots.map((sl) => {
-          const key = slotKey(sl), v = picks[key], show = shower(sl);
-          const text = sl.many ? (v.length ? v.map(show).join(", ") : "—") : (v === undefined ? "—" : show(v));
-          return h("button", {type: "button", "data-slot": key,
-            class: `slot${open === sl ? " active" : ""}${slotComplete(sl) && (!sl.many || v.length) ? " filled" : ""}`,
-            onclick: () => { active = key; redraw(); }},
-          h("span", {class: "what"}, CH.capitalise(sl.label || CH.words(sl.field))), text);
-        })));
-      }
-      if (open) parts.push(...slotOptions(open, slots, redraw));
-      return parts;
-    }
-
-    function slotOptions(sl, slots, redraw) {
-      const key = slotKey(sl), show = shower(sl), mine = picks[key];
-      const done = slotComplete(sl);
-      const countText = hasCount(sl) ? ` (${sl.many ? mine.length : mine === undefined ? 0 : 1} of ${sl.count})`
-        : sl.many && sl.at_least ? ` (${mine.length}, at least ${sl.at_least})` : "";
-      const head = h("div", {class: "prompt"}, `${CH.capitalise(sl.label || CH.words(sl.field))}${countText}: `,
-        h("b", {"data-picked": key}, sl.many ? (mine.length ? mine.map(show).join(", ") : "none yet")
-          : (mine === undefined ? "not chosen yet" : show(mine))));
-      const full = sl.many && hasCount(sl) && mine.length >= sl.count;
-      const next = () => {  // after a pick: the next slot still empty, in order
-        const i = slots.indexOf(sl);
-        const after = [...slots.slice(i + 1), ...slots.slice(0, i)].find((o) => !slotComplete(o));
-        const more = sl.many && !hasCount(sl);  // how many is the rules' to say: keep picking here
-        active = more || !slotComplete(sl) ? key : after ? slotKey(after) : null;
-      };
-      const buttons = full ? [] : [...left(sl, slots).entries()].filter(([v, n]) => n > 0 || (!sl.many && v === enc(mine))).map(([v, n]) => {
-        const x = JSON.parse(v);
-        return h("button", {type: "button", "data-card": typeof x === "string" ? x : v,
-          class: !sl.many && v === enc(mine) ? "on" : "", title: n > 1 ? `${CH.plural(n, "copy", "copies")} left` : null,
-          onclick: () => { if (sl.many) mine.push(x); else picks[key] = x; inputChanged(); next(); redraw(); }},
-        show(x), n > 1 ? h("span", {class: "count"}, `×${n}`) : null);
-      });
-      const parts = [head, h("div", {class: "choices", "data-pick": key, "data-complete": done ? "yes" : null,
-        "data-many": sl.many ? "yes" : null}, buttons.length ? buttons : h("span", {class: "nil"}, full ? "all picked" : "nothing left to pick"))];
-      if (sl.many) {
-        parts.push(h("div", {class: "bar"},
-          h("button", {type: "button", class: "small", "data-pick-undo": key, disabled: !mine.length,
-            onclick: () => { mine.pop(); active = key; inputChanged(); redraw(); }}, "remove the last"),
-          h("button", {type: "button", class: "small", disabled: !mine.length,
-            onclick: () => { mine.length = 0; active = key; inputChanged(); redraw(); }}, "clear")));
-      }
-      return parts;
-    }
-
-    // a chance field the rules offer no slots for: typed ids, comma separated
-    function typedPicker(field) {
-      return [h("div", {class: "prompt"}, `${CH.capitalise(CH.words(field))} (in the order turned up, separated by commas)`),
-        h("input", {type: "text", placeholder: "separated by commas", "data-pick-text": field,
-          value: (typed[field] || []).join(", "),
-          onchange: (e) => { typed[field] = e.target.value.split(",").map((x) => x.trim()).filter(Boolean); inputChanged(); }})];
-    }
-
-    draw();
-    return box;
+    movesBuilder().show(doc);
   }
 
   // -- writing ---------------------------------------------------------------------
@@ -415,10 +215,10 @@
       if (source === "server" && unreachable(err)) {
         await lostConnection(kind, body, key, err);
       } else if (err.status === 409) {
-        showError(`Not recorded: someone else recorded a move first (${err.message}). The board now shows the game as it stands; check it and enter your move again if it still applies.`, "conflict");
+        showError(t("Not recorded: someone else recorded a move first ({reason}). The board now shows the game as it stands; check it and enter your move again if it still applies.", {reason: err.message}), "conflict");
         await refresh().catch(() => {});
       } else {
-        showError(`Refused: ${err.message}`, err.code);  // nothing was stored; the choices stay
+        showError(t("Refused: {reason}", {reason: err.message}), err.code);  // nothing was stored; the choices stay
         for (const b of document.querySelectorAll(".record-action[data-ready]")) b.disabled = false;
       }
     }
@@ -426,7 +226,7 @@
   }
   // what a move recorded on the tablet waits for, in the words of the status line
   const waitingWords = () => (navigator.onLine && source === "tablet" && syncing
-    ? "on this tablet: it is sent after the moves being sent now" : "on this tablet: it waits to be sent");
+    ? t("on this tablet: it is sent after the moves being sent now") : t("on this tablet: it waits to be sent"));
 
   async function writeOnTablet(kind, body, key) {
     return kind === "move" ? off.local.record(gameId, body, key) : off.local.meta(gameId, kind);
@@ -457,11 +257,11 @@
       known = Math.max(known, done.state.last_seq);
       const said = await whatHappened(done).catch(() => "Recorded.");
       await refresh();
-      if (done.held) { flash(`${said} (the server had it before the answer was lost)`); return; }
-      flash(`${said} (on this tablet: ${err.message}; it waits to be sent)`);
+      if (done.held) { flash(t("{said} (the server had it before the answer was lost)", {said})); return; }
+      flash(t("{said} (on this tablet: {reason}; it waits to be sent)", {said, reason: err.message}));
       sendSoon();
     } catch (e) {
-      showError(e.refused ? `Refused: ${e.message}` : `Not recorded: ${e.message}`, e.code);
+      showError(e.refused ? t("Refused: {reason}", {reason: e.message}) : t("Not recorded: {reason}", {reason: e.message}), e.code);
     }
   }
 
@@ -470,9 +270,9 @@
     const env = done && done.event;
     if (!env) return "Done.";
     const target = (env.data || {}).target_seq;
-    if (env.type === "undo" && Number.isInteger(target)) return `Undone: ${await moveSentence(target)}`;
-    if (env.type === "redo" && Number.isInteger(target)) return `Redone: ${await moveSentence(target)}`;
-    return `Recorded: ${await sentenceOf(env.seq)}`;
+    if (env.type === "undo" && Number.isInteger(target)) return t("Undone: {move}", {move: await moveSentence(target)});
+    if (env.type === "redo" && Number.isInteger(target)) return t("Redone: {move}", {move: await moveSentence(target)});
+    return t("Recorded: {move}", {move: await sentenceOf(env.seq)});
   }
 
   // -- offline: the tablet takes over, and gives back -----------------------------------
@@ -494,7 +294,7 @@
           source = "tablet";
           await refresh();
         } catch (err) {
-          showError(`No connection, and this tablet cannot record on its own: ${err.message}`, "offline");
+          showError(t("No connection, and this tablet cannot record on its own: {reason}", {reason: err.message}), "offline");
         } finally {
           switching = null; renderSync();
         }
@@ -533,11 +333,11 @@
         throw err;
       }
       if ($("error").dataset.code === "offline") clearError();
-      if (out.conflict) flash("Not merged: another device recorded this game meanwhile. See below.");
-      else if (out.sent) flash(`Sent ${CH.plural(out.sent, "move")} recorded offline: the log has ${out.sent === 1 ? "it" : "them"}.`);
+      if (out.conflict) flash(t("Not merged: another device recorded this game meanwhile. See below."));
+      else if (out.sent) flash(tn("Sent {count} move recorded offline: the log has it.", "Sent {count} moves recorded offline: the log has them.", out.sent));
       await renderConflicts();
     } catch (err) {
-      if (!unreachable(err)) showError(`Sending the waiting moves failed: ${err.message}`);
+      if (!unreachable(err)) showError(t("Sending the waiting moves failed: {reason}", {reason: err.message}));
     } finally {
       syncing = false; renderSync();
     }
@@ -558,15 +358,17 @@
         clearError(); source = "server"; await refresh(); await renderConflicts();
       } catch (err) { showError(err.message); }
       renderSync();
-    }}, "Keep them apart"));
+    }}, t("Keep them apart")));
   }
 
   // -- what the page says about the connection ----------------------------------------------
   function clock(iso) {
-    if (!iso) return "never";
-    const t = new Date(iso), now = new Date();
-    const time = t.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
-    return t.toDateString() === now.toDateString() ? `at ${time}` : `on ${t.toLocaleDateString()} at ${time}`;
+    if (!iso) return t("never");
+    const when = new Date(iso), now = new Date();
+    const locale = CH.LANG === "zh_Hans" ? "zh-Hans" : [];
+    const time = when.toLocaleTimeString(locale, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    return when.toDateString() === now.toDateString() ? t("at {time}", {time})
+      : t("on {date} at {time}", {date: when.toLocaleDateString(locale), time});
   }
 
   // The status line, in the words of the README ("Recording offline"): where the moves go
@@ -579,24 +381,25 @@
     const [waiting, kept, has] = await Promise.all([off.queued(gameId), off.kept(gameId),
       off.readiness(gameId, root.dataset.offline)]);
     missing = [
-      !has.files && (has.installing ? "storing the files for offline use" : "the files for offline use are not stored yet"),
-      has.files && !has.page && "this page is not stored yet",
-      !has.game && "this game's log is not stored yet",
-      !has.rules && (has.rulesState === "failed" ? `the rules could not start on this tablet (${has.rulesError})`
-        : has.rulesState === "starting" ? "the rules are starting on this tablet" : "the rules have not started"),
+      !has.files && (has.installing ? t("storing the files for offline use") : t("the files for offline use are not stored yet")),
+      has.files && !has.page && t("this page is not stored yet"),
+      !has.game && t("this game's log is not stored yet"),
+      !has.rules && (has.rulesState === "failed" ? t("the rules could not start on this tablet ({reason})", {reason: has.rulesError})
+        : has.rulesState === "starting" ? t("the rules are starting on this tablet") : t("the rules have not started")),
     ].filter(Boolean);
     const ready = !missing.length;
     const online = navigator.onLine && source === "server";
     const state = syncing && source === "tablet" ? "sending" : switching ? "starting"
       : source === "tablet" ? "offline" : ready ? "ready" : "online";
     $("sync-state").textContent = {
-      sending: `Back online: sending ${CH.plural(sendingN || waiting.length, "move")}…`,
-      starting: "Offline: starting the rules on this tablet… (a move tapped now waits for them)",
-      offline: "Offline: recording on this tablet",
-      ready: "Online · ready to go offline", online: "Online"}[state];
+      sending: tn("Back online: sending {count} move…", "Back online: sending {count} moves…", sendingN || waiting.length),
+      starting: t("Offline: starting the rules on this tablet… (a move tapped now waits for them)"),
+      offline: t("Offline: recording on this tablet"),
+      ready: t("Online · ready to go offline"), online: t("Online")}[state];
     $("sync-ready").textContent = state === "online"
-      ? `not ready to go offline yet: ${CH.wordsList(missing)}. If the connection drops now, moves cannot be recorded until it is back`
-      : state === "ready" ? "files stored, rules loaded" : "";
+      ? t("not ready to go offline yet: {missing}. If the connection drops now, moves cannot be recorded until it is back",
+        {missing: CH.wordsList(missing)})
+      : state === "ready" ? t("files stored, rules loaded") : "";
     box.hidden = false;
     box.dataset.state = state;
     box.dataset.ready = ready ? "yes" : "no";
@@ -605,8 +408,9 @@
     box.dataset.waiting = String(waiting.length);
     box.dataset.syncedAt = (kept && kept.synced_at) || "";
     box.dataset.busy = switching || syncing ? "yes" : "";
-    $("sync-waiting").textContent = waiting.length ? `${CH.plural(waiting.length, "move")} waiting to be sent` : "no moves waiting";
-    $("sync-last").textContent = `last sync ${clock(kept && kept.synced_at)}`;
+    $("sync-waiting").textContent = waiting.length ? tn("{count} move waiting to be sent", "{count} moves waiting to be sent", waiting.length)
+      : t("no moves waiting");
+    $("sync-last").textContent = t("last sync {when}", {when: clock(kept && kept.synced_at)});
   }
   const notReadyWhy = () => (missing.length ? ` (${CH.wordsList(missing)})` : "");
 
@@ -617,11 +421,11 @@
     const box = $("conflicts");
     box.hidden = !found.length;
     box.replaceChildren(...found.map((c) => h("div", {class: "conflict", "data-fork": c.fork.id},
-      h("h2", {}, "Not merged: two records of this game"),
+      h("h2", {}, t("Not merged: two records of this game")),
       h("p", {}, conflictSentence(c.report)),
       h("p", {}, `This tablet's ${CH.plural(c.waiting, "move")} ${c.at ? `from step ${c.at} on` : "from the start"} ${c.waiting === 1 ? "is" : "are"} kept as a separate game; the log has none of ${c.waiting === 1 ? "it" : "them"}. `,
-        h("a", {href: `/games/${c.fork.id}/record?token=${encodeURIComponent(c.fork.token)}`}, "Open the tablet's record"),
-        " · ", h("a", {href: `/games/${c.fork.id}/replay?token=${encodeURIComponent(c.fork.token)}`}, "replay it")),
+        h("a", {href: `/games/${c.fork.id}/record?token=${encodeURIComponent(c.fork.token)}`}, t("Open the tablet's record")),
+        " · ", h("a", {href: `/games/${c.fork.id}/replay?token=${encodeURIComponent(c.fork.token)}`}, t("replay it"))),
       c.stopped ? h("p", {class: "note"}, `Not copied from “${CH.words(c.stopped.action.type)}” on (${c.stopped.message}); those moves stay saved on this tablet.`) : null,
       h("button", {type: "button", class: "small", onclick: async () => { await off.forget("conflicts", c.id); await renderConflicts(); }},
         "Dismiss (the separate game stays on the server)"))));
@@ -630,7 +434,7 @@
   function conflictSentence(report) {
     const a = report.a && report.a.description ? `“${CH.capitalise(report.a.description)}”` : null;
     const b = report.b && report.b.description ? `“${CH.capitalise(report.b.description)}”` : null;
-    if (report.agree) return "Another device recorded the same moves as this tablet, in the same order.";
+    if (report.agree) return t("Another device recorded the same moves as this tablet, in the same order.");
     const agreed = report.index ? `The records agree on the first ${CH.plural(report.index, "move")}; then` : "From the first move on,";
     if (a && b) return `${agreed} the log has ${a} where this tablet has ${b}.`;
     if (a) return `${agreed} the log goes on with ${a}; this tablet has nothing more.`;
@@ -642,12 +446,12 @@
     $("redo").onclick = () => submit("redo", undefined);
     $("reload").onclick = () => {
       clearError();
-      refresh().catch((e) => (unreachable(e) && offlineOK ? goOffline() : showError(unreachable(e) ? `No answer from the server: ${e.message}.` : e.message)));
+      refresh().catch((e) => (unreachable(e) && offlineOK ? goOffline() : showError(unreachable(e) ? t("No answer from the server: {reason}.", {reason: e.message}) : e.message)));
     };
     $("replay-link").href = CH.withToken(`/games/${gameId}/replay`);
     $("fit").onclick = () => {
       fit = !fit; $("fit").setAttribute("aria-pressed", String(fit));
-      $("fit").textContent = fit ? "fit width" : "full size";
+      $("fit").textContent = fit ? t("fit width") : t("full size");
       CH.fitBoard($("board"), fit, 0.4);
     };
     let wide = innerWidth;
@@ -665,9 +469,9 @@
   function onlineOnly() {
     $("sync").hidden = false;
     $("sync").dataset.online = navigator.onLine ? "yes" : "no";
-    $("sync-state").textContent = "Online only";
-    $("sync-waiting").textContent = "recording offline needs the page served over https";
-    $("sync-last").textContent = "see the README, “Recording offline”";
+    $("sync-state").textContent = t("Online only");
+    $("sync-waiting").textContent = t("recording offline needs the page served over https");
+    $("sync-last").textContent = t("see the README, “Recording offline”");
   }
 
   // The rules start as the page opens, in the background; every few seconds the page tries
@@ -722,8 +526,9 @@
   function header(title, seat) {
     document.title = `${title} · record · chronicle`;
     $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
-    $("who").textContent = `${game.mode === "digital" ? "played on devices" : "recorded at the table"} · ` + (!CH.token ? "watching"
-      : seat !== null ? `playing as ${CH.actorName(Number(seat), game.players)}` : "recorder");
+    const how = game.mode === "digital" ? t("played on devices") : t("recorded at the table");
+    $("who").textContent = `${how} · ` + (!CH.token ? t("watching")
+      : seat !== null ? t("playing as {player}", {player: CH.actorName(Number(seat), game.players)}) : t("recorder"));
   }
 
   // the page opened with no connection: the game as this tablet kept it
@@ -770,11 +575,11 @@
         const seq = msg && msg.event ? msg.event.seq : -1;
         if (source !== "server" || !$("live").checked || busy || seq <= Math.max(doc.last_seq, known)) return;
         // the words first, then the board: both arrive together
-        sentenceOf(seq).catch(() => "someone moved").then(async (s) => { await refresh(); flash(`Updated: ${s}`); })
+        sentenceOf(seq).catch(() => t("someone moved")).then(async (s) => { await refresh(); flash(t("Updated: {move}", {move: s})); })
           .catch((e) => (unreachable(e) ? goOffline() : showError(e.message)));
       });
     } catch (err) {
-      showError(unreachable(err) ? `No answer from the server: ${err.message}. Reload the page when the connection is back.` : err.message);
+      showError(unreachable(err) ? t("No answer from the server: {reason}. Reload the page when the connection is back.", {reason: err.message}) : err.message);
     }
   }
   init();

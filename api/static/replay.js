@@ -14,7 +14,7 @@
 
   function showError(err) {
     $("error").hidden = false;
-    $("error").textContent = err.status === 404 ? "This game is not in the archive (any more)."
+    $("error").textContent = err.status === 404 ? t("This game is not in the archive (any more).")
       : err.message || String(err);
   }
 
@@ -42,14 +42,13 @@
       if (mine !== ticket) return;  // the user moved on meanwhile
       CH.renderBoard($("board"), doc, prev, cat);
       CH.fitBoard($("board"));
-      $("stepinfo").textContent = `step ${n} of ${last}`;
+      $("stepinfo").textContent = t("step {seq} of {last}", {seq: n, last});
       const env = events[n];
       const toAct = (doc.to_act || []).map((a) => CH.actorName(a, game.players));
-      $("current").title = env ? CH.describe(env, notes[env.seq], game.players, past()) : "";
       $("current").replaceChildren(
         h("span", {class: "what"}, env ? CH.describe(env, notes[env.seq], game.players, past()) : ""),
-        doc.status === "finished" ? h("span", {class: "tag"}, "game over")
-          : h("span", {class: "to-act"}, toAct.length ? ` · next: ${CH.wordsList(toAct)}` : ""));
+        doc.status === "finished" ? h("span", {class: "tag"}, t("game over"))
+          : h("span", {class: "to-act"}, toAct.length ? t(" · next: {players}", {players: CH.wordsList(toAct)}) : ""));
       $("board").dataset.loaded = String(n);
       if (!opts.quiet) $("board").dispatchEvent(new CustomEvent("stepped", {detail: n}));
     } catch (err) { if (mine === ticket) showError(err); }
@@ -84,19 +83,42 @@
     const meta = !note.description || env.type === "correction";
     const cls = ["ev", note.undone ? "undone" : "", meta ? "meta" : ""];
     return h("li", {class: cls.join(" ").trim(), "data-seq": env.seq,
-      title: note.undone ? "undone later" : null, onclick: () => { stop(); go(env.seq); }},
+      title: note.undone ? t("undone later") : null, onclick: () => { stop(); go(env.seq); }},
       h("span", {class: "seq"}, env.seq), " ",
       h(note.undone ? "s" : "span", {class: "desc"}, CH.describe(env, note, game.players, past())),
-      note.undone ? h("span", {class: "tag"}, "undone") : null,
-      note.redacted ? h("span", {class: "tag"}, "hidden") : null,
+      note.undone ? h("span", {class: "tag"}, t("undone")) : null,
+      note.redacted ? h("span", {class: "tag"}, t("hidden")) : null,
       // an exploration: the first move that is its own, not a copy of the origin's
       game.origin && env.seq === (game.origin.copied ?? 0) + 1
-        ? h("span", {class: "tag departs"}, "departs here") : null);
+        ? h("span", {class: "tag departs"}, t("departs here")) : null);
   }
 
   function renderEvents() {
     $("events").replaceChildren(...events.map(eventItem));
     $("slider").max = last;
+    reserveSentence();
+  }
+
+  // The step's sentence is shown whole at every width; so that stepping never moves the
+  // board, its box is as tall as the tallest sentence of this game at this width (each
+  // sentence with the longest "next: ..." it could carry), measured in a hidden twin.
+  function reserveSentence() {
+    const box = $("current");
+    const twin = box.cloneNode(false);
+    twin.removeAttribute("id");
+    twin.setAttribute("aria-hidden", "true");
+    Object.assign(twin.style, {position: "absolute", visibility: "hidden", left: "0", top: "0",
+      width: `${box.clientWidth}px`, minHeight: "0"});
+    box.parentElement.append(twin);
+    const tail = ` · next: ${CH.wordsList(game.players)}`;
+    let tallest = 0;
+    for (const env of events) {
+      twin.replaceChildren(h("span", {class: "what"}, CH.describe(env, notes[env.seq], game.players, past())),
+        h("span", {class: "to-act"}, tail), h("span", {class: "tag"}, "game over"));
+      tallest = Math.max(tallest, twin.getBoundingClientRect().height);
+    }
+    twin.remove();
+    if (tallest) box.style.setProperty("--sentence-height", `${Math.ceil(tallest)}px`);
   }
 
   // -- the final scores: a spoiler until the last step, unless the reader asks ---------
@@ -124,24 +146,25 @@
       showFinal();
       const parts = [
         h("p", {class: report.ok ? "ok" : "bad", id: "verify"},
-          report.ok ? "✔ chain intact, every move legal, scores recomputed"
-            : `✘ verification failed at step ${report.first_bad_seq}`),
-        h("p", {class: "note"}, `${report.checked ?? "?"} of ${CH.plural(report.events ?? 0, "event")} re-applied`),
+          report.ok ? t("✔ chain intact, every move legal, scores recomputed")
+            : t("✘ verification failed at step {seq}", {seq: report.first_bad_seq})),
+        h("p", {class: "note"}, tn("{checked} of {count} event re-applied", "{checked} of {count} events re-applied",
+          report.events ?? 0, {checked: report.checked ?? "?"})),
       ];
       if (!report.ok) parts.push(h("ul", {}, report.problems.map((p) => h("li", {}, p.message))));
       body.replaceChildren(...parts);
-    } catch (err) { body.textContent = `The audit is unavailable: ${err.message}`; }
+    } catch (err) { body.textContent = t("The audit is unavailable: {reason}", {reason: err.message}); }
   }
 
   // -- controls --------------------------------------------------------------------
   function stop() {
     if (timer) clearInterval(timer);
-    timer = null; $("play").textContent = "▶ play";
+    timer = null; $("play").textContent = "▶ " + t("play");
   }
   function play() {
     if (timer) return stop();
     if (at >= last) go(0);
-    $("play").textContent = "⏸ pause";
+    $("play").textContent = "⏸ " + t("pause");
     timer = setInterval(() => { if (at >= last) stop(); else go(at + 1); }, Number($("speed").value));
   }
   function bind() {
@@ -166,7 +189,7 @@
     });
     let wide = innerWidth;
     addEventListener("resize", () => {
-      if (innerWidth !== wide) { wide = innerWidth; CH.fitBoard($("board")); }
+      if (innerWidth !== wide) { wide = innerWidth; reserveSentence(); CH.fitBoard($("board")); }
     });
   }
 
@@ -179,7 +202,7 @@
     } catch (err) {
       $("error").hidden = false;
       $("error").textContent = err.status === 403
-        ? "Only what you may see can be explored: a finished game, or a game recorded at the table opened with its recorder's link."
+        ? t("Only what you may see can be explored: a finished game, or a game recorded at the table opened with its recorder's link.")
         : err.message || String(err);
     }
   }
@@ -188,8 +211,10 @@
     const origin = game.origin;
     if (!origin) return;
     const link = h("a", {href: `/games/${origin.game_id}/replay?at=${origin.seq}`},
-      `step ${origin.seq} of the game it explores`);
-    $("origin").replaceChildren("An exploration: it starts as ", link, ` (its first ${CH.plural(origin.copied ?? 0, "move")} are copied from there; what follows is new).`);
+      t("step {seq} of the game it explores", {seq: origin.seq}));
+    $("origin").replaceChildren(t("An exploration: it starts as "), link,
+      tn(" (its first {count} move is copied from there; what follows is new).",
+        " (its first {count} moves are copied from there; what follows is new).", origin.copied ?? 0));
     $("origin").hidden = false;
   }
 
@@ -221,11 +246,12 @@
       game = await api(`/games/${gameId}`);
       [cat] = await Promise.all([CH.catalog().then((c) => c[game.game]), CH.loadBoard(game.game)]);
       const title = (cat && cat.title) || game.game;
-      document.title = `${title} · replay · chronicle`;
+      document.title = `${title} · ${t("replay")} · chronicle`;
       $("title").textContent = `${title}: ${CH.wordsList(game.players)}`;
-      $("who").textContent = `${game.mode === "digital" ? "Played on devices" : "Recorded at the table"} · ` +
-        (CH.token ? "seen with a token (that player's view)" : "spectator view") +
-        (game.status === "finished" ? " · finished: everything is public" : "");
+      const how = game.mode === "digital" ? t("Played on devices") : t("Recorded at the table");
+      $("who").textContent = `${how} · ` +
+        (CH.token ? t("seen with a token (that player's view)") : t("spectator view")) +
+        (game.status === "finished" ? t(" · finished: everything is public") : "");
       showOrigin();
       // a digital game in progress hides its deals from everyone: a fork of it can only be
       // refused (events/forking.py), so it is not offered until the game is over

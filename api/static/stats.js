@@ -126,47 +126,53 @@
   const bins = (width) => Math.max(3, Math.min(8, Math.floor(width / 62)));
   const range = (b) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`);
 
+  // "1st seat" / "第1座"
+  const seatWord = (seat) => t("{nth} seat", {nth: CH.LANG === "zh_Hans" ? String(seat + 1) : CH.ordinal(seat + 1)});
+
   function gameSection(slug, games, lengthById) {
     const finished = games.filter((g) => g.status === "finished" && g.result);
     const title = titles[slug] || slug;
     const parts = [h("h2", {}, title),
-      h("p", {class: "note"}, `${CH.plural(games.length, "game")}, ${finished.length} finished`)];
+      h("p", {class: "note"}, tn("{count} game, {finished} finished", "{count} games, {finished} finished", games.length, {finished: finished.length}))];
     if (!finished.length) {
-      parts.push(h("p", {}, "No finished game yet: the charts need final scores."));
+      parts.push(h("p", {}, t("No finished game yet: the charts need final scores.")));
       return h("section", {class: "game-stats", "data-game": slug}, parts);
     }
     const rates = winRates(finished);
     const scores = finished.flatMap((g) => (g.result.scores || []).filter((x) => typeof x === "number"));
     const lens = finished.map((g) => lengthById.get(g.id)).filter((x) => x !== undefined);
     const charts = [
-      chart("Win rate by seat", "Ties count as a win for every winner; a seat counts only the games with that many players.",
-        (w) => barChart(rates.map((r) => ({label: `${CH.ordinal(r.seat + 1)} seat`, sub: `${r.won} of ${r.games}`,
-          value: r.rate, text: `${Math.round(r.rate * 100)}%`})), {max: 1, width: w, title: "Win rate by seat"})),
-      chart("Final scores", scores.length ? `Every player's final score: lowest ${Math.min(...scores)}, median ${median(scores)}, highest ${Math.max(...scores)}.` : "",
+      chart(t("Win rate by seat"), t("Ties count as a win for every winner; a seat counts only the games with that many players."),
+        (w) => barChart(rates.map((r) => ({label: seatWord(r.seat), sub: t("{won} of {games}", {won: r.won, games: r.games}),
+          value: r.rate, text: `${Math.round(r.rate * 100)}%`})), {max: 1, width: w, title: t("Win rate by seat")})),
+      chart(t("Final scores"), scores.length ? t("Every player's final score: lowest {lowest}, median {median}, highest {highest}.",
+        {lowest: Math.min(...scores), median: median(scores), highest: Math.max(...scores)}) : "",
         (w) => barChart(histogram(scores, bins(w)).map((b) => ({label: range(b), value: b.count, text: String(b.count)})),
-          {width: w, title: "Final scores", unit: "scores"})),
-      chart("Game lengths", lens.length ? `Moves per finished game (undone moves left out): shortest ${Math.min(...lens)}, median ${median(lens)}, longest ${Math.max(...lens)}.` +
-        (lens.length < finished.length ? ` ${lens.length} of ${finished.length} games read.` : "") : "No log could be read.",
+          {width: w, title: t("Final scores"), unit: t("scores")})),
+      chart(t("Game lengths"), lens.length ? t("Moves per finished game (undone moves left out): shortest {shortest}, median {median}, longest {longest}.",
+        {shortest: Math.min(...lens), median: median(lens), longest: Math.max(...lens)}) +
+        (lens.length < finished.length ? t(" {read} of {count} games read.", {read: lens.length, count: finished.length}) : "") : t("No log could be read."),
       (w) => barChart(histogram(lens, bins(w)).map((b) => ({label: range(b), value: b.count, text: String(b.count)})),
-        {width: w, title: "Game lengths", unit: "games"})),
+        {width: w, title: t("Game lengths"), unit: t("games")})),
     ];
     parts.push(h("div", {class: "charts"}, charts));
-    parts.push(h("table", {class: "breakdown win-rates"}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "won"), h("th", {}, "win rate")),
-      rates.map((r) => h("tr", {"data-seat": r.seat}, h("th", {}, `${CH.ordinal(r.seat + 1)} seat`),
-        h("td", {}, `${r.won} of ${r.games}`), h("td", {"data-rate": r.rate.toFixed(3)}, `${Math.round(r.rate * 100)}%`)))));
+    parts.push(h("table", {class: "breakdown win-rates"}, h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("won")), h("th", {}, t("win rate"))),
+      rates.map((r) => h("tr", {"data-seat": r.seat}, h("th", {}, seatWord(r.seat)),
+        h("td", {}, t("{won} of {games}", {won: r.won, games: r.games})), h("td", {"data-rate": r.rate.toFixed(3)}, `${Math.round(r.rate * 100)}%`)))));
     return h("section", {class: "game-stats", "data-game": slug}, parts);
   }
 
   async function load() {
     const mine = ++ticket;
     $("error").hidden = true;
-    $("summary").textContent = "reading the archive…";
+    $("summary").textContent = t("reading the archive…");
     try {
       const q = query();
       const games = await allGames(q);
       if (mine !== ticket) return;
       const finished = games.filter((g) => g.status === "finished" && g.result);
-      $("summary").textContent = `${CH.plural(games.length, "game")}, ${finished.length} finished; reading the logs for their lengths…`;
+      $("summary").textContent = tn("{count} game, {finished} finished; reading the logs for their lengths…",
+        "{count} games, {finished} finished; reading the logs for their lengths…", games.length, {finished: finished.length});
       const lengthById = await lengths(finished);
       if (mine !== ticket) return;
       const bySlug = new Map();
@@ -176,9 +182,9 @@
       $("charts").replaceChildren(...slugs.map((slug) => gameSection(slug, bySlug.get(slug), lengthById)));
       for (const d of drawn) d();
       $("summary").textContent = games.length
-        ? `${CH.plural(games.length, "game")}, ${finished.length} finished.` +
-          (finished.length > LENGTH_LIMIT ? ` Lengths from the newest ${LENGTH_LIMIT}.` : "")
-        : "No game matches these filters.";
+        ? tn("{count} game, {finished} finished.", "{count} games, {finished} finished.", games.length, {finished: finished.length}) +
+          (finished.length > LENGTH_LIMIT ? t(" Lengths from the newest {limit}.", {limit: LENGTH_LIMIT}) : "")
+        : t("No game matches these filters.");
       $("charts").dataset.ready = "yes";
     } catch (err) {
       $("error").hidden = false; $("error").textContent = err.message;

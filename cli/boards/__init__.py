@@ -22,6 +22,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from projections.messages import render
 from projections.rules import ordinal, plural, seat_name
 
 #: pawn colours of the seats, as the web viewer draws them (a game may pass its own)
@@ -40,16 +41,27 @@ class BoardContext:
     #: the edition's component data (cards, tiles, tables), for what a label does not say:
     #: a card's rank and suits, a city's value
     edition: Mapping[str, Any] = field(default_factory=dict)
+    #: a terminal too short for the whole board (a replay in 50 lines): each board keeps
+    #: what a step changes (whose turn, scores, the contested parts) and sums up the rest
+    compact: bool = False
+    #: the reader's language (projections.messages.LANGUAGES): names, labels and the
+    #: rules' sentences are rendered in it
+    lang: str = "en"
 
     def name(self, seat: Any) -> str:
         """The player's name for a seat ("the table", "the server" for those actors)."""
-        return seat_name(self.names, seat)
+        return render(seat_name(self.names, seat), self.lang)
 
     def label(self, component: Any) -> str:
         """What a person reads for a component id; an unknown id is shown as itself,
         words separated, so a gap in the labels shows rather than hides."""
         text = self.labels.get(str(component))
-        return text if text is not None else str(component).replace("_", " ")
+        return render(text, self.lang) if text is not None else \
+            str(component).replace("_", " ")
+
+    def say(self, value: Any) -> str:
+        """A sentence of the rules (a message, or a game's legacy English) in `lang`."""
+        return render(value, self.lang)
 
     def seat_style(self, seat: int) -> str:
         return SEAT_STYLES[seat % len(SEAT_STYLES)]

@@ -15,11 +15,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from projections.rules import plural
+from projections.messages import M, Mn
 
 from . import BoardContext
 
-ROWS = (("court", "Court"), ("capital", "Capital"), ("resources", "Resources"))
+ROWS = (("court", M("Court")), ("capital", M("Capital")), ("resources", M("Resources")))
 #: the layout's rows hold five cards (spec §3); a sixth in the court ends the game (§6)
 ROW_CARDS = 5
 #: from this many columns the rows are drawn across, as they lie on the table
@@ -30,16 +30,11 @@ def _cards(ctx: BoardContext) -> dict[str, Mapping[str, Any]]:
     return {c["id"]: c for c in ctx.edition.get("cards", ()) if isinstance(c, Mapping)}
 
 
-def _suit_names(ctx: BoardContext) -> dict[str, str]:
-    return {s["id"]: s["name"] for s in ctx.edition.get("suits", ()) if isinstance(s, Mapping)}
-
-
 def _detail(card_id: str, ctx: BoardContext) -> tuple[str, str, str]:
     """(printed name, rank, suits) of a card; the style marks a personality."""
     card = _cards(ctx).get(card_id, {})
-    suits = _suit_names(ctx)
     return (ctx.label(card_id), str(card.get("rank", "")),
-            ", ".join(suits.get(s, ctx.label(s)) for s in card.get("suits", ())))
+            ", ".join(ctx.label(s) for s in card.get("suits", ())))
 
 
 def _style(card_id: str, ctx: BoardContext) -> str:
@@ -65,9 +60,10 @@ def _across(view: Mapping[str, Any], ctx: BoardContext) -> Table:
             cell = Text(name, style=_style(card, ctx))
             cell.append(f"\n{rank} · {suits}" if rank else "", style="dim")
             cells.append(cell)
-        cells = cells or [Text("empty", style="dim italic")]
+        cells = cells or [Text(ctx.say(M("empty")), style="dim italic")]
         cells += [Text("")] * (columns - len(cells))
-        table.add_row(Text(f"{title}\n{len(rows[key])} of {ROW_CARDS}"), *cells,
+        table.add_row(Text(ctx.say(M("{row}\n{count} of {most}", row=title,
+                                     count=len(rows[key]), most=ROW_CARDS))), *cells,
                       end_section=True)
     return table
 
@@ -75,14 +71,16 @@ def _across(view: Mapping[str, Any], ctx: BoardContext) -> Table:
 def _down(view: Mapping[str, Any], ctx: BoardContext) -> Table:
     """Narrow terminals: one card a line, its rank and suits in columns of their own."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
-    for header, justify in (("row", "left"), ("card", "left"), ("rank", "right"),
-                            ("suits", "left")):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    for header, justify in ((M("row"), "left"), (M("card"), "left"), (M("rank"), "right"),
+                            (M("suits"), "left")):
+        table.add_column(ctx.say(header), justify=justify)  # type: ignore[arg-type]
     rows = _rows(view)
     for key, title in ROWS:
-        where = Text(f"{title} ({len(rows[key])} of {ROW_CARDS})", style="bold")
+        where = Text(ctx.say(M("{row} ({count} of {most})", row=title, count=len(rows[key]),
+                               most=ROW_CARDS)), style="bold")
         if not rows[key]:
-            table.add_row(where, Text("empty", style="dim italic"), "", "", end_section=True)
+            table.add_row(where, Text(ctx.say(M("empty")), style="dim italic"), "", "",
+                          end_section=True)
         for i, card in enumerate(rows[key]):
             name, rank, suits = _detail(card, ctx)
             table.add_row(where if i == 0 else "", Text(name, style=_style(card, ctx)), rank,
@@ -90,22 +88,27 @@ def _down(view: Mapping[str, Any], ctx: BoardContext) -> Table:
     return table
 
 
-def _names(title: str, cards: Sequence[str], ctx: BoardContext, style: str = "") -> Text:
-    line = Text(f"{title} ({len(cards)}): ", style="bold")
-    line.append(", ".join(ctx.label(c) for c in cards) if cards else "none", style=style)
+def _names(title: Any, cards: Sequence[str], ctx: BoardContext, style: str = "") -> Text:
+    line = Text(ctx.say(M("{title} ({count}): ", title=title, count=len(cards))), style="bold")
+    line.append(", ".join(ctx.label(c) for c in cards) if cards else ctx.say(M("none")),
+                style=style)
     return line
 
 
 def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
     status = ctx.label(view["status"])
-    head = Text(f"{ctx.name(0)} · {status} · {plural(int(view.get('plays', 0)), 'control')} "
-                f"made · {plural(int(view['deck_count']), 'card')} in the deck", style="bold")
+    head = Text(ctx.say(M("{player} · {status} · {controls} · {cards}", player=ctx.name(0),
+                          status=status,
+                          controls=Mn("{count} control made", "{count} controls made",
+                                      int(view.get("plays", 0))),
+                          cards=Mn("{count} card in the deck", "{count} cards in the deck",
+                                   int(view["deck_count"])))), style="bold")
     if view.get("score") is not None:
-        head.append(f" · score {view['score']}")
+        head.append(ctx.say(M(" · score {score}", score=view["score"])))
     return Group(
         head,
         _across(view, ctx) if ctx.width >= WIDE else _down(view, ctx),
-        _names("Controlled personalities", view.get("controlled") or (), ctx, "magenta"),
-        _names("Discard", view.get("discard") or (), ctx, "dim"),
-        _names("Still in the deck, in no known order", view.get("unseen") or (), ctx, "dim"),
+        _names(M("Controlled personalities"), view.get("controlled") or (), ctx, "magenta"),
+        _names(M("Discard"), view.get("discard") or (), ctx, "dim"),
+        _names(M("Still in the deck, in no known order"), view.get("unseen") or (), ctx, "dim"),
     )

@@ -111,6 +111,20 @@ def _electorate(e: Mapping[str, Any], w: Words, ctx: BoardContext, width: int) -
                  subtitle=kind, title_align="left", width=width)
 
 
+def _electorate_line(e: Mapping[str, Any], w: Words, ctx: BoardContext) -> Text:
+    """An electorate in a line (the compact board): its elector, who has influence there,
+    and how full its spaces are."""
+    court = len(e.get("court") or []) + len(e.get("court_knights") or [])
+    influence = [_seat(s, ctx).append(f" {v}") for s, v in enumerate(e.get("influence") or [])
+                 if v]
+    line = Text(f"{w.label(e.get('id'))}: ", style="bold")
+    line.append("elector ").append_text(_tile(e.get("elector"), w, ctx))
+    line.append(" · influence ").append_text(_joined(influence, "nobody yet"))
+    line.append(f" · {_spaces('aristocrats', court, e.get('aristocrat_spaces'))}"
+                f" · {_spaces('cities', len(e.get('cities') or []), e.get('city_spaces'))}")
+    return line
+
+
 def _head(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> Text:
     phase = view.get("phase")
     numeral = phase_numeral(phase)
@@ -219,6 +233,10 @@ def _group(view: Mapping[str, Any], ctx: BoardContext, width: int) -> Group:
     last = last_election_sentence(view, w)
     if last:
         parts.append(Text(last, style="dim"))
+    if ctx.compact:
+        parts += [_electorate_line(e, w, ctx) for e in view.get("electorates") or []]
+        parts.append(_players(view, w, ctx))
+        return Group(*parts)
     panel = _panel_width(width)
     parts.append(Columns([_electorate(e, w, ctx, panel) for e in view.get("electorates") or []],
                          width=panel - 1))

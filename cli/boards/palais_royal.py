@@ -31,13 +31,12 @@ def _default_labels() -> dict[str, str]:
 
 class Words:
     """The board's context with the edition's labels (the default edition's when the caller
-    passed none) and a short tag per player for cramped cells."""
+    passed none). Players are named in full everywhere, cramped cells too: "Ann" for
+    Anne and Annabel would make a reader guess."""
 
     def __init__(self, ctx: BoardContext, seats: int) -> None:
         self.ctx = ctx
         self.labels = dict(ctx.labels) or _default_labels()
-        names = [ctx.name(s) for s in range(seats)]
-        self.tags = _short_tags(names)
 
     def label(self, ident: Any) -> str:
         text = self.labels.get(str(ident))
@@ -47,18 +46,6 @@ class Words:
         style = self.ctx.seat_style(seat) if isinstance(seat, int) else ""
         return Text(self.ctx.name(seat), style=style)
 
-    def tag(self, seat: int) -> Text:
-        text = self.tags[seat] if 0 <= seat < len(self.tags) else self.ctx.name(seat)
-        return Text(text, style=self.ctx.seat_style(seat))
-
-
-def _short_tags(names: Sequence[str]) -> list[str]:
-    """The shortest prefixes (3 letters at least) that tell the players apart."""
-    for k in range(3, max((len(n) for n in names), default=3) + 1):
-        tags = [n[:k] for n in names]
-        if len(set(tags)) == len(tags):
-            return tags
-    return list(names)
 
 
 def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
@@ -70,8 +57,30 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
     if view.get("garden"):
         parts += [Text("Garden", style="bold underline"), _garden(view, words),
                   _garden_key(words)]
+    if ctx.compact:
+        parts += [Text("Players", style="bold underline"), *_player_lines(view, players, words)]
+        return Group(*parts)
     parts += [Text("Players", style="bold underline"), *_players(view, players, words)]
     return Group(*parts)
+
+
+def _player_lines(view: Mapping[str, Any], players: list[Any], words: Words) -> list[Text]:
+    """Each player in a line (the compact board): score, gold, servants, nobles."""
+    scores = listed(view, "scores")
+    out = []
+    for seat, p in enumerate(players):
+        if not isinstance(p, dict):
+            continue
+        line = words.name(seat)
+        if seat < len(scores):
+            line.append(f" · score {scores[seat]}", style="bold")
+        down = p.get("nobles_face_down")
+        count = len(down) if isinstance(down, list) else p.get("nobles_face_down_count", 0)
+        line.append(f" · {p.get('gold', 0)} gold · {_count(p.get('supply'), 'servant')} to place"
+                    f" · nobles {count} face down, {len(p.get('nobles_face_up') or ())} face up"
+                    f" · {_count(p.get('hand_count'), 'privilege card')}")
+        out.append(line)
+    return out
 
 
 # -- heading ------------------------------------------------------------------------
@@ -126,9 +135,30 @@ def _count(n: Any, one: str) -> str:
 
 
 # -- court --------------------------------------------------------------------------
-def _court(view: Mapping[str, Any], players: list[Any], words: Words) -> Table:
+def _court_lines(view: Mapping[str, Any], players: list[Any], words: Words) -> Text:
+    """The court in a line per tile (the compact board): who has servants there."""
+    text = Text()
+    for tile in [str(t) for t in view.get("court_layout") or ()]:
+        if text:
+            text.append("\n")
+        text.append(f"{words.label(tile)}: ", style="bold")
+        there = [(seat, (p.get("court") or {}).get(tile)) for seat, p in enumerate(players)
+                 if isinstance(p, dict)]
+        there = [(seat, n) for seat, n in there if n]
+        for i, (seat, n) in enumerate(there):
+            text.append(", " if i else "")
+            text.append_text(words.name(seat)).append(f" {n}")
+        if not there:
+            text.append("nobody", style="dim")
+    return text
+
+
+def _court(view: Mapping[str, Any], players: list[Any], words: Words) -> RenderableType:
+    if words.ctx.compact:
+        return _court_lines(view, players, words)
     layout = [str(t) for t in view.get("court_layout") or ()]
-    table = Table(show_header=False, box=box.SQUARE, show_lines=True, padding=(0, 1))
+    table = Table(show_header=False, box=box.SQUARE, show_lines=not words.ctx.compact,
+                  padding=(0, 1))
     for _ in range(3):
         table.add_column(ratio=1)
     cells = []
@@ -138,7 +168,7 @@ def _court(view: Mapping[str, Any], players: list[Any], words: Words) -> Table:
             n = (p.get("court") or {}).get(tile) if isinstance(p, dict) else None
             if n:
                 cell.append("\n")
-                cell.append_text(words.tag(seat) if words.ctx.width < 100 else words.name(seat))
+                cell.append_text(words.name(seat))
                 cell.append(f" {n}")
         cells.append(cell)
     for row in range(0, len(cells), 3):
@@ -151,8 +181,8 @@ def _garden(view: Mapping[str, Any], words: Words) -> Table:
     garden = view.get("garden") or {}
     servants = view.get("garden_servants") or {}
     size = _grid_size(garden)
-    table = Table(box=box.SQUARE, show_lines=True, padding=(0, 0), header_style="bold",
-                  expand=True)
+    table = Table(box=box.SQUARE, show_lines=not words.ctx.compact, padding=(0, 0),
+                  header_style="bold", expand=True)
     table.add_column("", justify="right", no_wrap=True)
     for c in range(size[1]):
         table.add_column(f"column {c + 1}" if words.ctx.width >= 110 else str(c + 1),
@@ -179,22 +209,22 @@ def _grid_size(garden: Mapping[str, Any]) -> tuple[int, int]:
 def _space_cell(noble: Any, servant: Any, words: Words) -> Text:
     cell = Text()
     if noble is not None:
-        cell.append_text(_noble_text(words.label(noble), words.ctx.width))
+        cell.append_text(_noble_text(words.label(noble), words.ctx.width, words.ctx.compact))
     else:
         cell.append("·", style="dim")
     if isinstance(servant, int):
         cell.append("\n● ")
-        cell.append_text(words.tag(servant))
+        cell.append_text(words.name(servant))
     return cell
 
 
-def _noble_text(label: str, width: int) -> Text:
+def _noble_text(label: str, width: int, compact: bool = False) -> Text:
     """Points, privilege and cost on their own lines; a label of another shape as is."""
     parts = noble_parts(label)
     if parts is None:
         return Text(label)
     text = Text(f"{parts.points} pt" + ("" if parts.points == 1 else "s"), style="bold")
-    if parts.privilege:
+    if parts.privilege and not compact:
         text.append(f"\n{parts.privilege}", style="italic")
     text.append("\n")
     for i, (colour, n) in enumerate(parts.costs.items()):

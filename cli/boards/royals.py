@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from projections import get_rules
+from projections.messages import M, Message
 
 from . import BoardContext
 
@@ -30,8 +31,8 @@ CUBE_STYLES = {"black": "bold grey0 on grey70", "white": "bold bright_white on g
 MAP_STYLES = {"blue": "blue", "green": "green", "red": "red", "yellow": "yellow3"}
 CUBE = "■"
 TIMES = "\N{MULTIPLICATION SIGN}"
-PHASES = {"awaiting_setup": "waiting for the setup", "draw": "to draw",
-          "play": "to claim, usurp or end the turn", "over": "game over"}
+PHASES = {"awaiting_setup": M("waiting for the setup"), "draw": M("to draw"),
+          "play": M("to claim, usurp or end the turn"), "over": M("game over")}
 
 
 @cache
@@ -43,7 +44,7 @@ def _geography() -> tuple[dict[str, list[str]], dict[str, str], dict[str, str], 
         cities.setdefault(city["country"], []).append(city["id"])
     colours = {k["id"]: str(k.get("map_colour", "")) for k in edition["countries"]}
     titles = {p["id"]: p["title"] for c in edition["cities"] for p in c["portraits"]}
-    years = {int(p["number"]): str(p.get("year") or f"period {p['number']}")
+    years = {int(p["number"]): str(p.get("year") or M("period {period}", period=p["number"]))
              for p in edition["period_scoring"]["periods"]}
     return cities, colours, titles, years
 
@@ -70,9 +71,34 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
         raise KeyError("portraits")
     seats = _Seats(view, ctx)
     parts: list[RenderableType] = [_header(view, ctx, seats), _display(view, ctx)]
+    if ctx.compact:
+        parts += [_map_lines(view, ctx, seats), _players(view, ctx, seats)]
+        return Group(*parts)
     parts += _map(view, ctx, seats)
     parts += [_titles(view, ctx, seats), _players(view, ctx, seats)]
     return Group(*parts)
+
+
+def _map_lines(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Text:
+    """The map in a line per country (the compact board): whose cubes hold its portraits."""
+    cities_of, colours, titles, _ = _geography()
+    portraits = view.get("portraits") or {}
+    every_city = {c: None for cs in cities_of.values() for c in cs}
+    text = Text()
+    for country, members in cities_of.items():
+        spaces = [p for p in portraits if _city_of(p, titles, every_city) in members]
+        held: dict[int, int] = {}
+        for p in spaces:
+            if isinstance(portraits[p], int):
+                held[portraits[p]] = held.get(portraits[p], 0) + 1
+        if text:
+            text.append("\n")
+        text.append(f"{ctx.label(country)}: ", style=_map_style(colours, country) + " bold")
+        text.append(f"{sum(held.values())} of {len(spaces)} portraits held")
+        for seat, n in sorted(held.items()):
+            text.append(" · ")
+            text.append_text(seats.cube(seat, n))
+    return text
 
 
 # ---------------------------------------------------------------------------
@@ -82,35 +108,42 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
 
 def _header(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Text:
     period, year = view.get("period"), view.get("year")
-    text = Text(f"Period {period}" + (f" ({year})" if year else ""), style="bold")
-    text.append(f" · round {view.get('round', '—')} · turn {view.get('turn', '—')}")
+    say = ctx.say
+    text = Text(say(M("Period {period} ({year})", period=period, year=year) if year
+                    else M("Period {period}", period=period)), style="bold")
+    text.append(say(M(" · round {round} · turn {turn}", round=view.get("round", "—"),
+                      turn=view.get("turn", "—"))))
     phase = str(view.get("phase", ""))
     if phase == "over":
-        text.append(" · the game is over", style="bold")
+        text.append(say(M(" · the game is over")), style="bold")
     elif phase == "awaiting_setup":
-        text.append(" · waiting for the setup")
+        text.append(say(M(" · waiting for the setup")))
     elif isinstance(view.get("current"), int):
         text.append(" · ")
         text.append_text(seats.cube(view["current"]))
-        text.append(f" {PHASES.get(phase, '')}")
+        text.append(f" {say(PHASES.get(phase, ''))}")
     if view.get("period_ended_this_turn"):
-        text.append(" · the draw pile ran out: the period is scored at the end of this turn")
+        text.append(say(M(" · the draw pile ran out: the period is scored at the end of this "
+                          "turn")))
     if view.get("final_round"):
-        text.append(" · period 3 is over: the round is being finished")
+        text.append(say(M(" · period 3 is over: the round is being finished")))
     text.append("\n")
-    text.append(f"Draw pile {_cards(view.get('deck_count'))} · discards "
-                f"{_cards(view.get('discard_count'))} · intrigue pile "
-                f"{_cards(view.get('intrigue_deck_count'))} · intrigue discards "
-                f"{_cards(len(view.get('intrigue_discard') or ()))}", style="dim")
+    text.append(say(M("Draw pile {deck} · discards {discards} · intrigue pile {intrigues} · "
+                      "intrigue discards {intrigue_discards}",
+                      deck=_cards(view.get("deck_count")),
+                      discards=_cards(view.get("discard_count")),
+                      intrigues=_cards(view.get("intrigue_deck_count")),
+                      intrigue_discards=_cards(len(view.get("intrigue_discard") or ())))),
+                style="dim")
     return text
 
 
 def _display(view: Mapping[str, Any], ctx: BoardContext) -> Text:
     _, colours, _, _ = _geography()
-    text = Text("Display: ", style="bold")
+    text = Text(ctx.say(M("Display: ")), style="bold")
     cards = list(view.get("display") or ())
     if not cards:
-        text.append("empty", style="dim")
+        text.append(ctx.say(M("empty")), style="dim")
     for i, card in enumerate(cards):
         text.append(" " if i else "")
         text.append(f" {ctx.label(card)} ", style=f"reverse {_map_style(colours, card)}")
@@ -163,10 +196,10 @@ def _country(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats, country:
     city_bonus = {m.get("key"): m.get("value") for m in markers.get("city") or ()
                   if isinstance(m, Mapping)}
     table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
-    table.add_column("City", ratio=3)
-    table.add_column("Bonus", justify="right", min_width=5, no_wrap=True)
-    table.add_column("Portraits", ratio=6)
-    table.add_column("Cathedral", ratio=3)
+    table.add_column(ctx.say(M("City")), ratio=3)
+    table.add_column(ctx.say(M("Bonus")), justify="right", min_width=5, no_wrap=True)
+    table.add_column(ctx.say(M("Portraits")), ratio=6)
+    table.add_column(ctx.say(M("Cathedral")), ratio=3)
     for city in cities:
         spaces = Text()
         for i, portrait in enumerate(by_city.get(city, ())):
@@ -176,18 +209,18 @@ def _country(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats, country:
             spaces.append(f"{ctx.label(title) if title else ctx.label(portrait)} ", style="bold")
             holder = portraits.get(portrait)
             spaces.append_text(seats.cube(holder) if isinstance(holder, int)
-                               else Text("vacant", style="dim"))
+                               else Text(ctx.say(M("vacant")), style="dim"))
         buried = Text()
         for seat, count in enumerate(cathedrals.get(city) or ()):
             if count:
                 buried.append("\n" if buried else "")
                 buried.append_text(seats.cube(seat, count))
         bonus = city_bonus.get(city)
-        table.add_row(ctx.label(city), str(bonus) if bonus is not None else Text("taken",
-                                                                                 style="dim"),
+        table.add_row(ctx.label(city), str(bonus) if bonus is not None else
+                      Text(ctx.say(M("taken")), style="dim"),
                       spaces, buried or Text("—", style="dim"))
     style = _map_style(colours, country)
-    name = ctx.label(country) if country else "Other cities"
+    name = ctx.label(country) if country else ctx.say(M("Other cities"))
     return Panel(Group(table, _country_tokens(view, ctx, country, markers)),
                  title=Text(name, style=f"bold {style}"), title_align="left",
                  border_style=style, padding=(0, 1))
@@ -195,7 +228,7 @@ def _country(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats, country:
 
 def _year(period: Any, years: Mapping[int, str]) -> str:
     """The year a period token shows ("period" for one this edition does not number)."""
-    return years.get(period, "period") if isinstance(period, int) else "period"
+    return years.get(period, M("period")) if isinstance(period, int) else M("period")
 
 
 def _country_tokens(view: Mapping[str, Any], ctx: BoardContext, country: str,
@@ -204,13 +237,13 @@ def _country_tokens(view: Mapping[str, Any], ctx: BoardContext, country: str,
     shields = [str(m.get("value")) for m in markers.get("shield") or ()
                if isinstance(m, Mapping) and str(m.get("key", "")).startswith(country + ":")]
     years = _geography()[3]
-    periods = [f"{_year(p.get('period'), years)} {p.get('high')}/{p.get('low')}"
+    periods = [f"{ctx.say(_year(p.get('period'), years))} {p.get('high')}/{p.get('low')}"
                for p in markers.get("period") or ()
                if isinstance(p, Mapping) and p.get("country") == country]
-    text = Text("Shields ", style="dim")
-    text.append(" · ".join(shields) or "all taken")
-    text.append("   Period tokens (high/low) ", style="dim")
-    text.append(", ".join(periods) or "none left")
+    text = Text(ctx.say(M("Shields ")), style="dim")
+    text.append(" · ".join(shields) or ctx.say(M("all taken")))
+    text.append(ctx.say(M("   Period tokens (high/low) ")), style="dim")
+    text.append(", ".join(periods) or ctx.say(M("none left")))
     return text
 
 
@@ -223,11 +256,11 @@ def _titles(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Render
     tiles = view.get("title_tiles") or {}
     values = {t.get("title"): t for t in (view.get("board_markers") or {}).get("title") or ()
               if isinstance(t, Mapping)}
-    table = Table(title="Title tiles", title_justify="left", box=box.SIMPLE_HEAD, expand=True,
-                  show_edge=False, pad_edge=False)
-    table.add_column("Title", ratio=2)
-    table.add_column("Worth", ratio=2)
-    table.add_column("Cubes on the tile", ratio=7)
+    table = Table(title=ctx.say(M("Title tiles")), title_justify="left", box=box.SIMPLE_HEAD,
+                  expand=True, show_edge=False, pad_edge=False)
+    table.add_column(ctx.say(M("Title")), ratio=2)
+    table.add_column(ctx.say(M("Worth")), ratio=2)
+    table.add_column(ctx.say(M("Cubes on the tile")), ratio=7)
     for title, row in tiles.items():
         cubes = Text()
         for seat, count in enumerate(row or ()):
@@ -236,12 +269,15 @@ def _titles(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Render
                 cubes.append_text(seats.cube(seat))
                 cubes.append(f" {count}")
         tile = values.get(title)
-        worth = f"{tile.get('full')}, half {tile.get('half')}" if tile else "scored"
-        table.add_row(ctx.label(title), worth, cubes or Text("no cube", style="dim"))
+        worth = ctx.say(M("{full}, half {half}", full=tile.get("full"), half=tile.get("half"))
+                        if tile else M("scored"))
+        table.add_row(ctx.label(title), worth, cubes or Text(ctx.say(M("no cube")), style="dim"))
     discs = [str(m.get("value")) for m in (view.get("board_markers") or {}).get("noble_house")
              or () if isinstance(m, Mapping)]
-    note = Text("Noble house discs left: ", style="dim")
-    note.append(", ".join(discs) or "none")
+    # not anyone's yet: each goes to the next player with a cube on every title tile
+    note = Text(ctx.say(M("Noble house discs not yet won (for a cube on every title tile): ")),
+                style="dim")
+    note.append(", ".join(discs) or ctx.say(M("none")))
     return Group(table, note)
 
 
@@ -251,36 +287,40 @@ def _players(view: Mapping[str, Any], ctx: BoardContext, seats: _Seats) -> Rende
     supply = view.get("supply") or []
     holdings = view.get("holdings") or []
     winners = set((view.get("result") or {}).get("winners") or ())
-    table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD, expand=True,
-                  show_edge=False, pad_edge=False)
-    table.add_column("Player", ratio=2)
-    table.add_column("Score", justify="right", min_width=5, no_wrap=True)
-    table.add_column("Cubes", justify="right", min_width=5, no_wrap=True)
-    table.add_column("Hand", ratio=5)
+    say = ctx.say
+    table = Table(title=say(M("Players")), title_justify="left", box=box.SIMPLE_HEAD,
+                  expand=True, show_edge=False, pad_edge=False)
+    table.add_column(say(M("Player")), ratio=2)
+    table.add_column(say(M("Score")), justify="right", min_width=5, no_wrap=True)
+    table.add_column(say(M("Cubes")), justify="right", min_width=5, no_wrap=True)
+    table.add_column(say(M("Hand")), ratio=5)
     won = []
     for seat in range(len(hands)):
         who = seats.cube(seat)
         if seat in winners:
-            who.append(" ★ wins", style="bold")
+            who.append(say(M(" ★ wins")), style="bold")
         hand = hands[seat] if isinstance(hands[seat], Mapping) else {}
         table.add_row(who, _at(scores, seat), _at(supply, seat), _hand(hand, ctx))
-        line = Text.assemble(seats.cube(seat), (" has won ", "dim"))
+        line = Text.assemble(seats.cube(seat), (say(M(" has won ")), "dim"))
         line.append_text(_tokens(holdings[seat] if seat < len(holdings) else (), ctx))
         won.append(line)
-    return Group(table, Text("Tokens won", style="bold"), *won)
+    if ctx.compact:
+        return table
+    return Group(table, Text(say(M("Tokens won")), style="bold"), *won)
 
 
 def _hand(hand: Mapping[str, Any], ctx: BoardContext) -> Text:
     country, intrigue = hand.get("country"), hand.get("intrigue")
     if not isinstance(country, Mapping):
-        return Text(f"{_cards(hand.get('country_count'), 'country card')} and "
-                    f"{_cards(hand.get('intrigue_count'), 'intrigue card')}, face down")
+        return Text(ctx.say(M("{country} and {intrigue}, face down",
+                              country=_cards(hand.get("country_count"), "country"),
+                              intrigue=_cards(hand.get("intrigue_count"), "intrigue"))))
     cards = ", ".join(f"{ctx.label(c)} {TIMES}{n}" for c, n in sorted(country.items())) or \
-        "no country card"
+        ctx.say(M("no country card"))
     text = Text(cards)
     pairs = ["/".join(ctx.label(c) for c in pair) for pair in intrigue or ()]
-    text.append(" · intrigue: ", style="dim")
-    text.append(", ".join(pairs) or "none")
+    text.append(ctx.say(M(" · intrigue: ")), style="dim")
+    text.append(", ".join(pairs) or ctx.say(M("none")))
     return text
 
 
@@ -295,18 +335,19 @@ def _tokens(markers: Sequence[Any], ctx: BoardContext) -> Text:
         if kind == "period":
             period, country, _ = ([*key.split(":"), "", "", ""])[:3]
             year = _geography()[3].get(int(period)) if period.isdigit() else None
-            group, entry = f"{year or 'period'} tokens", f"{ctx.label(country)} {value}"
+            group = ctx.say(M("{year} tokens", year=year or M("period")))
+            entry = f"{ctx.label(country)} {value}"
         elif kind == "shield":
-            group, entry = "shields", f"{ctx.label(key.split(':')[0])} {value}"
+            group, entry = ctx.say(M("shields")), f"{ctx.label(key.split(':')[0])} {value}"
         elif kind == "noble_house":
-            group, entry = "noble house disc", str(value)
+            group, entry = ctx.say(M("noble house disc")), str(value)
         else:
-            group = {"city": "city bonuses", "title": "title tiles",
-                     "title_half": "half title tiles"}.get(kind, "tokens")
+            group = ctx.say({"city": M("city bonuses"), "title": M("title tiles"),
+                             "title_half": M("half title tiles")}.get(kind, M("tokens")))
             entry = f"{ctx.label(key)} {value}"
         groups.setdefault(group, []).append(entry)
     if not groups:
-        return Text("no token yet", style="dim")
+        return Text(ctx.say(M("no token yet")), style="dim")
     text = Text()
     for group, entries in groups.items():
         text.append("; " if text else "")
@@ -315,10 +356,17 @@ def _tokens(markers: Sequence[Any], ctx: BoardContext) -> Text:
     return text
 
 
-def _cards(count: Any, what: str = "card") -> str:
+def _cards(count: Any, what: str = "card") -> Message:
+    """ "3 cards", "no intrigue card": a pile's count in words (`what`: card, country,
+    intrigue)."""
+    kinds = {"card": (M("no card"), "{count} card", "{count} cards"),
+             "country": (M("no country card"), "{count} country card", "{count} country cards"),
+             "intrigue": (M("no intrigue card"), "{count} intrigue card",
+                          "{count} intrigue cards")}
+    none, one, many = kinds[what]
     if not isinstance(count, int):
-        return f"no {what}"
-    return f"{count} {what}{'' if count == 1 else 's'}"
+        return none
+    return Message(one, {"count": count}, plural=many)
 
 
 def _at(values: Sequence[Any], seat: int) -> str:

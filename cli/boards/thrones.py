@@ -135,7 +135,9 @@ def _challenge(view: dict[str, Any], w: Words) -> RenderableType | None:
     attackers = ", ".join(_fighter(c, index, w) for c in ch.get("attackers") or ()) or "none"
     defenders = ", ".join(_fighter(c, index, w) for c in ch.get("defenders") or ())
     lines.append(Text(f"Attacking: {attackers} — {strength[0]} STR"))
-    lines.append(Text(f"Defending: {defenders or 'nobody yet'} — {strength[1]} STR"))
+    # "yet" only while the defender may still declare: after that nobody defended
+    nobody = "nobody yet" if ch.get("step") == "attackers_declared" else "nobody"
+    lines.append(Text(f"Defending: {defenders or nobody} — {strength[1]} STR"))
     for attacker, target in (ch.get("stealth") or {}).items():
         lines.append(Text(f"Stealth: {w.label(attacker)} bypasses {w.label(target)}"))
     return Panel(Group(*lines), title="Challenge", title_align="left", border_style="red")
@@ -254,9 +256,27 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
     for extra in (_ending(view, w), _titles(view, w), _challenge(view, w)):
         if extra is not None:
             parts.append(extra)
-    parts += [_area(view, seat, w) for seat in range(len(players))
-              if isinstance(players[seat], dict)]
+    seats = [seat for seat in range(len(players)) if isinstance(players[seat], dict)]
+    if ctx.compact:
+        parts += [_area_line(view, seat, w) for seat in seats]
+    else:
+        parts += [_area(view, seat, w) for seat in seats]
     return Group(*parts)
+
+
+def _area_line(view: dict[str, Any], seat: int, w: Words) -> Text:
+    """A player's area summed up in a line or two (the compact board)."""
+    player = view["players"][seat]
+    mine = [c for c in view.get("in_play") or () if isinstance(c, dict)
+            and c.get("controller") == seat and c.get("host") is None]
+    characters = [c for c in mine if c.get("strength") is not None]
+    line = _area_title(view, seat, w)
+    line.append(f": plot {_plot(player, view, w)} · gold {player.get('gold', 0)} · "
+                f"{plural(len(characters), 'character')} "
+                f"({sum(1 for c in characters if not c.get('knelt'))} standing), "
+                f"{plural(len(mine) - len(characters), 'location')} · "
+                f"hand {plural(player.get('hand_count', 0), 'card')}")
+    return line
 
 
 __all__ = ["board", "challenge_sentence"]

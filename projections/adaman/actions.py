@@ -7,6 +7,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from ..choices import ActionType, public
+from ..messages import M
 from . import apply, legal, words
 from .edition import Components
 from .state import State
@@ -29,10 +30,10 @@ class AbandonData(Schema):
 
 
 ACTIONS: tuple[ActionType[State, Components], ...] = (
-    ActionType("setup", "Deal the layout", SetupData, legal.setup_steps, ("drawn",),
+    ActionType("setup", M("Deal the layout"), SetupData, legal.setup_steps, ("drawn",),
                apply.apply_setup, public, words.setup_sentence),
-    ActionType("control", "Control a card", ControlData, legal.control_steps, ("drawn",),
+    ActionType("control", M("Control a card"), ControlData, legal.control_steps, ("drawn",),
                apply.apply_control, public, words.control_sentence),
-    ActionType("abandon", "Abandon the game", AbandonData, legal.abandon_steps, (),
+    ActionType("abandon", M("Abandon the game"), AbandonData, legal.abandon_steps, (),
                apply.apply_abandon, public, words.abandon_sentence),
 )

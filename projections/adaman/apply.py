@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from ..messages import M, Mn
 from ..rules import (
     Action,
     CardId,
     IllegalAction,
-    plural,
     possessive,
     replace,
     require,
@@ -41,9 +41,10 @@ class _Deal:
 
     def next(self) -> CardId:
         require(self.used < len(self.cards), "drawn_too_short",
-                "the deal needs more cards: "
-                f"{plural(len(self.cards), 'card was', 'cards were')} recorded as turned up "
-                f"while the deck still holds {plural(len(self.deck), 'card')}")
+                M("the deal needs more cards: {recorded} recorded as turned up while the deck "
+                  "still holds {held}",
+                  recorded=Mn("{count} card was", "{count} cards were", len(self.cards)),
+                  held=Mn("{count} card", "{count} cards", len(self.deck))))
         card = self.cards[self.used]
         self.used += 1
         self.deck.discard(card)
@@ -52,18 +53,19 @@ class _Deal:
     def finish(self) -> None:
         extra = self.cards[self.used:]
         require(not extra, "drawn_too_long",
-                f"the deal stopped after {plural(self.used, 'card')}; "
-                f"{card_names(extra, self.components)} would not be turned up", extra=extra)
+                M("the deal stopped after {used}; {cards} would not be turned up",
+                  used=Mn("{count} card", "{count} cards", self.used),
+                  cards=card_names(extra, self.components)), extra=extra)
 
 
 # -- the actions ---------------------------------------------------------------------------
 def apply_setup(state: State, action: Action, components: Components) -> State:
     """Spec §3: the table deals the layout."""
     require(action.actor == "table", "not_your_turn",
-            "the setup deal is the table's, not "
-            f"{possessive(seat_name(state.names, action.actor))}")
+            M("the setup deal is the table's, not {whose}",
+              whose=possessive(seat_name(state.names, action.actor))))
     require(state.status == "awaiting_setup", "game_already_set_up",
-            "the layout has already been dealt")
+            M("the layout has already been dealt"))
     drawn = list(action.data["drawn"])
     _check_ids(drawn, components)
     return _lost_without_a_move(deal(in_progress(state), drawn, components), components)
@@ -71,7 +73,7 @@ def apply_setup(state: State, action: Action, components: Components) -> State:
 
 def apply_control(state: State, action: Action, components: Components) -> State:
     """Spec §5-§6: pay for a card of the capital or court, then refill the layout."""
-    _require_player(state, action, "control a card")
+    _require_player(state, action, M("control a card"))
     _require_dealt(state)
     target, spend = action.data["target"], list(action.data["spend"])
     _check_control(state, target, spend, components)
@@ -82,14 +84,15 @@ def apply_control(state: State, action: Action, components: Components) -> State
         return _won(moved, drawn, components)
     for card in drawn:
         require(card in state.deck, "card_not_in_deck",
-                f"{card_name(card, components)} is not in the deck; it was already turned up",
+                M("{card} is not in the deck; it was already turned up",
+                  card=card_name(card, components)),
                 card=card)
     return _lost_without_a_move(deal(moved, drawn, components), components)
 
 
 def apply_abandon(state: State, action: Action, components: Components) -> State:
     """Spec §5 (designed): the player gives up; an ordinary loss."""
-    _require_player(state, action, "abandon it")
+    _require_player(state, action, M("abandon it"))
     _require_dealt(state)
     return replace(state, status="lost", end_reason="abandoned")
 
@@ -100,14 +103,15 @@ def _require_player(state: State, action: Action, what: str) -> None:
     """One seat plays Adaman (seat 0); anyone else is refused by name."""
     if action.actor != 0:
         raise IllegalAction("not_your_turn",
-                            f"only {seat_name(state.names, 0)} plays this patience, so "
-                            f"{seat_name(state.names, action.actor)} may not {what}",
+                            M("only {player} plays this patience, so {actor} may not {what}",
+                              player=seat_name(state.names, 0),
+                              actor=seat_name(state.names, action.actor), what=what),
                             expected=0, actor=action.actor)
 
 
 def _require_dealt(state: State) -> None:
     require(state.status != "awaiting_setup", "game_not_started",
-            "the layout has not been dealt yet (setup comes first)")
+            M("the layout has not been dealt yet (setup comes first)"))
 
 
 def _check_ids(cards: Sequence[CardId], components: Components) -> None:
@@ -116,16 +120,17 @@ def _check_ids(cards: Sequence[CardId], components: Components) -> None:
     seen: set[CardId] = set()
     for card in cards:
         require(card not in seen, "duplicate_card",
-                f"{card_name(card, components)} appears twice", card=card)
+                M("{card} appears twice", card=card_name(card, components)), card=card)
         seen.add(card)
 
 
 def _require_known(card: CardId, components: Components) -> None:
     if card in components.excluded:
         raise IllegalAction("card_not_in_basic_deck",
-                            f"{card_name(card, components)} is an extended Decktet card; "
-                            "Adaman uses the basic 36-card deck only", card=card)
-    require(card in components.cards, "unknown_card", f"{card!r} is not a Decktet card",
+                            M("{card} is an extended Decktet card; Adaman uses the basic "
+                              "36-card deck only", card=card_name(card, components)), card=card)
+    require(card in components.cards, "unknown_card", M("{card} is not a Decktet card",
+                                                  card=repr(card)),
             card=card)
 
 
@@ -135,13 +140,14 @@ def _check_control(state: State, target: CardId, spend: list[CardId],
     _require_known(target, components)
     require(target in state.capital or target in state.court,
             "target_not_in_capital_or_court",
-            f"{card_name(target, components)} is not in the capital or the court, so it "
-            "cannot be controlled", card=target)
-    require(bool(spend), "spend_empty", "spend at least one resource card")
+            M("{card} is not in the capital or the court, so it cannot be controlled",
+              card=card_name(target, components)), card=target)
+    require(bool(spend), "spend_empty", M("spend at least one resource card"))
     _check_ids(spend, components)
     for card in spend:
         require(card in state.resources, "spend_card_not_in_resources",
-                f"{card_name(card, components)} is not in the resource row", card=card)
+                M("{card} is not in the resource row", card=card_name(card, components)),
+                card=card)
     _check_payment(target, spend, components)
 
 
@@ -150,12 +156,14 @@ def _check_payment(target: CardId, spend: list[CardId], components: Components) 
     goal = components.cards[target]
     for card in spend:
         require(bool(components.cards[card].suits & goal.suits), "spend_card_shares_no_suit",
-                f"{card_name(card, components)} ({suits_text(card, components)}) shares no "
-                f"suit with {goal.name} ({suits_text(target, components)}); every spent card "
-                "must", card=card)
+                M("{card} ({suits}) shares no suit with {target} ({target_suits}); every "
+                  "spent card must", card=card_name(card, components),
+                  suits=suits_text(card, components), target=goal.name,
+                  target_suits=suits_text(target, components)), card=card)
     total = sum(components.cards[c].rank for c in spend)
     require(total >= goal.rank, "spend_total_too_low",
-            f"{goal.name} has rank {goal.rank}; the spent cards add up to {total}",
+            M("{card} has rank {rank}; the spent cards add up to {total}", card=goal.name,
+              rank=goal.rank, total=total),
             total=total, rank=goal.rank)
 
 
@@ -189,9 +197,11 @@ def is_won(state: State, components: Components) -> bool:
 def _won(moved: State, drawn: Sequence[CardId], components: Components) -> State:
     """Spec §6 step 3 and §10.4: victory ends the game before any refill."""
     require(not drawn, "drawn_after_victory",
-            "the last personality was controlled, so the game is won and no card "
-            f"is turned up, yet {card_names(drawn, components)} "
-            f"{'was' if len(drawn) == 1 else 'were'} recorded as turned up")
+            Mn("the last personality was controlled, so the game is won and no card is "
+               "turned up, yet {cards} was recorded as turned up",
+               "the last personality was controlled, so the game is won and no card is "
+               "turned up, yet {cards} were recorded as turned up", len(drawn),
+               cards=card_names(drawn, components)))
     return replace(moved, status="won", end_reason="all_personalities_controlled",
                    win_resources=moved.resources)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..messages import M
 from ..rules import Action, CardId, Dealer, IllegalAction
 from .apply import after_payment, deal, in_progress, is_won
 from .edition import Components
@@ -57,8 +58,8 @@ def chance_slots(state: State, action: Action, components: Components
         count = 0 if is_won(moved, components) else None
     elif action.type != "setup":
         return []
-    label = "the layout, in the order dealt" if action.type == "setup" \
-        else "cards turned up, in order"
+    label = M("the layout, in the order dealt") if action.type == "setup" \
+        else M("cards turned up, in order")
     slot: dict[str, Any] = {"field": "drawn", "path": [], "options": sorted(state.deck),
                             "many": True, "count": count, "label": label}
     if count is None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
+from ..messages import Name
 from ..rules import CardId, OpenSchema, schema_problems
 
 
@@ -71,7 +72,7 @@ def edition_problems(content: Mapping[str, Any]) -> list[str]:
 
 
 def _card(raw: Mapping[str, Any]) -> Card:
-    return Card(raw["id"], raw["name"], raw["rank"], frozenset(raw["suits"]),
+    return Card(raw["id"], Name.of(raw), raw["rank"], frozenset(raw["suits"]),
                 bool(raw["personality"]))
 
 
@@ -82,9 +83,9 @@ def load_components(edition: Mapping[str, Any]) -> Components:
     layout = edition["layout"]
     return Components(
         cards=MappingProxyType(cards),
-        excluded=MappingProxyType({c["id"]: str(c.get("name", repr(c["id"])))
+        excluded=MappingProxyType({c["id"]: Name.of({"name": repr(c["id"]), **c})
                                    for c in edition.get("excluded_cards", ())}),
-        suit_names=MappingProxyType({s["id"]: str(s.get("name", s["id"]))
+        suit_names=MappingProxyType({s["id"]: Name.of({"name": s["id"], **s})
                                      for s in edition.get("suits", ())}),
         personalities=personalities,
         # spec §2.4: compute the sum (66); the 2012 sheet's 70 is a slip

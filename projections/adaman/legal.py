@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from ..choices import DONE, Choice, Made, Option, Step
+from ..messages import M
 from ..rules import Actor, CardId
 from .edition import Components
 from .state import State
@@ -79,7 +80,7 @@ def control_steps(state: State, actor: Actor, made: Made, components: Components
     if not payable:
         return None
     if not made.has("target"):
-        return Choice(("target",), "Which card of the capital or court to control",
+        return Choice(("target",), M("Which card of the capital or court to control"),
                       tuple(_card_option(c, state, components) for c in payable))
     if not made.is_open("spend"):
         return DONE
@@ -91,8 +92,9 @@ def control_steps(state: State, actor: Actor, made: Made, components: Components
     done = total >= target.rank
     if not matching and done:
         return DONE
-    return Choice(("spend",), f"Resources to spend on {target.name} (ranks {total} of "
-                  f"{target.rank})", tuple(_card_option(c, state, components)
+    return Choice(("spend",), M("Resources to spend on {card} (ranks {total} of {rank})",
+                                card=target.name, total=total, rank=target.rank),
+                  tuple(_card_option(c, state, components)
                                            for c in matching),
                   kind="subset", can_end=done, fewest=1)
 
@@ -112,8 +114,8 @@ def _payable_targets(state: State, components: Components) -> list[CardId]:
 def _card_option(card: CardId, state: State, components: Components) -> Option:
     """A card by its printed name, with the rank and suits a player looks for, under the
     row it lies in."""
-    row = "Capital" if card in state.capital else "Court" if card in state.court \
-        else "Resources"
+    row = M("Capital") if card in state.capital else M("Court") if card in state.court \
+        else M("Resources")
     return Option(card, card_name(card, components),
-                  detail=f"rank {components.cards[card].rank} · "
-                         f"{suits_text(card, components)}", group=row)
+                  detail=M("rank {rank} · {suits}", rank=components.cards[card].rank,
+                           suits=suits_text(card, components)), group=row)

@@ -53,6 +53,9 @@ class PalaisRoyal(GameRules[State]):
     default_options: ClassVar[Mapping[str, Any]] = {}
     actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ACTIONS
     parts: ClassVar[Parts[Any, Any] | None] = PARTS
+    #: the setup lays the 9 court tiles and the 36 nobles at random (spec §3, §9, §10 item 16): a
+    #: tablet may deal them, and the table lays them as its board shows
+    dealable_types: ClassVar[frozenset[str]] = frozenset({"setup"})
 
     def components(self) -> Components:
         bound: Components = self._bound

@@ -12,6 +12,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..choices import ActionType, public
+from ..messages import M
 from . import apply, legal, views, words
 from .edition import Components
 from .state import State
@@ -53,14 +54,14 @@ class EndTurnData(Schema):
 
 
 ACTIONS: tuple[ActionType[State, Components], ...] = (
-    ActionType("setup", "Set up the game", SetupData, legal.setup_steps,
+    ActionType("setup", M("Set up the game"), SetupData, legal.setup_steps,
                ("start_player", "display"), apply.apply_setup, public, words.setup_sentence),
-    ActionType("draw_cards", "Draw cards", DrawCardsData, legal.draw_cards_steps, ("draws",),
+    ActionType("draw_cards", M("Draw cards"), DrawCardsData, legal.draw_cards_steps, ("draws",),
                apply.apply_draw_cards, views.redact_draw, words.draw_cards_sentence),
-    ActionType("claim_noble", "Claim a noble", ClaimNobleData, legal.claim_noble_steps, (),
+    ActionType("claim_noble", M("Claim a noble"), ClaimNobleData, legal.claim_noble_steps, (),
                apply.apply_claim_noble, public, words.claim_noble_sentence),
-    ActionType("usurp_noble", "Usurp a noble", UsurpNobleData, legal.usurp_noble_steps, (),
+    ActionType("usurp_noble", M("Usurp a noble"), UsurpNobleData, legal.usurp_noble_steps, (),
                apply.apply_usurp_noble, public, words.usurp_noble_sentence),
-    ActionType("end_turn", "End the turn", EndTurnData, legal.end_turn_steps, ("refill",),
+    ActionType("end_turn", M("End the turn"), EndTurnData, legal.end_turn_steps, ("refill",),
                apply.apply_end_turn, public, words.end_turn_sentence),
 )

@@ -12,19 +12,17 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..messages import M, Message, Mn, Ordinal, Seq
 from ..rules import (
     Action,
     Bag,
     IllegalAction,
-    ordinal,
-    plural,
     possessive,
     replace,
     require,
     seat_name,
     thaw,
     with_item,
-    words_list,
 )
 from . import scoring, words
 from .edition import Components, Portrait, intrigue_id, intrigue_pair
@@ -43,24 +41,25 @@ Entry = tuple[str, str, Any]  # (kind, source, card) of one draw
 def apply_setup(state: State, action: Action, components: Components) -> State:
     """Colours, the start player and the display (spec §3 steps 5-7); then the first draw."""
     require(action.actor == "table", "not_your_turn",
-            f"The table makes the setup, not {_who(state, action.actor)}")
-    require(state.phase == AWAITING_SETUP, "already_set_up", "The game is already set up")
+            M("The table makes the setup, not {actor}", actor=_who(state, action.actor)))
+    require(state.phase == AWAITING_SETUP, "already_set_up", M("The game is already set up"))
     data = action.data
     _check_setup_repeats(state, data)
     colours = _check_colours(state, data.get("colours"), components)
     raw = data.get("start_player")
-    given = "none was named" if raw is None else f"not {words.shown(raw)}"
+    given = M("none was named") if raw is None else M("not {value}", value=words.shown(raw))
     require(isinstance(raw, int) and not isinstance(raw, bool)
             and 0 <= raw < state.players, "bad_start_player",
-            f"The start player is one of the {state.players} players (a seat from 0 to "
-            f"{state.players - 1}); {given}")
+            M("The start player is one of the {players} players (a seat from 0 to {last}); "
+              "{given}", players=state.players, last=state.players - 1, given=given))
     start = raw if isinstance(raw, int) else 0  # checked just above
     display = _country_list(data.get("display") or (), components)
     size = components.display_size
     require(len(display) == size, "wrong_display_size",
-            f"The setup turns {plural(size, 'card')} face up for the display; "
-            f"{plural(len(display), 'card')} {'was' if len(display) == 1 else 'were'} named")
-    deck = _take(state.deck, display, "not_available", "the prepared deck", components)
+            M("The setup turns {cards} face up for the display; {named}",
+              cards=Mn("{count} card", "{count} cards", size),
+              named=Mn("{count} card was named", "{count} cards were named", len(display))))
+    deck = _take(state.deck, display, "not_available", M("the prepared deck"), components)
     return replace(state, phase=DRAW, colours=colours, start_player=start, current=start,
                    supply=tuple(components.cube_counts[c] for c in colours), deck=deck,
                    display=Bag(display))
@@ -70,33 +69,39 @@ def _check_setup_repeats(state: State, data: Mapping[str, Any]) -> None:
     """Ruling R7: a setup that repeats the player count or the variant must agree."""
     players = data.get("players")
     require(players is None or players == state.players, "setup_disagrees",
-            f"The setup says {words.shown(players)} players but the game was created for "
-            f"{state.players}")
+            M("The setup says {given} players but the game was created for {players}",
+              given=words.shown(players), players=state.players))
     variant = (data.get("variants") or {}).get("period3_finish_round")
-    on = {True: "on", False: "off"}
+    on = {True: M("on"), False: M("off")}
     require(variant is None or bool(variant) == state.finish_round, "setup_disagrees",
-            f"The setup turns the variant “{words.VOCABULARY['period3_finish_round']}” "
-            f"{on[bool(variant)]}, but the game was created with it {on[state.finish_round]}")
+            M("The setup turns the variant “{variant}” {setup}, but the game was created with "
+              "it {created}", variant=words.VOCABULARY["period3_finish_round"],
+              setup=on[bool(variant)], created=on[state.finish_round]))
 
 
 def _check_colours(state: State, given: Any, components: Components) -> tuple[str, ...]:
     """One cube colour each, all different; black and white with 2 players (spec §3)."""
     colours = tuple(given or ())
     require(len(colours) == state.players, "wrong_colours",
-            f"Every player takes one colour: {plural(state.players, 'colour')} needed, "
-            f"{len(colours)} given")
+            Mn("Every player takes one colour: {count} colour needed, {given} given",
+               "Every player takes one colour: {count} colours needed, {given} given",
+               state.players, given=len(colours)))
     for colour in colours:
         require(colour in components.cube_counts, "unknown_colour",
-                f"{words.shown(colour)} is not a cube colour; the colours are "
-                f"{words_list(components.cube_counts)}", colour=colour)
+                M("{colour} is not a cube colour; the colours are {colours}",
+                  colour=words.shown(colour),
+                  colours=Seq(words.colour_word(c) for c in components.cube_counts)),
+                colour=colour)
     twice = sorted({str(c) for c in colours if colours.count(c) > 1})
     require(not twice, "duplicate_colour",
-            f"Each player takes a different colour; {words_list(twice)} "
-            f"{'is' if len(twice) == 1 else 'are'} named more than once")
+            Mn("Each player takes a different colour; {colours} is named more than once",
+               "Each player takes a different colour; {colours} are named more than once",
+               len(twice), colours=Seq(words.colour_word(c) for c in twice)))
     pair = components.two_player_colours
     require(state.players != 2 or set(colours) == set(pair), "two_player_colours",
-            f"With 2 players the colours are {' and '.join(pair)}, not "
-            f"{words_list(colours)}")
+            M("With 2 players the colours are {pair}, not {colours}",
+              pair=Seq(words.colour_word(c) for c in pair),
+              colours=Seq(words.colour_word(str(c)) for c in colours)))
     return tuple(str(c) for c in colours)
 
 
@@ -107,10 +112,10 @@ def _check_colours(state: State, given: Any, components: Components) -> tuple[st
 
 def apply_draw_cards(state: State, action: Action, components: Components) -> State:
     """The turn's draw: from the display, the deck and the intrigue pile (spec §5.1)."""
-    _require_turn(state, action, "draw")
+    _require_turn(state, action, M("draw"))
     require(state.phase == DRAW, "already_drawn",
-            f"{_who(state, action.actor)} has already drawn this turn (§4: one draw "
-            "per turn)")
+            M("{player} has already drawn this turn (§4: one draw per turn)",
+              player=_who(state, action.actor)))
     entries = parse_draws(action.data)
     _check_draw_counts(state, entries, components)
     new_state, _ = run_draws(state, entries, None, components)
@@ -126,11 +131,13 @@ def parse_draws(data: Mapping[str, Any]) -> list[Entry]:
             entries.append(("intrigue", "pile", card))
             continue
         if kind != "country":
-            raise IllegalAction("bad_draw", "A card is drawn as a country card or an "
-                                f"intrigue card, not as {words.shown(kind)}")
+            raise IllegalAction("bad_draw", M("A card is drawn as a country card or an "
+                                              "intrigue card, not as {kind}",
+                                              kind=words.shown(kind)))
         if source not in ("display", "deck"):
-            raise IllegalAction("bad_draw", "A country card comes from the display or the "
-                                f"deck, not from {words.shown(source)}")
+            raise IllegalAction("bad_draw", M("A country card comes from the display or "
+                                              "the deck, not from {source}",
+                                              source=words.shown(source)))
         entries.append(("country", source, card))
     return entries
 
@@ -159,14 +166,16 @@ def _check_draw_counts(state: State, entries: Sequence[Entry], components: Compo
         # review ruling 6: positions count from 0, "the 2nd player" counts from 1
         raise IllegalAction(
             "wrong_draw_count",
-            f"In round 1 the player in position {position} (the {ordinal(position + 1)} "
-            f"player) draws exactly {words.draw_counts(wanted, 0)} (§5.1); "
-            f"{possessive(who)} draw has {drawn}", position=position)
+            M("In round 1 the player in position {position} (the {nth} player) draws exactly "
+              "{wanted} (§5.1); {whose} draw has {drawn}", position=position,
+              nth=Ordinal(position + 1), wanted=words.draw_counts(wanted, 0),
+              whose=possessive(who), drawn=drawn), position=position)
     (c3, i3), (c1, i1) = components.draw_shapes
     raise IllegalAction(
         "wrong_draw_count",
-        f"{who} draws {words.draw_counts(c3, i3)}, or {words.draw_counts(c1, i1)} (§5.1); "
-        f"this draw has {drawn}", country=country, intrigue=intrigue)
+        M("{player} draws {one}, or {other} (§5.1); this draw has {drawn}", player=who,
+          one=words.draw_counts(c3, i3), other=words.draw_counts(c1, i1), drawn=drawn),
+        country=country, intrigue=intrigue)
 
 
 def run_draws(state: State, entries: Sequence[Entry], pick: Pick | None,
@@ -196,8 +205,9 @@ def _draw_all(state: State, entries: Sequence[Entry], pick: Pick | None,
         if kind == "intrigue":
             got = piles.draw_intrigue(pick or _named_intrigue(card, components))
             if got is None:
-                raise IllegalAction("not_available", "No intrigue card is left to draw: "
-                                    "the intrigue pile and its discards are empty")
+                raise IllegalAction("not_available", M(
+                    "No intrigue card is left to draw: the intrigue pile and its discards are "
+                    "empty"))
             intrigues[got] += 1
         elif source == "display":
             got = _take_from_display(state, piles, card, components)
@@ -205,8 +215,9 @@ def _draw_all(state: State, entries: Sequence[Entry], pick: Pick | None,
         else:
             got = piles.draw_country(pick or _named_country(card, components))
             if got is None:
-                raise IllegalAction("deck_empty", "The draw pile and the discard pile are "
-                                    "empty: no card can be drawn from the deck")
+                raise IllegalAction("deck_empty", M(
+                    "The draw pile and the discard pile are empty: no card can be drawn from "
+                    "the deck"))
             hand[got] += 1
         filled.append((kind, source, got))
     return piles, hand, intrigues, filled
@@ -216,31 +227,34 @@ def _take_from_display(state: State, piles: Piles, card: Any, components: Compon
     """A face-up card chosen from the display (spec §5.1): it must still be there."""
     got = _country(card, components)
     require(piles.display[got] > 0, "not_in_display",
-            f"No {_cname(got, components)} card is face up in the display"
-            f"{' any more' if state.display.count(got) else ''}", card=got)
+            M("No {country} card is face up in the display any more",
+              country=_cname(got, components)) if state.display.count(got) else
+            M("No {country} card is face up in the display", country=_cname(got, components)),
+            card=got)
     piles.display[got] -= 1
     return got
 
 
 def _named_country(card: Any, components: Components) -> Pick:
     def pick(pile: Counter[str]) -> str:
-        require(card is not None, "missing_card", "Name the card drawn from the deck "
-                "(in digital play the server fills it in)")
+        require(card is not None, "missing_card", M(
+            "Name the card drawn from the deck (in digital play the server fills it in)"))
         named = _country(card, components)
         require(pile[named] > 0, "not_available",
-                f"No {_cname(named, components)} card remains in the draw pile", card=named)
+                M("No {country} card remains in the draw pile",
+                  country=_cname(named, components)), card=named)
         return named
     return pick
 
 
 def _named_intrigue(card: Any, components: Components) -> Pick:
     def pick(pile: Counter[str]) -> str:
-        require(card is not None, "missing_card", "Name the intrigue card drawn "
-                "(in digital play the server fills it in)")
+        require(card is not None, "missing_card", M(
+            "Name the intrigue card drawn (in digital play the server fills it in)"))
         named = _intrigue(card, components)
         require(pile[named] > 0, "not_available",
-                f"No {components.intrigue_name(named)} intrigue card remains in the "
-                "intrigue pile", card=intrigue_pair(named))
+                M("No {card} intrigue card remains in the intrigue pile",
+                  card=components.intrigue_name(named)), card=intrigue_pair(named))
         return named
     return pick
 
@@ -252,18 +266,19 @@ def _named_intrigue(card: Any, components: Components) -> Pick:
 
 def apply_claim_noble(state: State, action: Action, components: Components) -> State:
     """A cube on a vacant portrait, paid in country cards (spec §5.2)."""
-    seat = _require_play(state, action, "claim a noble")
+    seat = _require_play(state, action, M("claim a noble"))
     portrait = _portrait(action.data.get("portrait"), components)
     holder = state.board[components.portrait_index[portrait.id]]
     who, noble = _who(state, seat), words.portrait_phrase(components, portrait)
     # issue #19.4: a cube "moved" to where it already stands is no move (§5.2, §5.3)
     require(holder != seat, "own_noble",
-            f"{who} already holds {noble}: a claim places a cube on a vacant portrait "
-            "(§5.2) and nobody usurps their own noble (§5.3), so the cube would stay where "
-            "it stands", holder=holder)
+            M("{player} already holds {noble}: a claim places a cube on a vacant portrait "
+              "(§5.2) and nobody usurps their own noble (§5.3), so the cube would stay where "
+              "it stands", player=who, noble=noble), holder=holder)
     require(holder is None, "portrait_occupied",
-            f"{words.capital(noble)} is held by {_who(state, holder)}: a claim needs a "
-            f"vacant portrait (§5.2); {who} may usurp it instead (§5.3)", holder=holder)
+            M("{noble} is held by {holder}: a claim needs a vacant portrait (§5.2); {player} "
+              "may usurp it instead (§5.3)", noble=words.capital(noble),
+              holder=_who(state, holder), player=who), holder=holder)
     cards = _country_list(action.data.get("country_cards") or (), components)
     _check_country_payment(state, seat, portrait, cards, components)
     return _place(state, seat, portrait, cards, (), components)
@@ -271,17 +286,17 @@ def apply_claim_noble(state: State, action: Action, components: Components) -> S
 
 def apply_usurp_noble(state: State, action: Action, components: Components) -> State:
     """Another player's cube replaced, paid in country and intrigue cards (spec §5.3)."""
-    seat = _require_play(state, action, "usurp a noble")
+    seat = _require_play(state, action, M("usurp a noble"))
     portrait = _portrait(action.data.get("portrait"), components)
     holder = state.board[components.portrait_index[portrait.id]]
     who, noble = _who(state, seat), words.portrait_phrase(components, portrait)
     require(holder is not None, "portrait_empty",
-            f"{words.capital(noble)} is vacant: there is no cube to usurp (§5.3); {who} may "
-            "claim it instead (§5.2)")
+            M("{noble} is vacant: there is no cube to usurp (§5.3); {player} may claim it "
+              "instead (§5.2)", noble=words.capital(noble), player=who))
     # issue #19.4: the actor's cube would replace itself: no move (§5.3)
     require(holder != seat, "own_noble",
-            f"{who} already holds {noble}: nobody usurps their own noble (§5.3), the cube "
-            "would only replace itself")
+            M("{player} already holds {noble}: nobody usurps their own noble (§5.3), the cube "
+              "would only replace itself", player=who, noble=noble))
     cards = _country_list(action.data.get("country_cards") or (), components)
     _check_country_payment(state, seat, portrait, cards, components)
     intrigues = [_intrigue(c, components) for c in action.data.get("intrigue_cards") or ()]
@@ -293,7 +308,7 @@ def _check_country_payment(state: State, seat: Seat, portrait: Portrait, cards: 
                            components: Components) -> None:
     """Exact payment with the 3-for-1 wild (spec §5.2, ruling 10)."""
     who = _who(state, seat)
-    _check_holds(who, state.hands[seat], cards, lambda c: _cname(c, components), "card")
+    _check_holds(who, state.hands[seat], cards, lambda c: _cname(c, components), False)
     need, wild, offered = portrait.cost, components.country_wild, len(cards)
     matching = sum(1 for c in cards if c == portrait.country)
     spare = wild * need - offered
@@ -301,8 +316,11 @@ def _check_country_payment(state: State, seat: Seat, portrait: Portrait, cards: 
     country = _cname(portrait.country, components)
     noble = words.capital(words.portrait_phrase(components, portrait))
     require(ok, "wrong_payment",
-            f"{noble} needs exactly {plural(need, country + ' card')} (any {wild} cards count "
-            f"as 1; §5.2); {who} offered {words.country_offer(offered, matching, country)}",
+            Mn("{noble} needs exactly {count} {country} card (any {wild} cards count as 1; "
+               "§5.2); {player} offered {offer}",
+               "{noble} needs exactly {count} {country} cards (any {wild} cards count as 1; "
+               "§5.2); {player} offered {offer}", need, noble=noble, country=country, wild=wild,
+               player=who, offer=words.country_offer(offered, matching, country)),
             needed=need, offered=offered, matching=matching)
 
 
@@ -310,7 +328,7 @@ def _check_intrigue_payment(state: State, seat: Seat, portrait: Portrait,
                             cards: Sequence[str], components: Components) -> None:
     """Exact payment with the 2-for-1 wild; a King needs 2 (spec §5.3, ruling 4)."""
     who = _who(state, seat)
-    _check_holds(who, state.intrigues[seat], cards, components.intrigue_name, "intrigue card")
+    _check_holds(who, state.intrigues[seat], cards, components.intrigue_name, True)
     need, wild, offered = (components.intrigue_needed(portrait.title),
                            components.intrigue_wild, len(cards))
     showing = sum(1 for c in cards if portrait.country in intrigue_pair(c))
@@ -319,21 +337,36 @@ def _check_intrigue_payment(state: State, seat: Seat, portrait: Portrait,
     country = _cname(portrait.country, components)
     title = components.title_names[portrait.title]
     require(ok, "wrong_intrigue_payment",
-            f"A {title} needs {plural(need, 'intrigue card')} showing {country} (any "
-            f"{wild} intrigue cards count as 1; §5.3); {who} offered "
-            f"{words.intrigue_offer(offered, showing, country)}",
+            Mn("A {title} needs {count} intrigue card showing {country} (any {wild} intrigue "
+               "cards count as 1; §5.3); {player} offered {offer}",
+               "A {title} needs {count} intrigue cards showing {country} (any {wild} intrigue "
+               "cards count as 1; §5.3); {player} offered {offer}", need, title=title,
+               country=country, wild=wild, player=who,
+               offer=words.intrigue_offer(offered, showing, country)),
             needed=need, offered=offered, showing=showing)
 
 
 def _check_holds(who: str, hand: Bag, cards: Sequence[str], name: Callable[[str], str],
-                 what: str) -> None:
+                 intrigue: bool) -> None:
     for card, count in sorted(Counter(cards).items()):
         held = hand.count(card)
         if held < count:
-            holds = f"only {plural(held, name(card) + ' ' + what)}" if held else \
-                f"no {name(card)} {what}"
-            raise IllegalAction("card_not_in_hand", f"{who} holds {holds} and offered {count}",
+            raise IllegalAction("card_not_in_hand", _holds(who, held, name(card), count, intrigue),
                                 card=card, held=held, offered=count)
+
+
+def _holds(who: str, held: int, card: str, offered: int, intrigue: bool) -> Message:
+    """ "Ann holds only 2 Spain cards and offered 3", "Ann holds no Spain intrigue card..."."""
+    args = {"player": who, "card": card, "offered": offered}
+    if intrigue:
+        return Mn("{player} holds only {count} {card} intrigue card and offered {offered}",
+                  "{player} holds only {count} {card} intrigue cards and offered {offered}",
+                  held, **args) if held else \
+            M("{player} holds no {card} intrigue card and offered {offered}", **args)
+    return Mn("{player} holds only {count} {card} card and offered {offered}",
+              "{player} holds only {count} {card} cards and offered {offered}", held,
+              **args) if held else \
+        M("{player} holds no {card} card and offered {offered}", **args)
 
 
 def _place(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
@@ -342,8 +375,9 @@ def _place(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
     state = _recycle_cubes(state, seat, components)
     have, need = state.supply[seat], components.cubes_per_claim
     require(have >= need, "no_cubes",
-            f"{_who(state, seat)} has only {plural(have, 'cube')} left; a claim needs "
-            f"{need} (§5.2)", supply=have)
+            Mn("{player} has only {count} cube left; a claim needs {need} (§5.2)",
+               "{player} has only {count} cubes left; a claim needs {need} (§5.2)", have,
+               player=_who(state, seat), need=need), supply=have)
     index = components.portrait_index[portrait.id]
     city = components.cities.index(portrait.city)
     title = components.titles.index(portrait.title)
@@ -417,7 +451,7 @@ def refill_cards(state: State, action: Action, pick: Pick, components: Component
 
 def after_discards(state: State, action: Action, components: Components) -> State:
     """An end_turn's hand-limit discards made, before the refill (spec §5.4)."""
-    seat = _require_play(state, action, "end the turn")
+    seat = _require_play(state, action, M("end the turn"))
     data = action.data
     country = _country_list(data.get("discard_country") or (), components)
     intrigues = [_intrigue(c, components) for c in data.get("discard_intrigue") or ()]
@@ -434,21 +468,24 @@ def after_discards(state: State, action: Action, components: Components) -> Stat
 def _check_discards(state: State, seat: Seat, country: Sequence[str], intrigues: Sequence[str],
                     components: Components) -> None:
     """Spec §5.4, ruling 8: discard exactly down to the hand limits, never more."""
-    limits = ((state.hands[seat], country, components.hand_limit_country, "country card",
-               lambda c: _cname(c, components), "card"),
-              (state.intrigues[seat], intrigues, components.hand_limit_intrigue,
-               "intrigue card", components.intrigue_name, "intrigue card"))
-    for hand, cards, limit, what, name, unit in limits:
+    limits = ((state.hands[seat], country, components.hand_limit_country, False,
+               lambda c: _cname(c, components)),
+              (state.intrigues[seat], intrigues, components.hand_limit_intrigue, True,
+               components.intrigue_name))
+    for hand, cards, limit, unit, name in limits:
         held = len(hand)
         excess = max(0, held - limit)
         if not cards and not excess:
             continue  # the usual end of turn: nothing to discard, nothing to say
         if len(cards) != excess:
-            exactly = f"exactly {excess}" if excess else "nothing"
+            exactly = M("exactly {count}", count=excess) if excess else M("nothing")
+            holding = Mn("{count} intrigue card", "{count} intrigue cards", held) if unit else \
+                Mn("{count} country card", "{count} country cards", held)
             raise IllegalAction(
                 "wrong_discard_count",
-                f"{_who(state, seat)} holds {plural(held, what)} (the limit is {limit}): "
-                f"discard {exactly}, not {len(cards)} (§5.4)", held=held, limit=limit,
+                M("{player} holds {cards} (the limit is {limit}): discard {exactly}, not "
+                  "{discarded} (§5.4)", player=_who(state, seat), cards=holding, limit=limit,
+                  exactly=exactly, discarded=len(cards)), held=held, limit=limit,
                 discarded=len(cards))
         _check_holds(_who(state, seat), hand, cards, name, unit)
 
@@ -474,8 +511,9 @@ def _refill(state: State, pick: Pick | None, named: list[Any],
         turned.append(card)
     extra = named[len(turned):]
     require(pick is not None or not extra, "refill_too_long",
-            f"The refill turns up {plural(len(turned), 'card') if turned else 'no card'}; "
-            f"the refill names {len(named)} (§5.4)", turned=len(turned), listed=len(named))
+            M("The refill turns up {cards}; the refill names {named} (§5.4)",
+              cards=Mn("{count} card", "{count} cards", len(turned)) if turned
+              else M("no card"), named=len(named)), turned=len(turned), listed=len(named))
     return piles, turned
 
 
@@ -486,8 +524,10 @@ def _refill_from(named: list[Any], components: Components) -> Pick:
     def from_list(pile: Counter[str]) -> str:
         card = next(names, None)
         require(card is not None, "refill_too_short",
-                f"The display is refilled to {plural(components.display_size, 'card')}: "
-                f"the refill names {plural(len(named), 'card')}, more are needed (§5.4)",
+                M("The display is refilled to {size}: the refill names {named}, more are "
+                  "needed (§5.4)", size=Mn("{count} card", "{count} cards",
+                                            components.display_size),
+                  named=Mn("{count} card", "{count} cards", len(named))),
                 listed=len(named))
         return _named_country(card, components)(pile)
     return from_list
@@ -620,11 +660,12 @@ def counter_of(items: Mapping[str, int] | Bag) -> Counter[str]:
 
 def _require_turn(state: State, action: Action, what: str) -> Seat:
     require(state.phase != AWAITING_SETUP, "game_not_started",
-            "The game is not set up yet: the setup event comes first")
+            M("The game is not set up yet: the setup event comes first"))
     if action.actor != state.current:
         raise IllegalAction("not_your_turn",
-                            f"It is {possessive(_who(state, state.current))} turn: "
-                            f"{_who(state, action.actor)} cannot {what} now",
+                            M("It is {whose} turn: {actor} cannot {what} now",
+                              whose=possessive(_who(state, state.current)),
+                              actor=_who(state, action.actor), what=what),
                             expected=state.current, actor=action.actor)
     return state.current
 
@@ -632,9 +673,10 @@ def _require_turn(state: State, action: Action, what: str) -> Seat:
 def _require_play(state: State, action: Action, what: str) -> Seat:
     seat = _require_turn(state, action, what)
     if state.phase == DRAW:
-        doing = "ending the turn" if what == "end the turn" else "playing"
-        raise IllegalAction("draw_first", f"{_who(state, seat)} must draw before "
-                            f"{doing} (§4: every turn begins with the draw)")
+        doing = M("ending the turn") if what == "end the turn" else M("playing")
+        raise IllegalAction("draw_first", M("{player} must draw before {doing} (§4: every "
+                                            "turn begins with the draw)",
+                                            player=_who(state, seat), doing=doing))
     return seat
 
 
@@ -649,8 +691,10 @@ def _cname(country: str, components: Components) -> str:
 
 def _country(card: Any, components: Components) -> str:
     if not (isinstance(card, str) and card in components.country_names):
-        raise IllegalAction("unknown_country", f"{words.shown(card)} is not a country card; "
-                            f"the countries are {words_list(components.country_names.values())}",
+        raise IllegalAction("unknown_country", M("{card} is not a country card; the "
+                                                 "countries are {countries}",
+                                                 card=words.shown(card),
+                                                 countries=Seq(components.country_names.values())),
                             card=thaw(card))
     return str(card)
 
@@ -662,14 +706,15 @@ def _country_list(cards: Sequence[Any], components: Components) -> list[str]:
 def _intrigue(card: Any, components: Components) -> str:
     key = intrigue_id(card)
     require(key is not None and key in components.intrigue_cards, "unknown_intrigue_card",
-            f"{_shown_pair(card, components)} is not an intrigue card; an intrigue card shows "
-            "two different countries", card=thaw(card))
+            M("{card} is not an intrigue card; an intrigue card shows two different countries",
+              card=_shown_pair(card, components)), card=thaw(card))
     return str(key)
 
 
 def _portrait(portrait: Any, components: Components) -> Portrait:
     require(isinstance(portrait, str) and portrait in components.portrait_index,
-            "unknown_portrait", f"{words.shown(portrait)} is not a portrait on the board",
+            "unknown_portrait", M("{portrait} is not a portrait on the board",
+                                  portrait=words.shown(portrait)),
             portrait=portrait)
     return components.portrait(str(portrait))
 
@@ -677,8 +722,10 @@ def _portrait(portrait: Any, components: Components) -> Portrait:
 def _shown_pair(card: Any, components: Components) -> str:
     """An intrigue card as someone named it, in words: "Spain and Spain"."""
     if isinstance(card, list | tuple) and all(isinstance(c, str) for c in card):
-        return words_list([_cname(c, components) if c in components.country_names
-                           else words.shown(c) for c in card]) or "nothing"
+        if not card:
+            return M("nothing")
+        return Seq(_cname(c, components) if c in components.country_names
+                   else words.shown(c) for c in card)
     return words.shown(thaw(card))
 
 
@@ -686,8 +733,10 @@ def _take(bag: Bag, cards: Sequence[str], code: str, where: str,
           components: Components) -> Bag:
     counts = Counter(cards)
     for card, count in sorted(counts.items()):
-        held = plural(bag.count(card), f"{_cname(card, components)} card")
+        held = Mn("{count} {country} card", "{count} {country} cards", bag.count(card),
+                  country=_cname(card, components))
         require(bag.count(card) >= count, code,
-                f"{words.capital(where)} holds only {held}; {count} "
-                f"{'is' if count == 1 else 'are'} named", card=card)
+                Mn("{where} holds only {held}; {count} is named",
+                   "{where} holds only {held}; {count} are named", count,
+                   where=words.capital(where), held=held), card=card)
     return bag.take(cards)

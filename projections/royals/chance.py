@@ -29,7 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import repeat
 from typing import Any
 
-from ..rules import Action, Dealer, IllegalAction, ordinal, plural, possessive, seat_name, thaw
+from ..messages import M, Mn, Ordinal
+from ..rules import Action, Dealer, IllegalAction, possessive, seat_name, thaw
 from .actions import ACTIONS
 from .apply import Entry, drawn_cards, parse_draws, refill_cards
 from .edition import Components, intrigue_pair
@@ -142,12 +143,13 @@ def _setup_slots(state: State, components: Components) -> list[Slot]:
         return []
     return [
         {"field": "start_player", "path": [], "options": list(range(state.players)),
-         "many": False, "count": None, "label": "the start player",
+         "many": False, "count": None, "label": M("the start player"),
          "groups": seat_groups(state.names, state.players)},
         {"field": "display", "path": [], "options": list(state.deck), "many": True,
          "count": components.display_size,
-         "label": f"the {plural(components.display_size, 'card')} turned face up for the "
-                  "display"},
+         "label": Mn("the {count} card turned face up for the display",
+                     "the {count} cards turned face up for the display",
+                     components.display_size)},
     ]
 
 
@@ -163,35 +165,42 @@ def _draw_slots(state: State, action: Action, components: Components) -> list[Sl
     for (index, kind), offered, late in zip(hidden, trace.offered, trace.reshuffled,
                                             strict=True):
         seen[kind] += 1
-        nth = f"{ordinal(seen[kind])} " if several[kind] > 1 else ""
+        nth = Ordinal(seen[kind])
         if kind == "intrigue":
             options: list[Any] = [intrigue_pair(card) for card in offered]
-            label = f"the {nth}intrigue card {who} drew"
+            label = M("the {nth} intrigue card {player} drew", nth=nth, player=who) \
+                if several[kind] > 1 else M("the intrigue card {player} drew", player=who)
         else:
-            options, label = offered, f"the {nth}card {who} drew from the deck"
+            options = offered
+            label = M("the {nth} card {player} drew from the deck", nth=nth, player=who) \
+                if several[kind] > 1 else M("the card {player} drew from the deck", player=who)
         slots.append({"field": "draws", "path": [index, "card"], "options": options,
-                      "many": False, "count": None, "label": label + _after_run_out(late)})
+                      "many": False, "count": None, "label": _after_run_out(label, late)})
     return slots
 
 
 def _refill_slots(state: State, action: Action, components: Components) -> list[Slot]:
     trace = _Trace(repeat("country"))
     refill_cards(state, action, trace, components)
-    after = f"at the end of {possessive(seat_name(state.names, state.current))} turn"
+    whose = possessive(seat_name(state.names, state.current))
     if not any(trace.reshuffled):
         return [{"field": "refill", "path": [], "options": trace.offered[0] if trace.offered
                  else [], "many": True, "count": len(trace.offered),
-                 "label": f"the cards turned up to refill the display {after}, in order"}]
+                 "label": M("the cards turned up to refill the display at the end of {whose} "
+                            "turn, in order", whose=whose)}]
     # the pile ran out during the refill: card by card, the emptied pile's cards first
     return [{"field": "refill", "path": [i], "options": offered, "many": False, "count": None,
-             "label": f"the {ordinal(i + 1)} card turned up to refill the display {after}"
-                      + _after_run_out(late)}
+             "label": _after_run_out(M("the {nth} card turned up to refill the display at "
+                                       "the end of {whose} turn", nth=Ordinal(i + 1),
+                                       whose=whose), late)}
             for i, (offered, late) in enumerate(zip(trace.offered, trace.reshuffled,
                                                     strict=True))]
 
 
-def _after_run_out(late: bool) -> str:
-    return " (after the pile ran out and the discards were reshuffled)" if late else ""
+def _after_run_out(label: str, late: bool) -> str:
+    if not late:
+        return label
+    return M("{label} (after the pile ran out and the discards were reshuffled)", label=label)
 
 
 def seat_groups(names: tuple[str, ...], players: int) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
+from ..messages import Name, Seq
 from ..rules import OpenSchema, schema_problems
 
 SLUG = "royals"
@@ -118,7 +119,7 @@ class Components:
         return +deck, removed
 
     def intrigue_name(self, card: IntrigueId) -> str:
-        return "/".join(self.country_names.get(c, c) for c in card.split("+"))
+        return Seq((self.country_names.get(c, c) for c in card.split("+")), "slash")
 
     def intrigue_needed(self, title: str) -> int:
         """Intrigue cards a usurp of this title needs (a King 2, spec §5.3 ruling 4)."""
@@ -162,9 +163,9 @@ def _names(edition: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "name": str(edition.get("title", "Royals")),
         "countries": tuple(c["id"] for c in countries),
-        "country_names": {c["id"]: c["name"] for c in countries},
+        "country_names": {c["id"]: Name.of(c) for c in countries},
         "titles": tuple(t["id"] for t in sorted(titles, key=lambda t: t["rank"])),
-        "title_names": {t["id"]: t["name"] for t in titles},
+        "title_names": {t["id"]: Name.of(t) for t in titles},
     }
 
 
@@ -173,7 +174,7 @@ def _board(edition: Mapping[str, Any]) -> dict[str, Any]:
     portraits = _portraits(edition)
     return {
         "cities": tuple(c["id"] for c in cities),
-        "city_names": {c["id"]: c["name"] for c in cities},
+        "city_names": {c["id"]: Name.of(c) for c in cities},
         "city_bonuses": {c["id"]: int(c["city_bonus"]) for c in cities},
         "cities_of": {k["id"]: tuple(c["id"] for c in cities if c["country"] == k["id"])
                       for k in edition["countries"]},

@@ -23,11 +23,19 @@ from itertools import combinations
 from typing import Any
 
 from ..choices import DONE, Choice, Done, Made, Option, Step
-from ..rules import Actor, plural, possessive, seat_name
+from ..messages import M, Mn, capitalised, lowered
+from ..rules import Actor, possessive, seat_name
 from .apply import allowed_draw_shapes, cubes_available
 from .edition import Components, Portrait, intrigue_id, intrigue_pair
 from .state import AWAITING_SETUP, DRAW, OVER, PLAY, Seat, State
-from .words import country_name, intrigue_label, portrait_label, portrait_phrase, title_name
+from .words import (
+    colour_word,
+    country_name,
+    intrigue_label,
+    portrait_label,
+    portrait_phrase,
+    title_name,
+)
 
 
 def to_act(state: State, components: Components) -> tuple[Actor, ...]:
@@ -195,11 +203,12 @@ def setup_steps(state: State, actor: Actor, made: Made, components: Components) 
         return DONE
     palette = components.two_player_colours if state.players == 2 \
         else tuple(components.cube_counts)
-    options = tuple(Option(c, c.capitalize(), detail=plural(components.cube_counts[c], "cube"))
+    options = tuple(Option(c, capitalised(colour_word(c)),
+                           detail=Mn("{count} cube", "{count} cubes", components.cube_counts[c]))
                     for c in palette if c not in chosen)
     who = seat_name(state.names, len(chosen))
-    return Choice(("colours",), f"{possessive(who)} colour", options, kind="sequence",
-                  fewest=state.players, most=state.players)
+    return Choice(("colours",), M("{whose} colour", whose=possessive(who)), options,
+                  kind="sequence", fewest=state.players, most=state.players)
 
 
 # -- draw ----------------------------------------------------------------------------------
@@ -224,10 +233,11 @@ def draw_cards_steps(state: State, actor: Actor, made: Made, components: Compone
         return None  # not a draw that can be completed (a pick never offered)
     kinds = []
     if any(c > country for c, _ in ahead):
-        kinds.append(Option("country", "A country card", detail="from the display or the deck"))
+        kinds.append(Option("country", M("A country card"),
+                            detail=M("from the display or the deck")))
     if any(i > intrigue for _, i in ahead):
-        kinds.append(Option("intrigue", "An intrigue card", detail="from the intrigue pile"))
-    return Choice(("draws", len(entries), "kind"), f"{_nth(len(entries))} card to draw",
+        kinds.append(Option("intrigue", M("An intrigue card"), detail=M("from the intrigue pile")))
+    return Choice(("draws", len(entries), "kind"), M("{nth} card to draw", nth=_nth(len(entries))),
                   tuple(kinds))
 
 
@@ -249,20 +259,21 @@ def _entry_step(state: State, entries: list[dict[str, Any]], components: Compone
         in_pile = len(state.deck) + len(state.discard) - from_deck
         sources = []
         if face_up:
-            sources.append(Option("display", "From the display",
-                                  detail=f"{sum(face_up.values())} face up"))
+            sources.append(Option("display", M("From the display"),
+                                  detail=M("{count} face up", count=sum(face_up.values()))))
         if in_pile > 0:
-            sources.append(Option("deck", "From the deck", detail="face down"))
-        return Choice(("draws", index, "source"), f"Where the {_nth(index).lower()} card "
-                      "comes from", tuple(sources))
-    return Choice(("draws", index, "card"), "Which card of the display",
-                  tuple(Option(c, country_name(components, c), detail=f"{face_up[c]} face up")
+            sources.append(Option("deck", M("From the deck"), detail=M("face down")))
+        return Choice(("draws", index, "source"), M("Where the {nth} card comes from",
+                                                     nth=lowered(_nth(index))), tuple(sources))
+    return Choice(("draws", index, "card"), M("Which card of the display"),
+                  tuple(Option(c, country_name(components, c),
+                               detail=M("{count} face up", count=face_up[c]))
                         for c in components.countries if face_up[c] > 0))
 
 
 def _nth(index: int) -> str:
-    words = ("First", "Second", "Third", "Fourth", "Fifth")
-    return words[index] if index < len(words) else f"Card {index + 1}:"
+    words = (M("First"), M("Second"), M("Third"), M("Fourth"), M("Fifth"))
+    return words[index] if index < len(words) else M("Card {number}:", number=index + 1)
 
 
 # -- claim and usurp -----------------------------------------------------------------------
@@ -291,8 +302,8 @@ def _noble_steps(state: State, actor: Actor, made: Made, components: Components,
         options = tuple(_portrait_option(state, p, usurp, components)
                         for i, p in enumerate(components.portraits)
                         if _open(state.board[i], seat, usurp) and wallet.can_pay(p, usurp))
-        verb = "usurp" if usurp else "claim"
-        return Choice(("portrait",), f"Which noble to {verb}", options) if options else None
+        prompt = M("Which noble to usurp") if usurp else M("Which noble to claim")
+        return Choice(("portrait",), prompt, options) if options else None
     if made.get("portrait") not in components.portrait_index:
         return None  # not a portrait offered: nothing completes it
     portrait = components.portrait(str(made.get("portrait")))
@@ -311,12 +322,16 @@ def _portrait_option(state: State, portrait: Portrait, usurp: bool,
                      components: Components) -> Option:
     """ "Paris — King", with its cost and influence (and its holder), under its country."""
     country = country_name(components, portrait.country)
-    detail = f"{plural(portrait.cost, country + ' card')} · influence {portrait.influence}"
+    detail = M("{cards} · influence {influence}", influence=portrait.influence,
+               cards=Mn("{count} {country} card", "{count} {country} cards", portrait.cost,
+                        country=country))
     if usurp:
         holder = state.board[components.portrait_index[portrait.id]]
         need = components.intrigue_needed(portrait.title)
-        detail += (f" · {plural(need, 'intrigue card')} showing {country} · held by "
-                   f"{seat_name(state.names, holder)}")
+        detail = Mn("{detail} · {count} intrigue card showing {country} · held by {holder}",
+                    "{detail} · {count} intrigue cards showing {country} · held by {holder}",
+                    need, detail=detail, country=country,
+                    holder=seat_name(state.names, holder))
     return Option(portrait.id, portrait_label(components, portrait), detail=detail,
                   group=country)
 
@@ -373,12 +388,16 @@ class _Wallet:
         def option(card: str) -> Option:
             matching = card == portrait.country
             return Option(card, country_name(self.components, card),
-                          detail=f"{left[card]} in hand",
-                          group=f"{country} (matching)" if matching
-                          else f"Other countries (any {wild} count as 1)")
+                          detail=M("{count} in hand", count=left[card]),
+                          group=M("{country} (matching)", country=country) if matching
+                          else M("Other countries (any {wild} count as 1)", wild=wild))
         cards = [c for c in self.components.countries if left[c] > 0]
-        prompt = (f"Country cards paying for {portrait_phrase(self.components, portrait)}: "
-                  f"{plural(portrait.cost, country + ' card')}, any {wild} cards count as 1")
+        prompt = Mn("Country cards paying for {noble}: {count} {country} card, any {wild} cards "
+                    "count as 1",
+                    "Country cards paying for {noble}: {count} {country} cards, any {wild} "
+                    "cards count as 1", portrait.cost,
+                    noble=portrait_phrase(self.components, portrait), country=country,
+                    wild=wild)
         return _pay_choice("country_cards", prompt, terms, cards, portrait.country.__eq__,
                            option)
 
@@ -398,11 +417,15 @@ class _Wallet:
 
         def option(card: str) -> Option:
             return Option(intrigue_pair(card), intrigue_label(self.components, card),
-                          detail=f"{left[card]} in hand",
-                          group=f"Showing {country}" if showing(card)
-                          else f"Other intrigue cards (any {wild} count as 1)")
-        prompt = (f"Intrigue cards for the {title_name(self.components, portrait.title)}: "
-                  f"{plural(need, 'card')} showing {country}, any {wild} count as 1")
+                          detail=M("{count} in hand", count=left[card]),
+                          group=M("Showing {country}", country=country) if showing(card)
+                          else M("Other intrigue cards (any {wild} count as 1)", wild=wild))
+        prompt = Mn("Intrigue cards for the {title}: {count} card showing {country}, any "
+                    "{wild} count as 1",
+                    "Intrigue cards for the {title}: {count} cards showing {country}, any "
+                    "{wild} count as 1", need,
+                    title=title_name(self.components, portrait.title), country=country,
+                    wild=wild)
         return _pay_choice("intrigue_cards", prompt, terms, sorted(+left), showing, option)
 
 
@@ -450,19 +473,24 @@ def end_turn_steps(state: State, actor: Actor, made: Made, components: Component
     country.subtract(str(c) for c in made.picked("discard_country"))
     excess = len(state.hands[seat]) - components.hand_limit_country
     if excess > len(made.picked("discard_country")):
-        return Choice(("discard_country",), f"Country cards to discard down to "
-                      f"{components.hand_limit_country} ({plural(excess, 'card')})",
-                      tuple(Option(c, country_name(components, c), detail=f"{country[c]} in hand")
+        return Choice(("discard_country",),
+                      Mn("Country cards to discard down to {limit} ({count} card)",
+                         "Country cards to discard down to {limit} ({count} cards)", excess,
+                         limit=components.hand_limit_country),
+                      tuple(Option(c, country_name(components, c),
+                                   detail=M("{count} in hand", count=country[c]))
                             for c in components.countries if country[c] > 0),
                       kind="subset", fewest=excess, most=excess)
     intrigues = Counter(state.intrigues[seat].counts())
     intrigues.subtract(intrigue_id(c) or "" for c in made.picked("discard_intrigue"))
     excess = len(state.intrigues[seat]) - components.hand_limit_intrigue
     if excess > len(made.picked("discard_intrigue")):
-        return Choice(("discard_intrigue",), f"Intrigue cards to discard down to "
-                      f"{components.hand_limit_intrigue} ({plural(excess, 'card')})",
+        return Choice(("discard_intrigue",),
+                      Mn("Intrigue cards to discard down to {limit} ({count} card)",
+                         "Intrigue cards to discard down to {limit} ({count} cards)", excess,
+                         limit=components.hand_limit_intrigue),
                       tuple(Option(intrigue_pair(c), intrigue_label(components, c),
-                                   detail=f"{intrigues[c]} in hand")
+                                   detail=M("{count} in hand", count=intrigues[c]))
                             for c in sorted(+intrigues)),
                       kind="subset", fewest=excess, most=excess)
     return Done({"discard_country": [], "discard_intrigue": []})

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import Bag, require, words_list
+from ..messages import M, Seq
+from ..rules import Bag, require
 from . import words
 from .edition import Components, Marker
 
@@ -79,17 +80,18 @@ def _variants(options: Mapping[str, Any]) -> dict[str, bool]:
     """The variants a game is created with; ruling R1 refuses the Arcane Wonders deck."""
     defaults = DEFAULT_OPTIONS["variants"]
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    require(not unknown, "unknown_option", f"Royals has no option "
-            f"{words_list(words.shown(o) for o in unknown)}; its only option is the choice "
-            "of variants", options=unknown)
+    require(not unknown, "unknown_option", M(
+        "Royals has no option {options}; its only option is the choice of variants",
+        options=Seq(words.shown(o) for o in unknown)), options=unknown)
     variants = {**defaults, **(options.get("variants") or {})}
     extra = sorted(set(variants) - set(defaults))
-    known = words_list(f"“{words.VOCABULARY[v]}”" for v in defaults)
-    require(not extra, "unknown_option", f"Royals has no variant "
-            f"{words_list(words.shown(v) for v in extra)}; its variants are {known}",
-            options=extra)
+    known = Seq(M("“{variant}”", variant=words.VOCABULARY[v]) for v in defaults)
+    require(not extra, "unknown_option", M("Royals has no variant {variants}; its variants "
+                                           "are {known}",
+                                           variants=Seq(words.shown(v) for v in extra),
+                                           known=known), options=extra)
     # ruling R1: the Arcane Wonders deck is an edition (other card counts), not an option
     require(not variants["edition_arcane_wonders_deck"], "unsupported_option",
-            "The Arcane Wonders deck (102 cards) has no known removal table; load it as an "
-            "edition with its own card counts instead")
+            M("The Arcane Wonders deck (102 cards) has no known removal table; load it as an "
+              "edition with its own card counts instead"))
     return {k: bool(v) for k, v in variants.items()}

@@ -18,21 +18,31 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..rules import Action, plural, seat_name, words_list
+from ..messages import M, Message, Mn, Seq, capitalised
+from ..rules import Action, seat_name
 from .edition import Components, Marker, Portrait, intrigue_id, intrigue_pair
 
 #: words of the spec's event and view vocabulary (spec §5.1 kinds and sources, §7 phases,
 #: marker kinds), for the places that show such a value
 VOCABULARY = {
-    "country": "country card", "intrigue": "intrigue card",
-    "display": "the display", "deck": "the deck",
-    "awaiting_setup": "waiting for the setup", "draw": "drawing", "play": "playing",
-    "over": "game over", "period_3_scored": "the third period was scored",
-    "city": "city bonus", "shield": "country shield", "noble_house": "noble house disc",
-    "period": "period token", "title": "title tile", "title_half": "half title tile",
-    "period3_finish_round": "finish the round after period 3",
-    "edition_arcane_wonders_deck": "the Arcane Wonders deck",
+    "country": M("country card"), "intrigue": M("intrigue card"),
+    "display": M("the display"), "deck": M("the deck"),
+    "awaiting_setup": M("waiting for the setup"), "draw": M("drawing"), "play": M("playing"),
+    "over": M("game over"), "period_3_scored": M("the third period was scored"),
+    "city": M("city bonus"), "shield": M("country shield"), "noble_house": M("noble house disc"),
+    "period": M("period token"), "title": M("title tile"), "title_half": M("half title tile"),
+    "period3_finish_round": M("finish the round after period 3"),
+    "edition_arcane_wonders_deck": M("the Arcane Wonders deck"),
+    # the result's breakdown (scoring.py), as the score tables name its rows
+    "titles": M("titles"), "total": M("total"), "largest_marker": M("largest marker"),
 }
+#: the cube colours (spec §2), as a sentence names them ("Ann plays black")
+COLOURS = {"black": M("black"), "white": M("white"), "grey": M("grey"), "purple": M("purple"),
+           "orange": M("orange")}
+
+
+def colour_word(colour: str) -> str:
+    return COLOURS.get(colour, colour)
 
 
 def marker_id(kind: str, key: str) -> str:
@@ -50,10 +60,10 @@ def labels(components: Components) -> dict[str, str]:
     out.update({c: str(name) for c, name in components.city_names.items()})
     out.update({p.id: portrait_label(components, p) for p in components.portraits})
     out.update({card: intrigue_label(components, card) for card in components.intrigue_cards})
-    out.update({colour: colour.capitalize() for colour in components.cube_counts})
+    out.update({colour: capitalised(colour_word(colour)) for colour in components.cube_counts})
     for period in components.periods:
         year = components.period_years.get(period)
-        out[f"period:{period}"] = str(year) if year else f"Period {period}"  # as printed
+        out[f"period:{period}"] = str(year) if year else M("Period {period}", period=period)
     for marker in every_marker(components):
         text = marker_label(components, marker)
         out[marker_id(marker.kind, marker.key)] = text
@@ -82,17 +92,18 @@ def every_marker(components: Components) -> list[Marker]:
 
 def portrait_label(components: Components, portrait: Portrait) -> str:
     """ "Paris — King": the city and the title printed on the space."""
-    return f"{components.city_names[portrait.city]} — {title_name(components, portrait.title)}"
+    return M("{city} — {title}", city=components.city_names[portrait.city],
+             title=title_name(components, portrait.title))
 
 
 def portrait_phrase(components: Components, portrait: Portrait) -> str:
     """ "the King in Paris": the portrait in a sentence."""
-    return (f"the {title_name(components, portrait.title)} in "
-            f"{components.city_names[portrait.city]}")
+    return M("the {title} in {city}", title=title_name(components, portrait.title),
+             city=components.city_names[portrait.city])
 
 
 def title_name(components: Components, title: str) -> str:
-    return str(components.title_names.get(title, title.replace("_", " ")))
+    return components.title_names.get(title, title.replace("_", " "))
 
 
 def country_name(components: Components, country: str) -> str:
@@ -101,7 +112,7 @@ def country_name(components: Components, country: str) -> str:
 
 def intrigue_label(components: Components, card: str) -> str:
     """ "Britain/Spain": an intrigue card shows its two countries."""
-    return "/".join(country_name(components, c) for c in intrigue_pair(card))
+    return Seq((country_name(components, c) for c in intrigue_pair(card)), "slash")
 
 
 def marker_label(components: Components, marker: Marker) -> str:
@@ -112,20 +123,26 @@ def marker_label(components: Components, marker: Marker) -> str:
     """
     kind, key, value = marker.kind, marker.key, marker.value
     if kind == "city":
-        return f"{components.city_names[key]} city bonus: {value}"
+        return M("{city} city bonus: {value}", city=components.city_names[key], value=value)
     if kind == "shield":
         country, index = key.rsplit(":", 1)
-        rank = "higher" if index == "0" else "lower"
-        return f"{country_name(components, country)} shield ({rank}): {value}"
+        shield = M("{country} shield (higher): {value}") if index == "0" else \
+            M("{country} shield (lower): {value}")
+        return Message(shield.key, {"country": country_name(components, country),
+                                    "value": value})
     if kind == "noble_house":
-        return "Noble house disc"
+        return M("Noble house disc")
     if kind == "period":
         period, country, level = key.split(":")
-        year = components.period_years.get(int(period)) or f"period {period}"
-        return f"{country_name(components, country)} ({level}) token for {year}: {value}"
+        year = components.period_years.get(int(period)) or M("period {period}", period=period)
+        token = M("{country} (high) token for {year}: {value}") if level == "high" else \
+            M("{country} (low) token for {year}: {value}")
+        return Message(token.key, {"country": country_name(components, country),
+                                   "year": str(year) if isinstance(year, int) else year,
+                                   "value": value})
     if kind == "title":
-        return f"{title_name(components, key)} tile: {value}"
-    return f"Half of the {title_name(components, key)} tile: {value}"
+        return M("{title} tile: {value}", title=title_name(components, key), value=value)
+    return M("Half of the {title} tile: {value}", title=title_name(components, key), value=value)
 
 
 # ---------------------------------------------------------------------------
@@ -133,30 +150,33 @@ def marker_label(components: Components, marker: Marker) -> str:
 # ---------------------------------------------------------------------------
 
 
-def cards_phrase(components: Components, cards: Iterable[str], what: str = "card") -> str:
+def cards_phrase(components: Components, cards: Iterable[str]) -> str:
     """ "2 Spain and 3 France cards", "1 Spain card", "no card": country cards by country."""
     counts = Counter(cards)
     total = sum(counts.values())
     if not total:
-        return f"no {what}"
-    parts = [f"{n} {country_name(components, c)}" for c, n in _by_count(counts)]
-    return f"{words_list(parts)} {what if total == 1 else what + 's'}"
+        return M("no card")
+    parts = Seq(M("{count} {country}", count=n, country=country_name(components, c))
+                for c, n in _by_count(counts))
+    return Mn("{cards} card", "{cards} cards", total, cards=parts)
 
 
 def intrigues_phrase(components: Components, cards: Iterable[str]) -> str:
     """ "1 intrigue card (Britain/Spain)", "2 intrigue cards (Britain/Spain and France/Spain)"."""
     cards = list(cards)
     if not cards:
-        return "no intrigue card"
+        return M("no intrigue card")
     counts = Counter(cards)
-    parts = [intrigue_label(components, c) if n == 1 else f"{n} {intrigue_label(components, c)}"
-             for c, n in _by_count(counts)]
-    return f"{plural(len(cards), 'intrigue card')} ({words_list(parts)})"
+    parts = Seq(intrigue_label(components, c) if n == 1 else
+                M("{count} {intrigue}", count=n, intrigue=intrigue_label(components, c))
+                for c, n in _by_count(counts))
+    return Mn("{count} intrigue card ({cards})", "{count} intrigue cards ({cards})", len(cards),
+              cards=parts)
 
 
 def country_list(components: Components, cards: Iterable[str]) -> str:
     """ "France, France and Spain": cards in the order turned up."""
-    return words_list(country_name(components, c) for c in cards)
+    return Seq(country_name(components, c) for c in cards)
 
 
 def _by_count(counts: Mapping[str, int]) -> list[tuple[str, int]]:
@@ -170,36 +190,47 @@ def shown(value: Any) -> str:
     if isinstance(value, Sequence) and not isinstance(value, str | bytes):
         return "“" + " and ".join(str(v).replace("_", " ") for v in value) + "”"
     if value is None:
-        return "nothing"
+        return M("nothing")
     return f"“{value}”"
 
 
 def capital(text: str) -> str:
     """The text with its first letter a capital, to open a refusal."""
-    return text[:1].upper() + text[1:]
+    opened: str = capitalised(text)
+    return opened
 
 
 def draw_counts(country: int, intrigue: int) -> str:
     """ "3 country cards and no intrigue card": the two counts of a draw in words."""
-    return f"{plural(country, 'country card') if country else 'no country card'} and " \
-           f"{plural(intrigue, 'intrigue card') if intrigue else 'no intrigue card'}"
+    return M("{country} and {intrigue}",
+             country=Mn("{count} country card", "{count} country cards", country) if country
+             else M("no country card"),
+             intrigue=Mn("{count} intrigue card", "{count} intrigue cards", intrigue) if intrigue
+             else M("no intrigue card"))
 
 
 def intrigue_offer(offered: int, showing: int, country: str) -> str:
     """ "1 card, none showing Spain" (the spec's words), "no intrigue card"."""
     if not offered:
-        return "no intrigue card"
-    return f"{plural(offered, 'card')}, {showing or 'none'} showing {country}"
+        return M("no intrigue card")
+    return M("{cards}, {showing} showing {country}",
+             cards=Mn("{count} card", "{count} cards", offered),
+             showing=showing or M("none"), country=country)
 
 
 def country_offer(offered: int, matching: int, country: str) -> str:
     """ "5 cards, 3 of them Spain", "1 card (not a Spain card)": what a payment held."""
     if offered == 0:
-        return "no card"
+        return M("no card")
     if offered == 1:
-        return f"1 card ({'a' if matching else 'not a'} {country} card)"
-    share = "none" if not matching else "all" if matching == offered else str(matching)
-    return f"{offered} cards, {share} of them {country}"
+        return M("1 card (a {country} card)", country=country) if matching else \
+            M("1 card (not a {country} card)", country=country)
+    if not matching:
+        return M("{count} cards, none of them {country}", count=offered, country=country)
+    if matching == offered:
+        return M("{count} cards, all of them {country}", count=offered, country=country)
+    return M("{count} cards, {share} of them {country}", count=offered, share=matching,
+             country=country)
 
 
 # ---------------------------------------------------------------------------
@@ -245,17 +276,20 @@ def end_turn_sentence(action: Action, names: Sequence[str], components: Componen
 def _setup(components: Components, who: str, data: Mapping[str, Any],
            names: Sequence[str]) -> str:
     colours = _strings(data.get("colours"))
-    parts = [f"{seat_name(names, seat)} plays {colour}" if seat == 0
-             else f"{seat_name(names, seat)} {colour}" for seat, colour in enumerate(colours)]
-    text = f"{who} set up the game"
+    parts = [M("{player} plays {colour}", player=seat_name(names, seat),
+               colour=colour_word(colour)) if seat == 0
+             else M("{player} {colour}", player=seat_name(names, seat), colour=colour_word(colour))
+             for seat, colour in enumerate(colours)]
+    text = M("{player} set up the game", player=who)
     if parts:
-        text += f": {words_list(parts)}"
+        text = M("{text}: {parts}", text=text, parts=Seq(parts))
     start = data.get("start_player")
     if isinstance(start, int) and not isinstance(start, bool):
-        text += f"; {seat_name(names, start)} starts"
+        text = M("{text}; {player} starts", text=text, player=seat_name(names, start))
     display = [c for c in _strings(data.get("display")) if c in components.country_names]
     if display:
-        text += f"; the display shows {country_list(components, display)}"
+        text = M("{text}; the display shows {cards}", text=text,
+                 cards=country_list(components, display))
     return text
 
 
@@ -267,34 +301,40 @@ def _draw(components: Components, who: str, data: Mapping[str, Any],
     face_up = [str(d.get("card")) for d in country if d.get("source") == "display"
              and d.get("card") in components.country_names]
     hidden = len(country) - len(face_up)
-    cards = plural(len(country), "country card")
+    cards = Mn("{count} country card", "{count} country cards", len(country))
+    intrigues = Mn("{count} intrigue card", "{count} intrigue cards", intrigue)
     if not country:
-        text = f"{who} drew " + (plural(intrigue, "intrigue card") if intrigue else "no card")
-        return text
+        return M("{player} drew {cards}", player=who,
+                 cards=intrigues if intrigue else M("no card"))
     if not hidden:
-        text = f"{who} drew {cards} from the display ({country_list(components, face_up)})"
+        text = M("{player} drew {cards} from the display ({shown})", player=who, cards=cards,
+                 shown=country_list(components, face_up))
     elif not face_up:
-        text = f"{who} drew {cards} from the deck"
+        text = M("{player} drew {cards} from the deck", player=who, cards=cards)
     else:
-        text = (f"{who} drew {cards}: {country_list(components, face_up)} from the display and "
-                f"{hidden} from the deck")
+        text = M("{player} drew {cards}: {shown} from the display and {hidden} from the deck",
+                 player=who, cards=cards, shown=country_list(components, face_up), hidden=hidden)
+    if intrigue and face_up and hidden:
+        return M("{text}, and {intrigues}", text=text, intrigues=intrigues)
     if intrigue:
-        text += f"{',' if face_up and hidden else ''} and {plural(intrigue, 'intrigue card')}"
+        return M("{text} and {intrigues}", text=text, intrigues=intrigues)
     return text
 
 
 def _claim(components: Components, who: str, data: Mapping[str, Any],
            names: Sequence[str]) -> str:
     cards = cards_phrase(components, _strings(data.get("country_cards")))
-    return f"{who} claimed {_portrait(components, data.get('portrait'))}, paying {cards}"
+    return M("{player} claimed {portrait}, paying {cards}", player=who,
+             portrait=_portrait(components, data.get("portrait")), cards=cards)
 
 
 def _usurp(components: Components, who: str, data: Mapping[str, Any],
            names: Sequence[str]) -> str:
     cards = cards_phrase(components, _strings(data.get("country_cards")))
     intrigues = _intrigues(components, data.get("intrigue_cards"))
-    return (f"{who} usurped {_portrait(components, data.get('portrait'))}, paying {cards} and "
-            f"{intrigues_phrase(components, intrigues)}")
+    return M("{player} usurped {portrait}, paying {cards} and {intrigues}", player=who,
+             portrait=_portrait(components, data.get("portrait")), cards=cards,
+             intrigues=intrigues_phrase(components, intrigues))
 
 
 def _end_turn(components: Components, who: str, data: Mapping[str, Any],
@@ -303,20 +343,21 @@ def _end_turn(components: Components, who: str, data: Mapping[str, Any],
     intrigues = _intrigues(components, data.get("discard_intrigue"))
     gone = [cards_phrase(components, country)] if country else []
     gone += [intrigues_phrase(components, intrigues)] if intrigues else []
-    text = f"{who} ended the turn"
+    text = M("{player} ended the turn", player=who)
     if gone:
-        text += f", discarding {words_list(gone)}"
+        text = M("{text}, discarding {cards}", text=text, cards=Seq(gone))
     refill = [c for c in _strings(data.get("refill")) if c in components.country_names]
     if refill:
-        text += (f"; {country_list(components, refill)} "
-                 f"{'was' if len(refill) == 1 else 'were'} turned face up for the display")
+        text = Mn("{text}; {cards} was turned face up for the display",
+                  "{text}; {cards} were turned face up for the display", len(refill), text=text,
+                  cards=country_list(components, refill))
     return text
 
 
 def _portrait(components: Components, portrait: Any) -> str:
     if isinstance(portrait, str) and portrait in components.portrait_index:
         return portrait_phrase(components, components.portrait(portrait))
-    return "a portrait that is not on the components"
+    return M("a portrait that is not on the components")
 
 
 def _intrigues(components: Components, cards: Any) -> list[str]:
@@ -335,4 +376,4 @@ def _strings(value: Any) -> list[str]:
 def _sentence_start(text: str) -> str:
     """ "The table set up...": a sentence opening with "the table" starts with a capital;
     a player's name stays as the player wrote it."""
-    return "T" + text[1:] if text.startswith("the ") else text
+    return capitalised(text) if text.startswith("the ") else text

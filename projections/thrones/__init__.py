@@ -21,14 +21,16 @@ tapping chance), scoring.py (the result), views.py (what each viewer sees), word
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..choices import ActionType
 from ..rules import Action, GameRules, Parts, replace
 from . import chance, legal, scoring, views, words
 from .actions import ACTIONS
+from .apply.challenges import challenge_outcome
 from .apply.effects import OP_TYPES
+from .apply.rounds import dominance_outcome
 from .edition import Components, components_of, edition_problems
 from .state import DEFAULT_OPTIONS, State, initial_state
 
@@ -59,6 +61,21 @@ class Thrones(GameRules[State]):
     def components(self) -> Components:
         bound: Components = self._bound
         return bound
+
+    outcome_types: ClassVar[frozenset[str]] = frozenset({"resolve_challenge",
+                                                          "resolve_dominance"})
+
+    def outcome(self, before: State, action: Action, names: Sequence[str] = ()) -> str | None:
+        """Who won the challenge resolved (§8.6) or dominance (§7.5), decided by the
+        reducers' own functions on the state before the move."""
+        ed = self.components()
+        if action.type == "resolve_challenge" and before.challenge is not None:
+            winner, att, dfn = challenge_outcome(before, before.challenge, ed)
+            return words.challenge_outcome_words(winner, before.challenge.attacker, (att, dfn),
+                                                 names)
+        if action.type == "resolve_dominance":
+            return words.dominance_outcome_words(*dominance_outcome(before, ed), names)
+        return None
 
     def labels(self) -> dict[str, str]:
         """The game's vocabulary under the printed names and the edition's own labels,

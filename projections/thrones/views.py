@@ -171,7 +171,7 @@ def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Co
     if isinstance(data.get("drawn"), list):
         data["drawn"] = {"count": len(data["drawn"])}
         changed = True
-    hidden_zones = set()
+    hidden_zones: set[str] = set()
     for player in state_before.players:
         hidden_zones.update(player.hand)
         hidden_zones.update(player.deck)

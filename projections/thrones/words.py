@@ -443,6 +443,28 @@ def _say_resolve_dominance(d: Any, names: Names, actor: Any, ed: Components) -> 
     return "resolved dominance"
 
 
+# What a move decided that its data does not say (the log's sentence goes on with it,
+# `GameRules.outcome`): who won a challenge and by how much (§8.6), dominance (§7.5). The
+# deciding is the reducers' (`challenge_outcome`, `dominance_outcome`); these only say it.
+def challenge_outcome_words(winner: Any, attacker: Any, strength: tuple[int, int],
+                            names: Names) -> str:
+    """ "Anna won 5 to 3", "Bo won 3 to 3 (the attacker wins a tie)", "nobody won (...)"."""
+    if winner is None:
+        return "nobody won (no strength on either side)"
+    att, dfn = strength
+    high, low = (att, dfn) if winner == attacker else (dfn, att)
+    tie = " (the attacker wins a tie)" if high == low else ""
+    return f"{seat_name(names, winner)} won {high} to {low}{tie}"
+
+
+def dominance_outcome_words(winner: Any, totals: Mapping[Any, int], names: Names) -> str:
+    """ "Bo won with 9 (Anna 7 and Cy 2)", or a tie that gains nobody power."""
+    others = words_list(f"{seat_name(names, s)} {t}" for s, t in totals.items() if s != winner)
+    if winner is None:
+        return f"a tie for the highest total, so nobody gains power ({others})"
+    return f"{seat_name(names, winner)} won with {totals[winner]} ({others})"
+
+
 def _say_end_round(d: Any, names: Names, actor: Any, ed: Components) -> str:
     return "ended the round: cards stand, gold and titles return, plots are used"
 

@@ -18,6 +18,7 @@ import pytest
 
 from events import Access, Recorder
 from events.errors import AccessDenied
+from projections.errors import IllegalAction
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDER = Access("recorder")
@@ -74,7 +75,8 @@ def test_a_seat_types_its_own_privilege_draw_no_more(rec):
 def test_a_thrones_effect_naming_another_seats_hand_is_the_recorders(rec):
     """Thrones §11: a hand is its owner's. An effect typed by seat 1 that discards from
     seat 0's hand is refused alike whether seat 0 holds the card or not; one that draws from
-    seat 1's own deck (in seat 1's own view) stays seat 1's to type."""
+    seat 1's own deck (in seat 1's own view) passes that check and meets the rules, which
+    since issue #30 leave a free-form effect to the table's recorder (ruling 29)."""
     gid, _ = _table_game(rec, "thrones", "2_players", 11)
     state = rec.cursor(gid)[1].state
     held = sorted(state.players[0].hand)[0]
@@ -85,10 +87,11 @@ def test_a_thrones_effect_naming_another_seats_hand_is_the_recorders(rec):
         for card in (held, absent)}
     assert len(refusals) == 1 and next(iter(refusals))[0] == "recorded_by_the_table"
     own = sorted(state.players[1].deck)[0]
-    done = rec.record(gid, {"type": "effect", "actor": 1, "data": {
-        "costs": [], "source": None, "ops": [{"op": "draw", "seat": 1, "cards": [own]}]}},
-        access=Access("seat", 1))
-    assert done.event["seq"] == 12
+    with pytest.raises(IllegalAction) as err:
+        rec.record(gid, {"type": "effect", "actor": 1, "data": {
+            "costs": [], "source": None, "ops": [{"op": "draw", "seat": 1, "cards": [own]}]}},
+            access=Access("seat", 1))
+    assert err.value.code == "effect_not_allowed"
 
 
 def test_a_patience_player_types_their_own_draws(rec):

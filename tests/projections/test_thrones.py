@@ -21,6 +21,9 @@ from projections.thrones.apply.zones import in_play
 from projections.thrones.state import Modifier
 from tests.projections.thrones_helpers import EDITION, Table, zones
 
+#: a free-form change is the table's ruling with its reason (ruling 29, issue #30)
+RULING = {"reason": "test ruling"}
+
 RULES = get_rules("thrones")
 ED = RULES.components()
 STARK_E1 = {"house_card": 209, "plots": [195, 196, 197, 198, 199, 200, 201],
@@ -522,7 +525,8 @@ def test_playing_an_event_card_discards_it_after_its_ops():
 def test_another_seats_effect_draw_is_redacted():
     t = Table().setup()
     card = sorted(t.p[1].deck)[0]
-    action = Action.of("effect", "table", {"reason": "test ruling", "ops": [{"op": "draw", "seat": 1, "cards": [card]}]})
+    action = Action.of("effect", "table",
+                       {**RULING, "ops": [{"op": "draw", "seat": 1, "cards": [card]}]})
     t.state = t.rules.apply(t.state, action)
     assert card in t.p[1].hand
     assert t.rules.redact(action, 0, t.state)["ops"][0] == {"op": "draw", "seat": 1, "count": 1}
@@ -536,18 +540,18 @@ def test_an_effect_op_is_one_of_the_spec_table_and_nothing_else():
     t = Table().setup().put(0, "p0-005")
     for name in EDITION["effect_ops"]:
         try:
-            t.rules.apply(t.state, Action.of("effect", "table", {"reason": "test ruling", "ops": [{"op": name}]}))
+            t.rules.apply(t.state, Action.of("effect", "table", {**RULING, "ops": [{"op": name}]}))
         except IllegalAction as err:
             assert err.code != "unknown_op", name
     for name in ("words_kneel", "set_knelt", "power_target", "kneel "):
-        err = t.refused("effect", "table", reason="test ruling", ops=[{"op": name, "card": "p0-005"}])
+        err = t.refused("effect", "table", **RULING, ops=[{"op": name, "card": "p0-005"}])
         assert err.code == "unknown_op" and f'"{name}"' in err.message, name
 
 
 def test_draw_cap_limits_effect_draws_per_round():
     t = Table(options={"draw_cap": 3}).setup()
     cards = sorted(t.p[0].deck)[:4]
-    err = t.refused("effect", "table", reason="test ruling", ops=[{"op": "draw", "seat": 0, "cards": cards}])
+    err = t.refused("effect", "table", **RULING, ops=[{"op": "draw", "seat": 0, "cards": cards}])
     assert err.code == "draw_cap" and "3" in err.message
 
 
@@ -582,16 +586,19 @@ REFUSALS = [
     ("declare_challenge", 0, {"type": "military", "defender": 1, "attackers": ["p0-005"]},
      "wrong_phase", "challenges"),
     ("end_round", "table", {}, "wrong_phase", "dominance"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "fly"}]}, "unknown_op", "fly"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "kneel", "card": "p1-036"}]}, "not_in_play", "Joffrey"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "pay_gold", "seat": 0, "amount": 99}]}, "not_enough_gold",
+    ("effect", "table", {**RULING, "ops": [{"op": "fly"}]}, "unknown_op", "fly"),
+    ("effect", "table", {**RULING, "ops": [{"op": "kneel", "card": "p1-036"}]}, "not_in_play",
+     "Joffrey"),
+    ("effect", "table", {**RULING, "ops": [{"op": "pay_gold", "seat": 0, "amount": 99}]},
+     "not_enough_gold",
      "99"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "lose_power", "target": "house:1", "amount": 1}]},
+    ("effect", "table", {**RULING, "ops": [{"op": "lose_power", "target": "house:1", "amount": 1}]},
      "not_enough_power", "Player 2's House card"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "adjust_strength", "card": "p0-005", "amount": 1,
+    ("effect", "table", {**RULING, "ops": [{"op": "adjust_strength", "card": "p0-005", "amount": 1,
                             "until": "challenge"}]}, "not_in_play", "Eddard"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "gain_gold", "seat": 7, "amount": 1}]}, "bad_seat", "7"),
-    ("effect", "table", {"reason": "test ruling", "ops": [{"op": "gain_gold", "seat": 0, "amount": -1}]}, "bad_op",
+    ("effect", "table", {**RULING, "ops": [{"op": "gain_gold", "seat": 7, "amount": 1}]},
+     "bad_seat", "7"),
+    ("effect", "table", {**RULING, "ops": [{"op": "gain_gold", "seat": 0, "amount": -1}]}, "bad_op",
      "negative"),
     ("effect", 5, {"ops": []}, "effect_not_allowed", "5"),
     ("fly_to_the_moon", 0, {}, "unknown_action", "fly_to_the_moon"),
@@ -913,7 +920,7 @@ def test_marshalling_refusals():
     err = t.refused("marshal_card", 1, card="p1-036-2")
     assert err.code == "unique_in_dead_pile" and "Joffrey" in err.message
     t.put(1, "p1-039")
-    assert t.refused("effect", "table", reason="test ruling", ops=[{"op": "take_control", "card": "p1-039",
+    assert t.refused("effect", "table", **RULING, ops=[{"op": "take_control", "card": "p1-039",
                                         "controller": 1}]).code == "bad_state"
 
 
@@ -1303,7 +1310,7 @@ def _moves_table() -> Table:
 
 
 def _effect_refused(t: Table, *ops: dict) -> IllegalAction:
-    return t.refused("effect", "table", reason="test ruling", ops=list(ops), costs=[], source=None)
+    return t.refused("effect", "table", **RULING, ops=list(ops), costs=[], source=None)
 
 
 def test_power_cannot_move_onto_the_holder_it_comes_from():
@@ -1425,7 +1432,7 @@ def test_a_participant_cannot_join_its_challenge_again_and_a_claim_names_a_card_
     t2 = Table().setup().put(0, "p0-005").put(1, "p1-047")
     _to_challenges(t2, {0: "p0-195", 1: "p1-190"})
     t2.do("declare_challenge", 0, type="military", defender=1, attackers=["p0-005"])
-    err = t2.refused("effect", "table", reason="test ruling", ops=[{"op": "join_challenge", "card": "p0-005",
+    err = t2.refused("effect", "table", **RULING, ops=[{"op": "join_challenge", "card": "p0-005",
                                         "side": "attacker"}])
     assert err.code == "already_participating"
 

@@ -56,7 +56,7 @@ from .twins import (
     what_the_rules_hide,
 )
 
-PAIRS = [(s, m) for s in REGISTRY for m in MODES]
+PAIRS = [(s, m) for s in REGISTRY for m in MODES if m in s.modes]
 IDS = [f"{s.id}-{m}" for s, m in PAIRS]
 
 

@@ -65,6 +65,9 @@ class Secret:
     #: at the table the owner seals the value with its own token, so the table's recorder
     #: must not see it either (issue #32: In the Shadow of the Emperor's ballots)
     sealed_from_table: bool = False
+    #: the modes it is built in: a Thrones ruling by the table exists at a table only
+    #: (issue #30, ruling 29: digital play has no free-form effect)
+    modes: tuple[str, ...] = ("table", "digital")
 
     @property
     def id(self) -> str:
@@ -156,10 +159,12 @@ def _thrones_setup_draw(rules: GameRules, before: State, data: dict[str, Any]
 
 
 def _thrones_ability_draw(rules: GameRules, before: State) -> list[dict[str, Any]]:
-    """Seat 1 draws a card by a card ability (an `effect` op, §9), in its marshalling."""
+    """Seat 1 draws a card by a card ability (an `effect` op, §9), in its marshalling: the
+    table's ruling (ruling 29, issue #30), which redacts the draw as any effect does."""
     card = sorted(before.players[1].deck)[0]
-    return [{"type": "effect", "actor": 1, "data": {
-        "costs": [], "ops": [{"op": "draw", "seat": 1, "cards": [card]}], "source": None}}]
+    return [{"type": "effect", "actor": "table", "data": {
+        "costs": [], "ops": [{"op": "draw", "seat": 1, "cards": [card]}], "source": None,
+        "reason": "a draw the table rules"}}]
 
 
 def _thrones_effect_draw(rules: GameRules, before: State, data: dict[str, Any]
@@ -226,7 +231,7 @@ REGISTRY: tuple[Secret, ...] = (
            "2_players", at=4, upto=4, owner=1, vary=_one(4, _thrones_setup_draw)),
     Secret("thrones", "effect-draw", "the card seat 1 drew by a card ability",
            "2_players", at=12, upto=12, owner=1, vary=_one(12, _thrones_effect_draw),
-           extra=_thrones_ability_draw),
+           extra=_thrones_ability_draw, modes=("table",)),
     Secret("thrones", "conceded-hand", "a card of seat 2's hand, which it conceded with",
            "3_players_effects", at=1, upto=6, owner=2, vary=_one(1, _thrones_conceded_hand),
            extra=_thrones_concede, extra_from=6),

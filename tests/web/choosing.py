@@ -1,7 +1,5 @@
 """Driving the move builder (api/static/choices.js) as a person does: tapping its labelled
-buttons, never posting a move. Shared by the browser tests; the old legal-actions screen
-(still used by a game whose actions are not declared yet) is driven by the tests' own
-helpers."""
+buttons, never posting a move. Shared by the browser tests."""
 
 from __future__ import annotations
 

@@ -178,10 +178,6 @@ def test_a_tablet_shows_the_actions_with_the_board_without_scrolling(browser, se
             assert top >= 0 and bottom <= view, (part, geometry)
             assert left >= 0 and right <= width, (part, geometry)
         top, bottom, _, _ = geometry["board"]
-        if slug == "thrones" and turn == "portrait" and bottom - top < view * 0.3:
-            # known since the move builder (issue #29): the mid-game Thrones menu with its
-            # inline first choices leaves the portrait board 28 % of the screen; to mend
-            pytest.xfail("the Thrones board has 28 % of a portrait tablet under the builder")
         assert bottom - top >= view * 0.3, "the board has a fair share of the screen"
         snap(page, f"tablet-{slug}-record-{turn}")
         assert page.js_errors == []

@@ -57,28 +57,14 @@ def _wait_seq(page, seq: int) -> None:
 
 
 TAP_JS = """async () => {
-  // one tap of a patient player or recorder. A declared game's move builder (choices.js,
+  // one tap of a patient player or recorder in the move builder (choices.js,
   // tests/web/choosing.PATIENT_JS): the first action type not giving up, the first option,
-  // Record once ready. The old screen of a game not declared yet: in the first group (never
-  // the one that gives up), the first choice not yet made, else the first card still
-  // available for a chance outcome not yet entered (at a physical table), else Record
+  // Record once ready
   for (let i = 0; i < 800 && document.querySelector('#actions[data-loading]'); i++)
     await new Promise((r) => setTimeout(r, 15));
   if (document.querySelector('#actions .move-menu, #actions .move-builder'))
     return await (__PATIENT__)();
-  const group = [...document.querySelectorAll('#actions .action-group')]
-    .filter((g) => !['concede', 'abandon'].includes(g.dataset.type))[0];
-  if (!group) return 'none';
-  const ready = group.querySelector('.record-action[data-ready]:not([disabled])');
-  if (ready) { ready.click(); return 'record'; }
-  for (const row of group.querySelectorAll('.choices[data-key]')) {
-    if (!row.querySelector('button.on')) { row.querySelector('button').click(); return 'choose'; }
-  }
-  for (const pick of group.querySelectorAll('.choices[data-pick]:not([data-complete])')) {
-    const card = pick.querySelector('button');
-    if (card) { card.click(); return 'pick'; }
-  }
-  return 'stuck';
+  return 'none';
 }""".replace("__PATIENT__", PATIENT_JS)
 
 
@@ -405,18 +391,11 @@ def test_digital_play_one_screen_per_seat(browser, server, slug: str) -> None:
 
 WAITING_JS = """() => {
   // Record is offered only once every outcome is entered: the move builder asking for one
-  // (a declared game), or a group still waiting for one (the old screen)
   const builder = document.querySelector('#actions .move-builder');
-  if (builder) {
-    const record = builder.querySelector('.record-action');
-    if (!builder.querySelector('.choice[data-outcome]') || !record.disabled) return null;
-    return {disabled: record.disabled, text: builder.querySelector('.move-sentence').innerText};
-  }
-  const group = [...document.querySelectorAll('#actions .action-group')].find((g) =>
-    g.querySelector('.choices[data-pick]:not([data-complete])'));
-  if (!group) return null;
-  const button = group.querySelector('.record-action');
-  return {disabled: button.disabled, text: button.innerText};
+  if (!builder) return null;
+  const record = builder.querySelector('.record-action');
+  if (!builder.querySelector('.choice[data-outcome]') || !record.disabled) return null;
+  return {disabled: record.disabled, text: builder.querySelector('.move-sentence').innerText};
 }"""
 
 

@@ -1,24 +1,17 @@
-"""The table recorder's words and taps: chance outcomes offered by their labels, each
-distinct card once with the copies left; Record offered only for a complete move, saying in
-the rules' words what is still missing; a layout entered one tap per space."""
+"""The table recorder's words and taps: the new-game page names the players, and an
+open-ended deal waits for the fewest cards the rules accept (the chance outcomes of every
+game's move builder are tested in test_choices_recorder)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
-from projections import get_rules
-
-from .choosing import declared, settle
+from .choosing import settle
 from .conftest import new_context
 from .readable import raw_words
 
 pytestmark = pytest.mark.browser
 
-#: these tests drive the old chance-slot screen, for a game not declared yet (its moves
-#: built from choices are tested in test_choices_recorder)
-OLD_SCREEN = "the game builds its moves from choices (test_choices_recorder)"
 TIMES = "\u00d7"  # the multiplication sign before the copies left, as in "Britain x15"
 TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True}
 
@@ -40,79 +33,6 @@ def _open(tablet, server, slug: str, players: list[str]):
     page.locator('#record[data-seq="0"]').wait_for(state="attached")
     slots = server.get(f"/games/{made['id']}/legal-actions", made["recorder_token"])
     return page, made, slots
-
-
-@pytest.mark.skipif(declared("royals"), reason=OLD_SCREEN)
-def test_outcomes_are_offered_by_label_once_each_with_the_copies_left(tablet, server) -> None:
-    page, _, legal = _open(tablet, server, "royals", ["Ann", "Bo"])
-    labels = get_rules("royals").labels()
-    display = next(s for s in legal["chance_slots"]["0"] if s["field"] == "display")
-    copies = Counter(display["options"])
-    group = page.locator('[data-type="setup"]')
-    group.locator('[data-slot="display"]').click()  # open the display's slot
-    buttons = group.locator('[data-pick="display"] button')
-    shown = {buttons.nth(i).get_attribute("data-card"): buttons.nth(i).inner_text()
-             for i in range(buttons.count())}
-    assert sorted(shown) == sorted(copies), "each distinct card once"
-    for card, text in shown.items():
-        left = f"{TIMES}{copies[card]}" if copies[card] > 1 else ""
-        assert text.replace("\n", "") == f"{labels[card]}{left}", (card, text)
-    first = sorted(copies)[0]
-    group.locator(f'[data-pick="display"] button[data-card="{first}"]').click()
-    after = group.locator(f'[data-pick="display"] button[data-card="{first}"]').inner_text()
-    assert after.replace("\n", "") == labels[first] + (
-        f"{TIMES}{copies[first] - 1}" if copies[first] > 2 else ""), "one copy used up"
-    assert page.js_errors == []
-
-
-@pytest.mark.skipif(declared("royals"), reason=OLD_SCREEN)
-def test_record_waits_for_a_complete_move_and_says_what_is_missing(tablet, server) -> None:
-    page, _, legal = _open(tablet, server, "royals", ["Ann", "Bo"])
-    slots = legal["chance_slots"]["0"]
-    record = page.locator('[data-type="setup"] .record-action')
-    assert record.is_disabled()
-    said = record.inner_text()
-    assert said.startswith("Still to tap: ")
-    for slot in slots:
-        assert slot["label"] in said, (slot["label"], said)
-    assert raw_words("royals", said) == [], said
-    # tap everything the setup needs, in order: Record comes on with the last outcome
-    taps = 0
-    while record.is_disabled():
-        page.locator('[data-type="setup"] .choices[data-pick]:not([data-complete]) button')\
-            .first.click()
-        taps += 1
-        assert taps <= 10
-    assert taps == sum(s["count"] if s["many"] else 1 for s in slots)
-    assert record.inner_text() == "Record: setup"
-    record.click()
-    page.locator('#record[data-seq="1"]').wait_for(state="attached")
-    page.locator("#flash").filter(has_text="Recorded: ").wait_for()
-    assert page.locator("#flash").inner_text().startswith("Recorded: ")
-    assert page.js_errors == []
-
-
-@pytest.mark.skipif(declared("palais_royal"), reason=OLD_SCREEN)
-def test_a_palais_royal_layout_is_one_tap_per_space_and_a_fix_is_two(tablet, server) -> None:
-    page, _, legal = _open(tablet, server, "palais_royal", ["Ann", "Bo"])
-    slots = legal["chance_slots"]["0"]
-    group = page.locator('[data-type="setup"]')
-    record = group.locator(".record-action")
-    taps = 0
-    while record.is_disabled():
-        group.locator(".choices[data-pick]:not([data-complete]) button").first.click()
-        taps += 1
-        assert taps <= len(slots)
-    assert taps == len(slots), "one tap per space, the next space opens by itself"
-    # a space entered wrong: tap it, tap the right tile
-    space = next(s for s in slots if s["field"] == "garden")
-    key = ".".join([space["field"], *map(str, space["path"])])
-    before = group.locator(f'[data-slot="{key}"]').inner_text()
-    group.locator(f'[data-slot="{key}"]').click()
-    group.locator(f'[data-pick="{key}"] button:not(.on)').first.click()
-    assert group.locator(f'[data-slot="{key}"]').inner_text() != before
-    assert not record.is_disabled(), "still complete after the fix"
-    assert page.js_errors == []
 
 
 def test_the_new_game_page_names_the_players_not_their_seats(tablet, server) -> None:
@@ -137,8 +57,6 @@ def test_the_new_game_page_names_the_players_not_their_seats(tablet, server) -> 
 def test_an_open_ended_deal_waits_for_the_fewest_cards_the_rules_accept(tablet, server) -> None:
     """Adaman's deal turns up cards until its rows are full, so how many is the rules' to say;
     Record waits for at least the fewest cards such a deal can be, then for the rules."""
-    if not declared("adaman"):
-        pytest.skip("adaman's moves are not built from choices on this branch")
     page, made, _ = _open(tablet, server, "adaman", ["Ann"])
     settle(page)
     choice = page.locator('[data-type="setup"] .choice[data-choice="drawn"]')

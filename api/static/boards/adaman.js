@@ -5,8 +5,8 @@
 (() => {
   const {h, val, stat} = CH;
   const SUITS = {moons: "☾", suns: "☀", waves: "≈", leaves: "❦", wyrms: "⟆", knots: "⌘"};
-  const ROWS = [["Court", "court"], ["Capital", "capital"], ["Resources", "resources"],
-    ["Controlled personalities", "controlled"]];
+  const ROWS = [[t("Court"), "court"], [t("Capital"), "capital"], [t("Resources"), "resources"],
+    [t("Controlled personalities"), "controlled"]];
 
   function suitWords(c, ctx) {
     return (c.suits || []).map((s) => `${SUITS[s] || ""} ${ctx.label(s)}`.trim()).join(" · ");
@@ -19,8 +19,8 @@
     const suits = suitWords(c, ctx);
     return h("div", {class: "card" + (c.personality ? " personality" : "") + (fresh ? " changed" : ""),
       "data-card": id, "data-item": JSON.stringify(id),
-      title: [name, c.rank !== undefined ? `rank ${c.rank}` : null, suits || null,
-        c.personality ? "personality" : null].filter(Boolean).join(", ")},
+      title: [name, c.rank !== undefined ? t("rank {rank}", {rank: c.rank}) : null, suits || null,
+        c.personality ? t("personality") : null].filter(Boolean).join(", ")},
     c.rank !== undefined ? h("span", {class: "rank"}, c.rank) : null,
     h("span", {class: "name"}, name),
     suits ? h("span", {class: "suits"}, suits) : null);
@@ -33,8 +33,8 @@
     return h("div", {class: "row-wrap"},
       h("div", {class: "row-label"}, `${label} (${ids.length})`),
       h("div", {class: "row", "data-row": key, "data-path": key, "data-list": true},
-        ids.length ? ids.map((id) => card(id, ctx, key)) : h("span", {class: "nil"}, "empty"),
-        gone.map((id) => h("div", {class: "card gone", "data-gone": id, title: `${ctx.label(id)} left this row`},
+        ids.length ? ids.map((id) => card(id, ctx, key)) : h("span", {class: "nil"}, t("empty")),
+        gone.map((id) => h("div", {class: "card gone", "data-gone": id, title: t("{card} left this row", {card: ctx.label(id)})},
           ctx.label(id)))));
   }
 
@@ -48,15 +48,15 @@
       h("div", {class: "stats"},
         h("span", {class: "stat player"}, h("span", {class: "pawn s0"}), " ", ctx.seatName(0)),
         stat("", val(ctx, "status", word(ctx))),
-        view.end_reason ? stat("ended:", val(ctx, "end_reason", word(ctx))) : null,
-        stat("cards in the deck", val(ctx, "deck_count")),
-        stat("controls made", val(ctx, "plays")),
-        view.score !== null && view.score !== undefined ? stat("score", val(ctx, "score")) : null),
+        view.end_reason ? stat(t("ended:"), val(ctx, "end_reason", word(ctx))) : null,
+        stat(t("cards in the deck"), val(ctx, "deck_count")),
+        stat(t("controls made"), val(ctx, "plays")),
+        view.score !== null && view.score !== undefined ? stat(t("score"), val(ctx, "score")) : null),
       ROWS.map(([label, key]) => row(label, key, view, ctx)),
-      h("details", {}, h("summary", {}, `Discard (${discard.length})`),
+      h("details", {}, h("summary", {}, t("Discard ({count})", {count: discard.length})),
         h("div", {class: "row", "data-row": "discard", "data-path": "discard", "data-list": true},
           discard.map((id) => card(id, ctx, "discard")))),
-      unseen ? h("details", {}, h("summary", {}, `Still in the deck, in no known order (${unseen.length})`),
+      unseen ? h("details", {}, h("summary", {}, t("Still in the deck, in no known order ({count})", {count: unseen.length})),
         CH.chips(ctx, "unseen")) : null);
   });
 })();

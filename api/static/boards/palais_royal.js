@@ -45,7 +45,7 @@
     const parts = nobleParts(label);
     if (!parts) return h("span", {class: "pr-noble named", title: label}, label);
     return h("span", {class: "pr-noble" + (parts.privilege ? " up" : "") + (opts.small ? " small" : ""),
-      title: label, "aria-label": label},
+      title: label, role: "group", "aria-label": label},
     h("span", {class: "pr-points"}, String(parts.points), h("small", {}, parts.points === 1 ? " pt" : " pts")),
     parts.privilege ? h("span", {class: "pr-priv"}, parts.privilege) : null,
     h("span", {class: "pr-costs"}, COLOURS.filter((c) => parts.costs[c]).map((c) =>
@@ -56,7 +56,7 @@
 
   function pawn(ctx, seat, extra = "") {
     return h("span", {class: `pawn s${seat} ${extra}`.trim(), title: ctx.seatName(seat),
-      "aria-label": ctx.seatName(seat)});
+      role: "img", "aria-label": ctx.seatName(seat)});
   }
 
   // -- status line -----------------------------------------------------------------
@@ -121,7 +121,7 @@
     }
     return h("section", {class: "pr-garden-wrap"},
       h("h3", {}, "Garden"),
-      h("div", {class: "pr-garden", style: `grid-template-columns: repeat(${cols}, minmax(0, 1fr))`}, cells),
+      h("div", {class: "pr-garden", style: `grid-template-columns: repeat(${cols}, minmax(min-content, 1fr))`}, cells),
       h("p", {class: "note pr-key"}, h("span", {class: "pr-cost gold"}, "1"), " gold ",
         h("span", {class: "pr-cost purple"}, "1"), " purple seal ",
         h("span", {class: "pr-cost blue"}, "1"), " blue seal · rows from the north, columns from the west"));

@@ -48,27 +48,27 @@
     const phase = view.phase;
     const who = isSeat(view.current) && phase !== "over" && phase !== "awaiting_setup"
       ? [cube(ctx, view.current), " ", val(ctx, "current", {tag: "b", show: (v) => ctx.seatName(v)}),
-        phase === "draw" ? " draws" : " may claim, usurp or end the turn"] : null;
+        phase === "draw" ? t(" draws") : t(" may claim, usurp or end the turn")] : null;
     return h("div", {class: "rl-status"},
-      h("span", {class: "rl-period"}, "Period ", val(ctx, "period"),
+      h("span", {class: "rl-period"}, t("Period "), val(ctx, "period"),
         view.year ? [" · ", val(ctx, "year", {tag: "span"})] : null),
-      h("span", {}, "round ", val(ctx, "round"), " · turn ", val(ctx, "turn")),
-      phase === "over" ? h("span", {class: "rl-over"}, "the game is over")
-        : phase === "awaiting_setup" ? h("span", {}, "waiting for the setup") : h("span", {}, who),
+      h("span", {}, t("round "), val(ctx, "round"), t(" · turn "), val(ctx, "turn")),
+      phase === "over" ? h("span", {class: "rl-over"}, t("the game is over"))
+        : phase === "awaiting_setup" ? h("span", {}, t("waiting for the setup")) : h("span", {}, who),
       view.period_ended_this_turn ? h("span", {class: ctx.cls("rl-alert", "period_ended_this_turn")},
-        "the draw pile ran out: the period is scored at the end of this turn") : null,
-      view.final_round ? h("span", {class: "rl-alert"}, "period 3 is over: the round is being finished") : null);
+        t("the draw pile ran out: the period is scored at the end of this turn")) : null,
+      view.final_round ? h("span", {class: "rl-alert"}, t("period 3 is over: the round is being finished")) : null);
   }
 
   function piles(view, ctx) {
     const display = Array.isArray(view.display) ? view.display : [];
     const intrigueDiscard = Array.isArray(view.intrigue_discard) ? view.intrigue_discard : [];
     return h("div", {class: "rl-table"},
-      h("section", {class: "rl-display"}, h("h3", {}, "Display"), cardRow(ctx, "display", display, "empty")),
+      h("section", {class: "rl-display"}, h("h3", {}, t("Display")), cardRow(ctx, "display", display, t("empty"))),
       h("section", {class: "rl-piles"},
-        h("div", {}, h("span", {class: "rl-pile"}, "▤"), " draw pile ", val(ctx, "deck_count"), " cards"),
-        h("div", {}, "discards ", val(ctx, "discard_count"), " cards"),
-        h("div", {}, "intrigue pile ", val(ctx, "intrigue_deck_count"), " · discarded ",
+        h("div", {}, h("span", {class: "rl-pile"}, "▤"), t(" draw pile "), val(ctx, "deck_count"), t(" cards")),
+        h("div", {}, t("discards "), val(ctx, "discard_count"), t(" cards")),
+        h("div", {}, t("intrigue pile "), val(ctx, "intrigue_deck_count"), t(" · discarded "),
           h("b", {}, String(intrigueDiscard.length)))));
   }
 
@@ -79,25 +79,26 @@
     h("span", {class: "rl-title"}, title ? ctx.label(title) : ctx.label(p)),
     isSeat(holder) ? cube(ctx, holder) : h("span", {class: "rl-space"}),
     val(ctx, `portraits.${p}`, {tag: "span", class: "rl-holder",
-      show: (v) => (isSeat(v) ? ctx.seatName(v) : "vacant")}));
+      show: (v) => (isSeat(v) ? ctx.seatName(v) : t("vacant"))}));
   }
 
   function cathedral(view, ctx, city) {
     const row = (view.cathedrals || {})[city];
     if (!Array.isArray(row)) return null;
-    const cubes = row.map((n, s) => (n ? h("span", {class: "rl-buried"}, cube(ctx, s),
+    // each cube with its owner's name: a colour alone does not say whose it is
+    const cubes = row.map((n, s) => (n ? h("span", {class: "rl-buried"}, cube(ctx, s), h("span", {class: "rl-who"}, ctx.seatName(s)),
       n > 1 ? ["×", val(ctx, `cathedrals.${city}.${s}`, {tag: "span"})]
         : h("span", {hidden: true}, val(ctx, `cathedrals.${city}.${s}`, {tag: "span"}))) : null));
-    return h("div", {class: ctx.cls("rl-cathedral", `cathedrals.${city}`), title: "cathedral"},
-      h("span", {class: "rl-church"}, "cathedral"),
-      row.some((n) => n) ? cubes : h("span", {class: "nil"}, "no cube"));
+    return h("div", {class: ctx.cls("rl-cathedral", `cathedrals.${city}`), title: t("cathedral")},
+      h("span", {class: "rl-church"}, t("cathedral")),
+      row.some((n) => n) ? cubes : h("span", {class: "nil"}, t("no cube")));
   }
 
   function city(view, ctx, name, spaces, bonus) {
     return h("div", {class: "rl-city", "data-city": name},
       h("div", {class: "rl-city-head"}, h("b", {}, ctx.label(name)),
         bonus ? h("span", {class: ctx.cls("rl-hex", `board_markers.city.${bonus.index}.value`),
-          title: "city bonus"}, val(ctx, `board_markers.city.${bonus.index}.value`, {tag: "span"}))
+          title: t("city bonus")}, val(ctx, `board_markers.city.${bonus.index}.value`, {tag: "span"}))
           : h("span", {class: "rl-hex taken", title: "city bonus taken"}, "")),
       spaces.map(([p, title]) => portraitSpace(view, ctx, p, title)),
       cathedral(view, ctx, name));
@@ -110,14 +111,14 @@
     const periods = (Array.isArray(bm.period) ? bm.period : []).map((m, i) => [m, i])
       .filter(([m]) => m && m.country === country);
     return h("div", {class: "rl-country-tokens"},
-      h("span", {class: "rl-label"}, "shields"),
-      shields.length ? shields.map(([, i]) => h("span", {class: "rl-shield", title: "country shield"},
-        val(ctx, `board_markers.shield.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, "taken"),
-      h("span", {class: "rl-label"}, "period tokens"),
+      h("span", {class: "rl-label"}, t("shields")),
+      shields.length ? shields.map(([, i]) => h("span", {class: "rl-shield", title: t("country shield")},
+        val(ctx, `board_markers.shield.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, t("taken")),
+      h("span", {class: "rl-label"}, t("period tokens")),
       periods.length ? periods.map(([m, i]) => h("span", {class: "rl-period-token", title: `period ${m.period}`},
         h("small", {}, periodName(ctx, m.period)), " ",
         val(ctx, `board_markers.period.${i}.high`, {tag: "span"}), "/",
-        val(ctx, `board_markers.period.${i}.low`, {tag: "span"}))) : h("span", {class: "nil"}, "none left"));
+        val(ctx, `board_markers.period.${i}.low`, {tag: "span"}))) : h("span", {class: "nil"}, t("none left")));
   }
 
   // "1648": a period as its tokens print it (the label of "period:1")
@@ -140,7 +141,7 @@
     const order = [...REGIONS.filter((k) => groups[k]), ...Object.keys(groups).filter((k) => !REGIONS.includes(k))];
     return h("div", {class: "rl-europe"}, order.map((k) => h("section", {
       class: "rl-country", "data-country": k || "other"},
-    h("h3", {}, k ? ctx.label(k) : "Other cities"),
+    h("h3", {}, k ? ctx.label(k) : t("Other cities")),
     k ? countryTokens(view, ctx, k) : null,
     h("div", {class: "rl-cities"}, groups[k].map((c) => city(view, ctx, c, cities[c], bonus[c]))))),
     court(view, ctx));
@@ -153,18 +154,18 @@
     (Array.isArray(bm.title) ? bm.title : []).forEach((t, i) => { if (t) values[t.title] = i; });
     const discs = Array.isArray(bm.noble_house) ? bm.noble_house : [];
     return h("section", {class: "rl-court"},
-      h("h3", {}, "Title tiles"),
-      h("div", {class: "rl-tiles"}, Object.entries(tiles).map(([t, row]) => h("div", {class: "rl-tile", "data-title": t},
-        h("div", {class: "rl-tile-head"}, h("b", {}, ctx.label(t)),
-          values[t] !== undefined ? h("span", {class: "rl-worth"}, val(ctx, `board_markers.title.${values[t]}.full`, {tag: "span"}),
-            " · half ", val(ctx, `board_markers.title.${values[t]}.half`, {tag: "span"})) : h("span", {class: "nil"}, "scored")),
+      h("h3", {}, t("Title tiles")),
+      h("div", {class: "rl-tiles"}, Object.entries(tiles).map(([tl, row]) => h("div", {class: "rl-tile", "data-title": tl},
+        h("div", {class: "rl-tile-head"}, h("b", {}, ctx.label(tl)),
+          values[tl] !== undefined ? h("span", {class: "rl-worth"}, val(ctx, `board_markers.title.${values[tl]}.full`, {tag: "span"}),
+            t(" · half "), val(ctx, `board_markers.title.${values[tl]}.half`, {tag: "span"})) : h("span", {class: "nil"}, t("scored"))),
         h("div", {class: "rl-tile-cubes"}, Array.isArray(row) && row.some((n) => n)
-          ? row.map((n, s) => (n ? h("span", {class: ctx.cls("rl-stack", `title_tiles.${t}.${s}`)},
-            cube(ctx, s), val(ctx, `title_tiles.${t}.${s}`, {tag: "span"})) : null))
-          : h("span", {class: "nil"}, "no cube"))))),
-      h("div", {class: "rl-discs"}, h("span", {class: "rl-label"}, "noble house discs"),
-        discs.length ? discs.map((m, i) => h("span", {class: "rl-disc", title: "noble house disc"},
-          val(ctx, `board_markers.noble_house.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, "all taken")));
+          ? row.map((n, s) => (n ? h("span", {class: ctx.cls("rl-stack", `title_tiles.${tl}.${s}`)},
+            cube(ctx, s), h("span", {class: "rl-who"}, ctx.seatName(s)), " ", val(ctx, `title_tiles.${tl}.${s}`, {tag: "span"})) : null))
+          : h("span", {class: "nil"}, t("no cube")))))),
+      h("div", {class: "rl-discs"}, h("span", {class: "rl-label"}, t("noble house discs not yet won (for a cube on every title tile)")),
+        discs.length ? discs.map((m, i) => h("span", {class: "rl-disc", title: t("noble house disc")},
+          val(ctx, `board_markers.noble_house.${i}.value`, {tag: "span"}))) : h("span", {class: "nil"}, t("all taken"))));
   }
 
   // what a player holds, from the view: the hand (its faces only to whoever may see it, as
@@ -179,13 +180,13 @@
           h("span", {class: "rl-n"}, "×", val(ctx, `hands.${i}.country.${c}`, {tag: "span"}))))),
       Array.isArray(hd.intrigue) ? h("div", {class: "rl-cards", "data-path": `hands.${i}.intrigue`, "data-list": true},
         intrigue.map((pair) => h("span", {class: "rl-card rl-intrigue", "data-item": JSON.stringify(pair),
-          title: "intrigue card"},
+          title: t("intrigue card")},
         (Array.isArray(pair) ? pair : [pair]).map((c) => h("span", {"data-country": c}, ctx.label(c)))))) : null)
       : h("div", {class: "rl-cards rl-hidden"},
-        hd.country_count || hd.intrigue_count ? h("span", {class: "rl-back"}, "face down") : null);
+        hd.country_count || hd.intrigue_count ? h("span", {class: "rl-back"}, t("face down")) : null);
     return h("div", {class: "rl-hand"},
-      h("div", {class: "rl-counts"}, val(ctx, `hands.${i}.country_count`), " country · ",
-        val(ctx, `hands.${i}.intrigue_count`), " intrigue"),
+      h("div", {class: "rl-counts"}, val(ctx, `hands.${i}.country_count`), t(" country · "),
+        val(ctx, `hands.${i}.intrigue_count`), t(" intrigue")),
       faces);
   }
 
@@ -193,13 +194,13 @@
   function tokenText(ctx, m) {
     const key = String(m.key);
     if (m.kind === "city" || m.kind === "title") return ctx.label(key);
-    if (m.kind === "title_half") return `half ${ctx.label(key)}`;
-    if (m.kind === "shield") return `${ctx.label(key.split(":")[0])} shield`;
+    if (m.kind === "title_half") return t("half {tile}", {tile: ctx.label(key)});
+    if (m.kind === "shield") return t("{country} shield", {country: ctx.label(key.split(":")[0])});
     if (m.kind === "period") {
       const [period, country] = key.split(":");
       return `${ctx.label(country)} ${periodName(ctx, Number(period))}`;
     }
-    if (m.kind === "noble_house") return "noble house";
+    if (m.kind === "noble_house") return t("noble house");
     return ctx.label(`${m.kind}:${key}`);
   }
 
@@ -207,11 +208,11 @@
     const held = Array.isArray(view.holdings) && Array.isArray(view.holdings[i]) ? view.holdings[i] : [];
     const before = ctx.prev && Array.isArray(ctx.prev.holdings) && Array.isArray(ctx.prev.holdings[i])
       ? ctx.prev.holdings[i].length : held.length;
-    return h("div", {class: "rl-won"}, h("span", {class: "rl-label"}, "tokens won"),
+    return h("div", {class: "rl-won"}, h("span", {class: "rl-label"}, t("tokens won")),
       held.length ? held.map((m, j) => m && typeof m === "object" ? h("span", {
         class: `rl-token k-${m.kind}` + (j >= before ? " changed" : ""), title: ctx.label(`${m.kind}:${m.key}`)},
       tokenText(ctx, m), " ", val(ctx, `holdings.${i}.${j}.value`)) : null)
-        : h("span", {class: "nil"}, "none yet"));
+        : h("span", {class: "nil"}, t("none yet")));
   }
 
   CH.registerBoard("royals", (view, ctx) => {
@@ -223,10 +224,10 @@
       status(view, ctx),
       piles(view, ctx),
       europe(view, ctx),
-      h("h3", {class: "rl-players"}, "Players"),
+      h("h3", {class: "rl-players"}, t("Players")),
       seats(ctx, n, (i) => [
-        h("div", {class: "rl-score"}, "score ", val(ctx, `scores.${i}`), winners.has(i) ? h("span", {class: "rl-win"}, " ★ wins") : null,
-          " · cubes left ", val(ctx, `supply.${i}`)),
+        h("div", {class: "rl-score"}, t("score "), val(ctx, `scores.${i}`), winners.has(i) ? h("span", {class: "rl-win"}, t(" ★ wins")) : null,
+          t(" · cubes left "), val(ctx, `supply.${i}`)),
         hand(view, ctx, i),
         tokens(view, ctx, i),
       ]));

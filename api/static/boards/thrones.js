@@ -89,7 +89,7 @@
       h("div", {class: "th-side-head"}, k === 0 ? "Attacking" : "Defending", " · ",
         val(ctx, `challenge.strength.${k}`, {tag: "b"}), " STR"),
       h("div", {class: "th-row", "data-path": `challenge.${key}`, "data-list": true},
-        list(ch[key]).length ? null : h("span", {class: "note"}, k === 0 ? "none" : "nobody yet"),
+        list(ch[key]).length ? null : h("span", {class: "note"}, k === 0 ? "none" : ch.step === "attackers_declared" ? "nobody yet" : "nobody"),
         list(ch[key]).map((id) => h("span", {class: "chip th-fighter", "data-item": JSON.stringify(id)},
           ctx.label(id), index[id] && typeof index[id].strength === "number" ? ` (${index[id].strength})` : ""))));
     const stealth = isObj(ch.stealth) ? Object.entries(ch.stealth) : [];

@@ -164,7 +164,8 @@
     return new Promise((resolve, reject) => {
       const id = ++nextId;
       pending.set(id, {resolve, reject});
-      worker.postMessage({id, method, args});
+      // the page's language: the tablet's rules render their sentences in it, offline too
+      worker.postMessage({id, method, args: Object.assign({lang: window.CHRONICLE_LANG || "en"}, args || {})});
     });
   }
 

@@ -57,8 +57,14 @@ TRIGGER_FIELDS = ("card", "seat", "type", "winner", "loser", "attacker", "defend
                   "margin", "unopposed", "to", "by", "from", "plot", "phase")
 NAME = re.compile(r"^[a-z0-9_]+$")
 
+#: each §9 op's fields, as the edition's `effect_ops` lists them
+OpFields = Mapping[str, Sequence[str]]
 #: a frozen JSON mapping, as `rules.freeze` makes it
 Frozen = Mapping[str, Any]
+
+
+#: the empty filter or condition
+EMPTY: Frozen = freeze({})
 
 
 class AbilityError(ValueError):
@@ -74,7 +80,7 @@ class Target:
     zone: str = "play"
     controller: str = "any"
     owner: str = "you"
-    filter: Frozen = freeze({})
+    filter: Frozen = EMPTY
     least: int = 1
     most: int = 1
     seats: str = "opponents"
@@ -95,7 +101,7 @@ class Window:
     challenge_types: tuple[str, ...] = ()
     your_turn: bool = False
     trigger: str | None = None
-    condition: Frozen = freeze({})
+    condition: Frozen = EMPTY
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,14 +179,13 @@ def _default_zone(kind: str, card_type: str) -> str:
     return "play"
 
 
-def _ability(card: str, card_type: str, data: Any, op_names: Mapping[str, Sequence[str]]) -> Ability:
+def _ability(card: str, card_type: str, data: Any, op_names: OpFields) -> Ability:
     data = _keys(card, data, ABILITY_KEYS, "an ability")
     ident = data.get("id")
     if not isinstance(ident, str) or not NAME.match(ident):
         raise AbilityError(f"{card}: an ability's id must be snake_case, not {ident!r}")
     where = f"{card}, ability {ident}"
-    label = data.get("label")
-    if not isinstance(label, str) or not label.strip():
+    if not isinstance(label := data.get("label"), str) or not label.strip():
         raise AbilityError(f"{where}: needs a label (what its button says)")
     kind = _one_of(where, data.get("kind"), KINDS, "kind")
     zone = _one_of(where, data.get("zone", _default_zone(kind, card_type)), ZONES, "zone")
@@ -205,22 +210,8 @@ def _ability(card: str, card_type: str, data: Any, op_names: Mapping[str, Sequen
     if function is not None and ops:
         raise AbilityError(f"{where}: an ability with a function declares no ops")
     _check_placeholders(where, data.get("condition") or {}, known)
-    limit = data.get("limit")
-    times, per = None, None
-    if limit is not None:
-        limit = _keys(where, limit, ("times", "per"), "a limit")
-        times = limit.get("times", 1)
-        if not isinstance(times, int) or isinstance(times, bool) or times < 1:
-            raise AbilityError(f"{where}: a limit's times is a positive integer")
-        per = _one_of(where, limit.get("per"), PERS, "limit period")
-    condition = _keys(where, data.get("condition") or {}, CONDITION_KEYS, "a condition")
-    for key in ("you_control", "opponent_controls"):
-        if key in condition:
-            _filter(where, condition[key])
-    if "you_control_count" in condition:
-        count = _keys(where, condition["you_control_count"], ("filter", "at_least"),
-                      "you_control_count")
-        _filter(where, count.get("filter") or {})
+    times, per = _limit(where, data.get("limit"))
+    condition = _condition(where, data.get("condition") or {})
     automated = data.get("automated", True)
     if not isinstance(automated, bool):
         raise AbilityError(f"{where}: automated is true or false")
@@ -228,6 +219,28 @@ def _ability(card: str, card_type: str, data: Any, op_names: Mapping[str, Sequen
                    condition=freeze(dict(condition)), cost=cost, limit_times=times,
                    limit_per=per, targets=targets, ops=ops, function=function,
                    automated=automated)
+
+
+def _limit(where: str, limit: Any) -> tuple[int | None, str | None]:
+    if limit is None:
+        return None, None
+    limit = _keys(where, limit, ("times", "per"), "a limit")
+    times = limit.get("times", 1)
+    if not isinstance(times, int) or isinstance(times, bool) or times < 1:
+        raise AbilityError(f"{where}: a limit's times is a positive integer")
+    return times, _one_of(where, limit.get("per"), PERS, "limit period")
+
+
+def _condition(where: str, data: Any) -> Mapping[str, Any]:
+    condition = _keys(where, data, CONDITION_KEYS, "a condition")
+    for key in ("you_control", "opponent_controls"):
+        if key in condition:
+            _filter(where, condition[key])
+    if "you_control_count" in condition:
+        count = _keys(where, condition["you_control_count"], ("filter", "at_least"),
+                      "you_control_count")
+        _filter(where, count.get("filter") or {})
+    return condition
 
 
 def _window(where: str, kind: str, data: Any) -> Window:
@@ -258,7 +271,8 @@ def _window(where: str, kind: str, data: Any) -> Window:
 
 def _filter(where: str, data: Any) -> Frozen:
     flt = _keys(where, data, FILTER_KEYS, "a filter")
-    return freeze(dict(flt))
+    frozen: Frozen = freeze(dict(flt))
+    return frozen
 
 
 def _target(where: str, data: Any) -> Target:
@@ -310,7 +324,8 @@ def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Seq
         if extra:
             raise AbilityError(f"{where}: op {name} has no field {', '.join(sorted(extra))}")
     _check_placeholders(where, data, known)
-    return freeze(dict(data))
+    frozen: Frozen = freeze(dict(data))
+    return frozen
 
 
 def _check_placeholders(where: str, value: Any, known: Sequence[str]) -> None:

@@ -10,7 +10,7 @@ effects.py, so every op keeps its basic check. Every refusal names the card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +62,10 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
     if ref.startswith("house:") and ref[6:].isdigit() and int(ref[6:]) < state.n:
         seat = int(ref[6:])
         number = ed.house_ids.get(state.players[seat].house) if state.players else None
-        card = ed.by_number.get(number or 0)
-        require(card is not None, "no_source", "that House has no House card")
-        assert card is not None
-        return Source(ref, card.name, card, card.abilities, "house", None, seat)
+        house = ed.by_number.get(number or 0)
+        require(house is not None, "no_source", "that House has no House card")
+        assert house is not None
+        return Source(ref, house.name, house, house.abilities, "house", None, seat)
     require(ed.is_known(ref), "no_source", f'"{ref}" is not a card of the game')
     card = ed.card(ref)
     owner = owner_of(ref)
@@ -170,16 +170,12 @@ def card_matches(ctx: Context, card: CardId, flt: Mapping[str, Any], zone: str) 
     data = ed.card(card)
     index = play_index(state) if zone == "play" else {}
     ip = index.get(card)
-    for key, want in flt.items():
-        if not _holds(ctx, key, want, card, data, ip, index, ed):
-            return False
-    return True
+    return all(_holds(ctx, key, want, card, data, ip, index, ed) for key, want in flt.items())
 
 
-def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
-           index: Any, ed: Components) -> bool:
-    state = ctx.state
-    printed = {
+def _printed(data: Card, want: Any) -> dict[str, Callable[[], bool]]:
+    """The printed keys of the filter vocabulary, each a test of `data` against `want`."""
+    return {
         "type": lambda: data.type == want, "type_any": lambda: data.type in want,
         "house": lambda: want in data.houses, "trait": lambda: want in data.traits,
         "trait_any": lambda: bool(set(want) & set(data.traits)),
@@ -192,6 +188,12 @@ def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
         "printed_keyword": lambda: want in data.keywords,
         "limited": lambda: ("limited" in data.keywords) == bool(want),
     }
+
+
+def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
+           index: Any, ed: Components) -> bool:
+    state = ctx.state
+    printed = _printed(data, want)
     if key in printed:
         return bool(printed[key]())
     if key == "not":
@@ -203,7 +205,7 @@ def _holds(ctx: Context, key: str, want: Any, card: CardId, data: Card, ip: Any,
         return False
     is_character = data.type == "character" and ip.host is None
     att, dfn = participating(state)
-    current = {
+    current: dict[str, Callable[[], bool]] = {
         "controller": lambda: ip.controller in _seat_wanted(ctx, want),
         "icon": lambda: is_character and has_icon(state, card, want, ed, index),
         "keyword": lambda: has_keyword(state, card, want, ed, index),
@@ -230,12 +232,11 @@ def _controls(ctx: Context, seats: set[Seat], flt: Mapping[str, Any]) -> list[Ca
 
 def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
     """What of the ability's condition does not hold (None: all of it holds)."""
-    state, seat = ctx.state, ctx.seat
+    state = ctx.state
     index = play_index(state)
     source = index.get(ctx.source.instance or "")
     actor = source.host if source is not None and source.host else ctx.source.instance
     att, dfn = participating(state)
-    ch = state.challenge
     for key, want in condition.items():
         if key == "source_standing" and (source is None or source.knelt) == bool(want):
             return "it must be standing"
@@ -247,28 +248,39 @@ def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
             return "it (or its bearer) must be attacking"
         if key == "source_defending" and (actor in dfn) != bool(want):
             return "it (or its bearer) must be defending"
-        if key == "you_are":
-            fields = {"attacker": "attacker", "defender": "defender", "winner": "winner",
-                      "loser": "loser"}
-            if ch is None or getattr(ch, fields.get(str(want), "attacker")) != seat:
-                return f"you must be the {want} of the challenge"
-        if key == "you_control" and not _controls(ctx, {seat}, want):
-            return "you control no card it asks for"
-        if key == "you_control_count":
-            found = _controls(ctx, {seat}, want.get("filter") or {})
-            if len(found) < int(want.get("at_least") or 1):
-                return f"you control fewer than {want.get('at_least')} cards it asks for"
-        if key == "opponent_controls" and not _controls(
-                ctx, {s for s in range(state.n) if s != seat}, want):
-            return "no opponent controls a card it asks for"
-        if key == "gold_at_least" and state.players[seat].gold < int(want):
-            return f"you need at least {want} gold"
-        if key == "hand_at_least" and len(state.players[seat].hand) < int(want):
-            return f"you need at least {want} cards in hand"
-        if key == "first_player" and (state.first_player == seat) != bool(want):
-            return "you must be the first player" if want else "you must not be the first player"
-        if key == "has_power" and (source is None or source.power <= 0) == bool(want):
-            return "it must hold power"
+        problem = _seat_condition(ctx, key, want)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _seat_condition(ctx: Context, key: str, want: Any) -> str | None:  # noqa: C901
+    """The conditions about the user and the challenge (condition_problem's second half)."""
+    state, seat = ctx.state, ctx.seat
+    ch = state.challenge
+    source = play_index(state).get(ctx.source.instance or "")
+    if key == "you_are":
+        fields = {"attacker": "attacker", "defender": "defender", "winner": "winner",
+                  "loser": "loser"}
+        if ch is None or getattr(ch, fields.get(str(want), "attacker")) != seat:
+            return f"you must be the {want} of the challenge"
+    if key == "you_control" and not _controls(ctx, {seat}, want):
+        return "you control no card it asks for"
+    if key == "you_control_count":
+        found = _controls(ctx, {seat}, want.get("filter") or {})
+        if len(found) < int(want.get("at_least") or 1):
+            return f"you control fewer than {want.get('at_least')} cards it asks for"
+    if key == "opponent_controls" and not _controls(
+            ctx, {s for s in range(state.n) if s != seat}, want):
+        return "no opponent controls a card it asks for"
+    if key == "gold_at_least" and state.players[seat].gold < int(want):
+        return f"you need at least {want} gold"
+    if key == "hand_at_least" and len(state.players[seat].hand) < int(want):
+        return f"you need at least {want} cards in hand"
+    if key == "first_player" and (state.first_player == seat) != bool(want):
+        return "you must be the first player" if want else "you must not be the first player"
+    if key == "has_power" and (source is None or source.power <= 0) == bool(want):
+        return "it must hold power"
     return None
 
 
@@ -334,7 +346,7 @@ def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None
     to act, or in a phase the table runs."""
     if state.mode != "digital" or state.phase in TABLE_PHASES:
         return None
-    from ..legal import to_act  # legal imports apply: read at call time
+    from ..legal import to_act  # noqa: PLC0415  (legal imports apply: read at call time)
     if seat in to_act(state, ed):
         return None
     return "it is not your turn to act"
@@ -406,9 +418,10 @@ def target_options(ctx: Context, target: Target) -> list[Any]:
         cands = []
         for s in sorted(seats):
             player = state.players[s]
-            pile = {"hand": player.hand, "deck": player.deck, "discard": player.discard,
-                    "dead": player.dead, "plot_deck": player.plot_deck}.get(target.zone, ())
-            cands.extend(sorted(set(pile)))
+            piles: dict[str, Iterable[str]] = {
+                "hand": player.hand, "deck": player.deck, "discard": player.discard,
+                "dead": player.dead, "plot_deck": player.plot_deck}
+            cands.extend(sorted(set(piles.get(target.zone, ()))))
     return [c for c in cands if card_matches(ctx, c, target.filter, target.zone)]
 
 
@@ -596,11 +609,7 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     problem = condition_problem(ctx, ability.condition)
     require(problem is None, "condition_failed",
             f"{source.name}: “{ability.label}” cannot be used now: {problem}")
-    if ability.limit_times is not None:
-        require(uses(state, _limit_key(source), ability) < ability.limit_times,
-                "limit_reached",
-                f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
-                f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
+    _check_limit(state, source, ability)
     if targets:
         _check_targets(ctx)
     return source, ability, ctx
@@ -660,6 +669,14 @@ def usable_abilities(state: State, seat: Seat, ref: str, ed: Components) -> list
         return []
     return [a for a in source.abilities if a.kind != "constant"
             and usable(state, seat, ref, a, ed)]
+
+
+def _check_limit(state: State, source: Source, ability: Ability) -> None:
+    if ability.limit_times is not None:
+        require(uses(state, _limit_key(source), ability) < ability.limit_times,
+                "limit_reached",
+                f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
+                f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
 
 
 def _zone_words(zone: str) -> str:

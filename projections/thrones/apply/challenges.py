@@ -278,6 +278,16 @@ def totals(state: State, ch: Challenge, ed: Components) -> tuple[int, int]:
     return att, dfn
 
 
+def challenge_outcome(state: State, ch: Challenge, ed: Components
+                      ) -> tuple[Seat | None, int, int]:
+    """§8.6: (the winner, the attacking STR, the defending STR): the higher STR wins, the
+    attacker on a tie; no STR on either side has no winner (§13.2 ruling)."""
+    att, dfn = totals(state, ch, ed)
+    if att == dfn == 0:
+        return None, 0, 0
+    return (ch.attacker if att >= dfn else ch.defender), att, dfn
+
+
 @rule
 def apply_resolve_challenge(state: State, action: Action, ed: Components) -> State:
     """§8.6: the higher STR wins (the attacker on a tie); unopposed, renown, opposed titles,
@@ -286,14 +296,13 @@ def apply_resolve_challenge(state: State, action: Action, ed: Components) -> Sta
     require(action.actor in ("table", ch.attacker), "not_your_turn",
             f"the challenge is resolved by the attacker, {who(state, ch.attacker)}, "
             "or the table")
-    att, dfn = totals(state, ch, ed)
+    winner, att, dfn = challenge_outcome(state, ch, ed)
     if ch.type == "power":  # ruling 9: the Hand's second power challenge needs another
         state = state.with_player(ch.attacker, power_defenders=(
             *state.players[ch.attacker].power_defenders, ch.defender))
-    if att == dfn == 0:  # §13.2 ruling: no winner, nothing happens
+    if winner is None:  # §13.2 ruling: no winner, nothing happens
         return close_challenge(replace(state, challenge=replace(
             ch, step="resolved", strength=(0, 0))))
-    winner = ch.attacker if att >= dfn else ch.defender
     loser = ch.defender if winner == ch.attacker else ch.attacker
     state = replace(state, challenge=replace(ch, step="resolved", strength=(att, dfn),
                                              winner=winner, loser=loser))

@@ -340,13 +340,19 @@ def apply_resolve_dominance(state: State, action: Action, ed: Components) -> Sta
     require(action.actor == "table", "not_your_turn", "the table resolves dominance")
     require(state.phase == "dominance" and not state.dominance_done, "wrong_phase",
             "dominance is resolved once, in the dominance phase")
+    winner, _ = dominance_outcome(state, ed)
+    state = replace(state, dominance_done=True)
+    if winner is not None:
+        state = gain_house_power(state, winner, ed.constants.dominance_power)
+    return state
+
+
+def dominance_outcome(state: State, ed: Components) -> tuple[Seat | None, dict[Seat, int]]:
+    """§7.5: (the single highest total's seat, or None on a tie, every active seat's total)."""
     totals = {s: dominance_total(state, s, ed) for s in state.active}
     best = max(totals.values())
     winners = [s for s, t in totals.items() if t == best]
-    state = replace(state, dominance_done=True)
-    if len(winners) == 1:  # §7.5: a tie for highest gains nothing (seed)
-        state = gain_house_power(state, winners[0], ed.constants.dominance_power)
-    return state
+    return (winners[0] if len(winners) == 1 else None), totals  # a tie gains nothing (seed)
 
 
 @rule

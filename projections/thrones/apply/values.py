@@ -102,6 +102,14 @@ class _Values:
             self.lost_keywords.add(mod.value)
 
 
+def _constant_gain(out: _Values, source: InPlay, card: InPlay, state: State, index: Index,
+                   ed: Components) -> None:
+    """What a constant ability of `source` gives `card` now (issue #30)."""
+    for mod in constant_modifiers(source, ed):
+        if mod.kind == "continuous" and _continuous_active(mod, card, state, index, ed):
+            out.gain(mod.amount, mod.icons, mod.keywords)
+
+
 _CONSTANTS: dict[tuple[int, CardId, Seat], tuple[Modifier, ...]] = {}
 
 
@@ -146,9 +154,7 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
                 if _grant_active(g.when, card, state):
                     out.gain(g.strength, g.icons, g.keywords)
         if constant_cards and ed.card(a.id).number in constant_cards:
-            for mod in constant_modifiers(a, ed):
-                if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed):
-                    out.gain(mod.amount, mod.icons, mod.keywords)
+            _constant_gain(out, a, ip, state, index, ed)
     _plot_constants(state, ip, index, ed, out)
     for mod in state.modifiers:
         if mod.kind == "continuous":

@@ -1,0 +1,106 @@
+"""Every sentence of every sample game of a converted game reads Chinese in zh-Hans (issue
+#33, "Oracles"): the sentence of each event, the two refusals the fingerprint asks at each
+event (the move by another seat, the move with no data), the refusal after the end, the
+words for statuses and ends, and the prompts and options of the moves open at each step.
+No ASCII word of two letters or more may remain but the players' names and proper names
+(the game's title, the Decktet). The check is shown to fail on a planted untranslated key.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from projections import get_rules
+from projections.choices import Walker
+from projections.messages import M, render
+from projections.replay import META_TYPES, Folder, mode_of
+from projections.rules import Action, ChronicleError
+
+from .test_i18n_catalog import CONVERTED
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+PROPER = {"Adaman", "Decktet", "Royals", "Palais", "Royal", "In", "the", "Shadow", "of",
+          "Emperor", "Arcane", "Wonders"}
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def english_words(text: str, names: list[str]) -> list[str]:
+    allowed = PROPER | {w for name in names for w in WORD.findall(name)}
+    return [w for w in WORD.findall(text) if w not in allowed]
+
+
+def _refusal(rules: Any, state: Any, action: Action) -> Any:
+    try:
+        rules.apply(state, action)
+    except ChronicleError as err:
+        return err.message
+    except Exception:  # data the schema would refuse first: no sentence of the rules
+        return None
+    return None
+
+
+def said(path: Path) -> Iterator[Any]:
+    """Everything the rules say about one sample game, as they return it."""
+    envelopes = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    rules = get_rules(envelopes[0]["data"]["game"])
+    names = list(envelopes[0]["data"]["players"])
+    folder = Folder(rules, mode_of(envelopes))
+    walker = Walker(rules, table=mode_of(envelopes) == "table")
+    yield from rules.labels().values()
+    before = None
+    for env in envelopes:
+        cursor = folder.feed(env)
+        if env["type"] not in META_TYPES and env["type"] != "game_created":
+            action = Action.of(env["type"], env["actor"], env["data"])
+            yield rules.describe(action, names)
+            if before is not None:
+                other = next((s for s in range(len(names)) if s != env["actor"]), "table")
+                yield _refusal(rules, before.state, Action.of(env["type"], other, env["data"]))
+                yield _refusal(rules, before.state, Action.of(env["type"], env["actor"], {}))
+        for actor in rules.to_act(cursor.state)[:1]:
+            for record in walker.opening(cursor.state, actor):
+                yield record.label
+                choice = walker.walk(cursor.state, record.name, actor, []).choice
+                if choice is not None:
+                    yield choice.prompt
+                    for option in choice.options[:6]:
+                        yield option.label
+                        yield option.detail
+                        yield option.group
+        before = cursor
+    last = [e for e in envelopes if e["type"] not in META_TYPES][-1]
+    yield _refusal(rules, cursor.state, Action.of(last["type"], last["actor"], last["data"]))
+
+
+def _fixtures() -> list[Path]:
+    return [p for slug in CONVERTED for p in sorted((FIXTURES / slug).glob("*.jsonl"))]
+
+
+@pytest.mark.parametrize("path", _fixtures(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_sentence_of_a_sample_game_reads_chinese(path: Path) -> None:
+    names = list(json.loads(path.read_text("utf-8").splitlines()[0])["data"]["players"])
+    left = {}
+    count = 0
+    for value in said(path):
+        if value is None or value == "":
+            continue
+        count += 1
+        text = render(value, "zh_Hans")
+        found = english_words(text, names)
+        if found:
+            left[str(value)] = text
+    assert count > 10
+    assert left == {}
+
+
+def test_the_check_finds_a_planted_untranslated_key() -> None:
+    planted = M("{player} planted a card", player="Ann")
+    assert english_words(render(planted, "zh_Hans"), ["Ann"]) == ["planted", "card"]
+    assert english_words(render(M("{player} controlled {card}", player="Ann", card="x1"),
+                                "zh_Hans"), ["Ann"]) == []
