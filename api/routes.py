@@ -10,7 +10,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 import swagger_ui_bundle
-from flask import Flask, Response, current_app, request, send_from_directory, stream_with_context
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    request,
+    send_from_directory,
+    stream_with_context,
+)
 from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
@@ -144,6 +152,11 @@ def idempotency_key() -> str | None:
     if key is not None and not 1 <= len(key) <= 200:
         raise InvalidEvent("malformed", "Idempotency-Key must be 1 to 200 characters")
     return key
+
+
+def render_state(doc: dict[str, Any]) -> bytes:
+    """A state document as the response body flask-smorest would write for it."""
+    return bytes(jsonify(s.StateSchema().dump(doc)).get_data())
 
 
 def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
@@ -357,9 +370,13 @@ class State(MethodView):
     @blp.response(200, s.StateSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
-        """The state at step `at` (default: now) as the token may see it; ETag = last seq."""
-        doc = recorder().state(game_id, query["at"], access(game_id))
-        return with_etag(doc, doc["last_seq"])
+        """The state at step `at` (default: now) as the token may see it; ETag = last seq.
+
+        The answer is rendered once per (step, last seq, viewer's scope) and kept until the
+        log grows (events/documents.py): the same bytes the schema's dump would give."""
+        body, last = recorder().rendered_state(game_id, query["at"], access(game_id),
+                                               "json", render_state)
+        return Response(body, mimetype="application/json", headers={"ETag": f'"{last}"'})
 
 
 @blp.route("/games/<game_id>/legal-actions")
