@@ -10,7 +10,15 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import swagger_ui_bundle
-from flask import Flask, Response, current_app, request, send_from_directory, stream_with_context
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    request,
+    send_from_directory,
+    stream_with_context,
+)
 from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
@@ -149,6 +157,11 @@ def idempotency_key() -> str | None:
 
 
 T = TypeVar("T")
+
+
+def render_state(doc: dict[str, Any]) -> bytes:
+    """A state document as the response body flask-smorest would write for it."""
+    return bytes(jsonify(s.StateSchema().dump(doc)).get_data())
 
 
 def with_etag(payload: Any, seq: int, status: int = 200) -> Any:
@@ -369,9 +382,16 @@ class State(MethodView):
     @blp.response(200, s.StateSchema)
     @blp.alt_response(404, schema=s.ErrorSchema, description="unknown game or step")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
-        """The state at step `at` (default: now) as the token may see it; ETag = last seq."""
-        doc = recorder().state(game_id, query["at"], access(game_id))
-        return with_etag(doc, doc["last_seq"])
+        """The state at step `at` (default: now) as the token may see it; ETag = last seq.
+
+        The answer is rendered once per (step, last seq, viewer's scope, reader's language)
+        and kept until the log grows (events/documents.py): the same bytes the schema's dump
+        of the localised document would give."""
+        lang = reader_language()
+        body, last = recorder().rendered_state(
+            game_id, query["at"], access(game_id), f"json:{lang}",
+            lambda doc: render_state(localise(doc, lang)))
+        return Response(body, mimetype="application/json", headers={"ETag": f'"{last}"'})
 
 
 @blp.route("/games/<game_id>/legal-actions")

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from events.recorder import (
     MAX_DEPTH,
@@ -205,15 +205,35 @@ class LegalSchema(Schema):
         "description": "table mode, recorder: by action index, the chance outcomes to pick"})
 
 
+class Whole(validate.Regexp):
+    """A pattern the whole string must match, as JSON Schema reads `^...$`: Python's `$`
+    also matches before a final newline, which the document's pattern refuses."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+#: the longest `picks` query (characters); see ChoicesQuerySchema
+PICKS_MAX = 2_500
+
+
 class ChoicesQuerySchema(Schema):
-    type = fields.String(validate=validate.Length(min=1, max=60), metadata={
+    # the whole request line fits gunicorn's limit (api/serving.REQUEST_LINE_LIMIT, 8190
+    # bytes) for every length documented here: an action type is a short snake_case name,
+    # and picks are ASCII JSON (other characters escaped as \uXXXX), each character at most
+    # 3 bytes percent-encoded; the longest picks of the recorded games are 1,576 characters
+    type = fields.String(validate=Whole(r"^[a-z][a-z0-9_]{0,59}$"), metadata={
         "description": "the action type to build; without it, the types open now"})
-    actor = fields.String(validate=validate.Regexp(r"^(\d{1,3}|table)$"), metadata={
+    actor = fields.String(validate=Whole(r"^([0-9]{1,3}|table)$"), metadata={
         "description": "a seat number or `table`; default: the only actor of the token's "
                        "scope to whom the move is open"})
-    picks = fields.String(load_default="[]", validate=validate.Length(max=20_000), metadata={
-        "description": "the answers so far, a JSON array: each `{\"choice\": id, \"value\": v}` "
-                       "(an option's value) or `{\"choice\": id, \"end\": true}` (ends a list)"})
+    picks = fields.String(load_default="[]", validate=[
+        validate.Length(max=PICKS_MAX), Whole(r"^[ -~]*$")], metadata={
+        "description": "the answers so far, a JSON array in ASCII (escape other characters as "
+                       "`\\uXXXX`): each `{\"choice\": id, \"value\": v}` (an option's value) "
+                       "or `{\"choice\": id, \"end\": true}` (ends a list)"})
 
 
 class OptionSchema(Schema):

@@ -977,7 +977,8 @@ def serve(ctx: click.Context, host: str, port: int, workers: int, dev: bool,
                 "--host", host, "--port", str(port)]
     else:
         args = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
-                "--worker-class", "gthread", "--threads", "8", "--bind", f"{host}:{port}",
+                "--worker-class", "api.serving.Worker", "--threads", "8",
+                "--limit-request-line", "8190", "--bind", f"{host}:{port}",
                 "--access-logfile", "-", "--access-logformat", ACCESS_LOG_FORMAT,
                 "--graceful-timeout", "5", "api:create_app()"]
     os.execvpe(args[0], args, env)

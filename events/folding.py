@@ -22,6 +22,7 @@ from projections import snapshot
 from projections.replay import Cursor, Folder
 from projections.rules import GameRules
 
+from .documents import StateDocuments
 from .editions import Editions
 from .errors import ChronicleError, NotFound, StorageError
 from .model import Envelope, event_hash
@@ -66,6 +67,8 @@ class CursorCache:
     """
 
     def __init__(self, size: int = 256, window: int = 16) -> None:
+        #: the rendered state documents of the same games (events/documents.py)
+        self.documents = StateDocuments()
         self._items: OrderedDict[str, Cursor] = OrderedDict()
         self._recent: dict[str, OrderedDict[int, Cursor]] = {}
         self._lock = threading.Lock()
@@ -138,7 +141,9 @@ class Folding:
         return cursor
 
     def remember(self, ctx: GameContext, cursor: Cursor, env: Envelope | None = None) -> None:
-        """Keep a cursor just computed (and its snapshot when one is due)."""
+        """Keep a cursor just computed (and its snapshot when one is due); every append
+        passes here, so the game's rendered documents are dropped too."""
+        self.cache.documents.drop(ctx.id)
         self.cache.put(ctx.id, cursor)
         if env is not None and cursor.seq % SNAPSHOT_EVERY == 0:
             self._keep_snapshot(ctx, cursor, env["hash"])

@@ -11,7 +11,10 @@ Each append NOTIFYs `chronicle_events` with `game_id:seq` in its own transaction
 
 The schema migrates itself: numbered migrations recorded in `chronicle_migrations`, applied
 under an advisory lock, so several workers starting at once migrate exactly once. Every
-connection runs with autocommit off and explicit, short transactions; a broken connection is
+connection runs in autocommit mode: a read of one statement is one round trip (its own
+snapshot, as a transaction of one statement would be; issue #34: BEGIN and COMMIT around
+each were two more round trips of about a dozen per POST), and every write and every read
+of several statements is an explicit, short transaction; a broken connection is
 replaced: a read is retried once, and so is a write whose BEGIN found the connection dead;
 a write cut off later reports StorageError, because its outcome is unknown, and the caller's
 retry meets the seq check or the idempotency key.
@@ -75,7 +78,7 @@ class PostgresStore(SQLStore):
         if conn is not None:
             conn.close()
         try:
-            self._conn = psycopg.connect(self.url, autocommit=False, row_factory=dict_row,
+            self._conn = psycopg.connect(self.url, autocommit=True, row_factory=dict_row,
                                          connect_timeout=self._connect_timeout,
                                          application_name="chronicle")
         except psycopg.Error as err:
@@ -84,11 +87,16 @@ class PostgresStore(SQLStore):
                                f"cannot connect to PostgreSQL: {str(err).strip()}") from None
         return self._conn
 
-    def _read(self, work: Callable[[psycopg.Cursor[dict[str, Any]]], T]) -> T:
-        """Run `work` in a short transaction; retried once on a fresh connection if it broke."""
+    def _read(self, work: Callable[[psycopg.Cursor[dict[str, Any]]], T],
+              single: bool = False) -> T:
+        """Run `work` in a short transaction (`single`: one statement, which needs none);
+        retried once on a fresh connection if it broke."""
         for attempt in (1, 2):
             conn = self._connection()
             try:
+                if single:
+                    with conn.cursor() as cur:
+                        return work(cur)
                 with conn.transaction(), conn.cursor() as cur:
                     return work(cur)
             except psycopg.OperationalError as err:
@@ -158,7 +166,7 @@ class PostgresStore(SQLStore):
 
     # -- the primitives of sql.py ----------------------------------------------------------
     def _rows(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-        return self._read(lambda cur: cur.execute(sql, params).fetchall())
+        return self._read(lambda cur: cur.execute(sql, params).fetchall(), single=True)
 
     def _transaction(self, work: Callable[[Run], T], *, cache: bool = False) -> T:
         def run_all(cur: psycopg.Cursor[dict[str, Any]]) -> T:

@@ -133,6 +133,14 @@ class Recorder:
         step `at`."""
         return self.reader(game_id, access).state(at)
 
+    def rendered_state(self, game_id: str, at: int | None, access: Access, form: str,
+                       render: Callable[[dict[str, Any]], bytes]) -> tuple[bytes, int]:
+        """The state document as `render` encodes it (`form` names the encoding), kept
+        for the next caller of the same scope until the log grows (events/documents.py),
+        and the log's last seq (the ETag)."""
+        reader = self.reader(game_id, access)
+        return reader.rendered_state(at, form, render), reader.latest.seq
+
     def legal(self, game_id: str, access: Access | None = None,
               seat: Any = None) -> list[dict[str, Any]]:
         """Legal actions now, ready to record; a seat token sees only its own."""

@@ -53,7 +53,9 @@
     const q = new URLSearchParams();
     if (query.type) q.set("type", query.type);
     if (query.actor !== undefined) q.set("actor", String(query.actor));
-    if (query.picks) q.set("picks", JSON.stringify(query.picks));
+    // picks travel as ASCII JSON (api/schemas.py: the request line's limit bounds them)
+    if (query.picks) q.set("picks", JSON.stringify(query.picks).replace(/[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
     try {
       return await api(`/games/${gameId}/choices${q.toString() ? `?${q}` : ""}`);
     } catch (err) {

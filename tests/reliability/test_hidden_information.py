@@ -28,6 +28,7 @@ import requests
 
 from api import create_app
 from events import Recorder
+from events.documents import StateDocuments
 from events.sqlite import SQLiteStore
 from projections import GAMES
 from projections.rules import ALL
@@ -92,6 +93,15 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     lab = Lab(tmp_path_factory.mktemp("twins") / "twins.db")
     yield lab
     lab.store.close()
+
+
+@pytest.fixture(autouse=True)
+def forget_kept_documents(lab: Lab) -> Iterator[None]:
+    """A plant changes the rules' code inside this process, which no running server sees
+    (the kept state documents, events/documents.py, are keyed on the log, not on the code):
+    what a test rendered is forgotten after it, so no plant outlives its test."""
+    yield
+    _documents_kept(lab).clear()
 
 
 def core_questions(secret: Secret) -> set[str]:
@@ -277,6 +287,75 @@ def test_no_answer_to_an_observer_depends_on_the_hidden_value(lab, secret, mode)
     _count_probe(verdict, who)
     if verdict.leaks:
         pytest.fail(report(verdict), pytrace=False)
+
+
+# -- the cache of rendered state documents (issue #34) ---------------------------------------------
+def _ask_state(lab: Lab, game: Game, who: Observer, at: int | None) -> tuple[int, str]:
+    token = who.token(game)
+    answer = lab.client.get(f"/games/{game.id}/state" + ("" if at is None else f"?at={at}"),
+                            headers={"Authorization": f"Bearer {token}"} if token else {})
+    return answer.status_code, answer.get_data(as_text=True)
+
+
+def _documents_kept(lab: Lab) -> StateDocuments:
+    kept: StateDocuments = lab.app.extensions["chronicle_cache"].documents
+    return kept
+
+
+def cached_state_leaks(lab: Lab, twins: Twins) -> tuple[list[str], int]:
+    """The seers ask for the state first (every step the value is hidden at, and now), so
+    their documents are kept; then every observer asks the same, twice (the second answer
+    is the kept one): where an observer's answer differs between the twins, a document
+    rendered for another scope reached it. Also how many documents were kept."""
+    secret, steps = twins.secret, [None, *range(twins.secret.at, twins.secret.upto + 1)]
+    _documents_kept(lab).clear()
+    for game in (twins.a, twins.b):
+        for who in seers(secret, twins.mode):
+            for at in steps:
+                assert _ask_state(lab, game, who, at)[0] == 200
+    kept = len(_documents_kept(lab))
+    leaks = []
+    for who in lab.observers(twins):
+        for at in steps:
+            for turn in ("first", "again"):
+                a, b = (_ask_state(lab, g, who, at) for g in (twins.a, twins.b))
+                if normalise(a[1], names_of(twins.a)) != normalise(b[1], names_of(twins.b)):
+                    leaks.append(f"{who.label}, GET /state{'' if at is None else f'?at={at}'}"
+                                 f" ({turn})")
+    return leaks, kept
+
+
+@pytest.mark.parametrize(("secret", "mode"), PAIRS, ids=IDS)
+def test_no_kept_state_document_reaches_a_viewer_of_another_scope(lab, secret, mode):
+    """With the seers' documents of every hidden step kept, no observer's state answer
+    depends on the hidden value: the kept document of one scope is never another's."""
+    twins = lab.twins(secret, mode)
+    leaks, kept = cached_state_leaks(lab, twins)
+    assert kept >= 2 * len(seers(secret, mode)), "the seers' documents were not kept"
+    count("state cache: documents kept by seers before observers asked", kept)
+    assert leaks == [], leaks
+
+
+#: the key planted one field too coarse: the scope dropped; a seat folded into the spectator
+COARSE_SCOPES = {
+    "scope dropped": lambda viewer: ("scope", None),
+    "seat folded into spectator": lambda viewer: (
+        ("scope", None) if isinstance(viewer, int) else ("scope", viewer)),
+}
+
+
+@pytest.mark.parametrize("plant", sorted(COARSE_SCOPES))
+@pytest.mark.parametrize(("secret", "mode"), PAIRS, ids=IDS)
+def test_a_state_key_one_field_too_coarse_is_caught(lab, secret, mode, plant, monkeypatch):
+    """The twins catch the key planted too coarse: an observer then gets a seer's document."""
+    twins = lab.twins(secret, mode)
+    monkeypatch.setattr("events.reading.scope_of", COARSE_SCOPES[plant])
+    try:
+        leaks, _ = cached_state_leaks(lab, twins)
+    finally:
+        _documents_kept(lab).clear()  # no planted entry outlives the plant
+    count("state cache: leaks caught with the key planted too coarse", len(leaks))
+    assert leaks, f"with the {plant}, no observer got a seer's document"
 
 
 # -- a real server: the stream ---------------------------------------------------------------------
