@@ -902,12 +902,7 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
             and state.phase not in ("start", "setup", "setup_draw")):
         return None
     if not made.has("card"):
-        refs = [r for r in ab.sources_of(state, actor, ed)
-                if ab.usable_abilities(state, actor, r, ed)]
-        if not refs:
-            return None
-        return Choice(("card",), "Card whose ability to use",
-                      tuple(_source_option(state, r, ed) for r in refs))
+        return _use_card_step(state, actor, ed)
     ref = made.get("card")
     abilities = ab.usable_abilities(state, actor, ref, ed)
     if not made.has("ability"):
@@ -935,6 +930,16 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     data = {"card": ref, "ability": ability.id, "choices": chosen}
     return Done({"choices": chosen}) if _accepts(apply_use_ability, state, "use_ability",
                                                  actor, data, ed) else None
+
+
+def _use_card_step(state: State, actor: int, ed: Components) -> Step:
+    """The first choice of use_ability: a card of the actor's with an ability usable now."""
+    refs = [r for r in ab.sources_of(state, actor, ed)
+            if ab.usable_abilities(state, actor, r, ed)]
+    if not refs:
+        return None
+    return Choice(("card",), "Card whose ability to use",
+                  tuple(_source_option(state, r, ed) for r in refs))
 
 
 def _source_option(state: State, ref: str, ed: Components) -> Option:

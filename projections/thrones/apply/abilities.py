@@ -595,11 +595,8 @@ def _named(source: Source, err: IllegalAction, code: str | None = None) -> Illeg
 # ---------------------------------------------------------------------------
 
 
-def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
-            trigger: Mapping[str, Any] | None = None, targets: bool = True
-            ) -> tuple[Source, Ability, Context]:
-    """The checks before the cost: source, zone, window, condition, limit, targets."""
-    source = source_of(state, data.get("card"), ed)
+def _ability_named(source: Source, data: Mapping[str, Any]) -> Ability:
+    """The source's ability the use names, or a refusal listing the ones it has."""
     ident = data.get("ability")
     ability = next((a for a in source.abilities if a.id == ident), None)
     if ability is None:
@@ -607,6 +604,15 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
         raise IllegalAction("no_ability", f"{source.name} has no ability “{ident}”"
                             + (f" (it has {names})" if names else ""),
                             card=data.get("card"))
+    return ability
+
+
+def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
+            trigger: Mapping[str, Any] | None = None, targets: bool = True
+            ) -> tuple[Source, Ability, Context]:
+    """The checks before the cost: source, zone, window, condition, limit, targets."""
+    source = source_of(state, data.get("card"), ed)
+    ability = _ability_named(source, data)
     require(ability.kind != "constant", "applies_by_itself",
             f"{source.name}: “{ability.label}” applies by itself while it is in play")
     require(ability.kind != "title", "applies_by_itself",  # vocab: the §2.5 rules apply it
