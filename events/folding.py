@@ -1,11 +1,9 @@
 """Folding a stored game: one context per call, a cursor cache, snapshots as data.
 
-A `GameContext` is what every request needs and loads once: the game row, the reducer
-bound to its edition and the last seq. `Folding.cursor` gives the fold at any step, resumed
-from the nearest snapshot (every SNAPSHOT_EVERY events) or from the cache of recent
-cursors, so "state at step n" costs O(K). Snapshots are JSON written by
-projections/snapshot.py; one that does not decode, or names an event hash the log does not
-hold, is ignored and the fold goes on from the log.
+A `GameContext` is what a request loads once (row, reducer, last seq). `Folding.cursor`
+folds to any step from the nearest snapshot (every SNAPSHOT_EVERY events) or a recent
+cursor, so "state at step n" costs O(K). A snapshot that does not decode, or names a hash
+the log does not hold, is ignored and the fold goes on from the log.
 """
 
 from __future__ import annotations
@@ -59,15 +57,11 @@ class GameContext:
 
 
 class CursorCache:
-    """Folded cursors of recently used games; shared by threads, so locked.
-
-    Per game it keeps the latest cursor and a small window of recent ones by seq: a cursor
-    at a seq never changes (the log is append-only), and an undo needs the cursor just
-    before the action it retracts, which is almost always in that window.
-    """
+    """Folded cursors of recently used games; shared by threads, so locked. Per game: the
+    latest cursor and a window of recent ones (a cursor at a seq never changes, and an undo
+    needs the one just before the action it retracts, almost always in that window)."""
 
     def __init__(self, size: int = 256, window: int = 16) -> None:
-        #: the rendered state documents of the same games (events/documents.py)
         self.documents = StateDocuments()
         self._items: OrderedDict[str, Cursor] = OrderedDict()
         self._recent: dict[str, OrderedDict[int, Cursor]] = {}

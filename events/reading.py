@@ -12,7 +12,7 @@ from a reader to an event; nothing viewer-facing reads the store's events direct
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from projections.document import state_document
@@ -23,9 +23,8 @@ from projections.visibility import shown_event
 
 from .access import Access, legal_actor, viewer_of
 from .checks import meta_target
-from .documents import StateKey, scope_of
-from .errors import InvalidEvent, NotFound
-from .folding import Folding, GameContext, no_such_step
+from .errors import InvalidEvent
+from .folding import Folding, GameContext
 from .model import Envelope
 from .paging import Marks, marks_of_log, marks_of_page, stacked
 
@@ -68,20 +67,6 @@ class GameReader:
         cursor = self.latest if at is None or at == self.latest.seq else \
             self._folding.cursor(self.ctx, at)
         return self.state_of(cursor)
-
-    def rendered_state(self, at: int | None, form: str,
-                       render: Callable[[dict[str, Any]], bytes]) -> bytes:
-        """The state document at `at` as `render` encodes it, from the rendered documents
-        kept (events/documents.py) when this viewer's scope asked for it before; else
-        built, rendered and kept."""
-        target = self.latest.seq if at is None else at
-        missing = no_such_step(self.ctx, target)
-        if missing:
-            raise NotFound("no_such_step", missing)
-        key = StateKey(self.ctx.id, target, self.latest.seq, scope_of(self.viewer),
-                       self._folding.audit_of(self.ctx), form)
-        return self._folding.cache.documents.get_or_render(
-            key, lambda: render(self.state(target)))
 
     def state_of(self, cursor: Cursor) -> dict[str, Any]:
         ctx = self.ctx

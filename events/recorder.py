@@ -34,6 +34,7 @@ from .model import Envelope, now_iso
 from .opening import open_store
 from .parallel import default_jobs, in_shares, reaudit_games, stored_ids
 from .reading import GameReader, audit_report
+from .rendered import rendered_state
 from .schemas import (
     MAX_DEPTH,
     MAX_INT,
@@ -139,7 +140,7 @@ class Recorder:
         for the next caller of the same scope until the log grows (events/documents.py),
         and the log's last seq (the ETag)."""
         reader = self.reader(game_id, access)
-        return reader.rendered_state(at, form, render), reader.latest.seq
+        return rendered_state(reader, at, form, render), reader.latest.seq
 
     def legal(self, game_id: str, access: Access | None = None,
               seat: Any = None) -> list[dict[str, Any]]:

@@ -18,4 +18,5 @@ CALLED_BY_FRAMEWORKS = (
     framework.__lt__,  # Python's sorted(): a Protocol's member (in_the_shadow_of_the_emperor)
     framework._language,  # flask: a template context processor (api/i18n.py)
     framework.extract_edition,  # pybabel: babel.cfg's [extractors] (projections/messages.py)
+    framework.Worker,  # gunicorn: --worker-class api.serving.Worker (cli serve)
 )

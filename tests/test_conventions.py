@@ -116,7 +116,17 @@ def test_the_packaged_edition_is_the_shared_spec_data(slug):
     if not shared.exists():
         pytest.skip(NOT_BESIDE)
     packaged = ROOT / "projections" / "data" / f"{slug}.json"
-    assert json.loads(packaged.read_text("utf-8")) == json.loads(shared.read_text("utf-8"))
+    assert _without_abilities(json.loads(packaged.read_text("utf-8"))) == \
+        _without_abilities(json.loads(shared.read_text("utf-8")))
+
+
+def _without_abilities(edition: dict) -> dict:
+    """The edition less what issue #30 adds beside each Thrones card and title (its
+    abilities as data, docs/games/thrones-abilities.md): the rest is the spec's data."""
+    for key in ("cards", "titles"):
+        edition[key] = [{k: v for k, v in item.items() if k not in ("abilities", "plain")}
+                        for item in edition.get(key, [])] if key in edition else None
+    return edition
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))

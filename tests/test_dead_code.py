@@ -23,7 +23,9 @@ USERS = ["tests", "bench"]
 FRAMEWORK_DECORATORS = ["@*.route", "@*.get", "@*.post", "@*.command", "@*.group",
                         "@*.after_request", "@*.errorhandler", "@migrations",
                         "@validates_schema", "@validates", "@pre_load", "@post_load",
-                        "@post_dump", "@pre_dump"]
+                        "@post_dump", "@pre_dump",
+                        # Thrones card abilities' named functions, found by card id (issue #30)
+                        "@ability", "@options"]
 CHECKED = {"function", "method", "class", "property", "import", "unreachable_code"}
 
 

@@ -1,15 +1,15 @@
 """A Game of Thrones: The Card Game, first edition (Core Set, 2008), 2-4 players (slug
 `thrones`).
 
-Spec: docs/games/thrones.md (data: data/thrones.json). Card abilities are not coded:
-players record them as generic `effect` events (§9); the reducer enforces the structural
-rules (§5-§8, §10) and checks each effect's basic validity.
+Spec: docs/games/thrones.md (data: data/thrones.json). Every card's abilities are data
+beside the card (docs/games/thrones-abilities.md); a seat uses one with `use_ability`, and a
+free-form `effect` is only the table recorder's ruling (§9, ruling 29).
 
 Actions: start_game, mulligan, setup_cards, setup_draw, choose_plot, break_initiative_tie,
 choose_first_player, choose_title, draw_phase, marshal_card, end_marshalling,
 declare_challenge, assign_stealth, redirect_challenge, declare_defenders, take_challenge,
 resolve_challenge, choose_claim_targets, apply_claim, apply_deadly, end_challenges,
-resolve_dominance, end_round, effect, choose_winner, concede.
+resolve_dominance, end_round, use_ability, effect, choose_winner, concede.
 
 Each action is one record in actions.py (its data, choices, chance fields, rule,
 redaction and sentence); each op of an effect one record in apply/effects.py. This class
@@ -27,6 +27,10 @@ from typing import Any, ClassVar
 from ..choices import ActionType
 from ..rules import Action, GameRules, Parts, replace
 from . import chance, legal, scoring, views, words
+
+# the named functions of the cards register themselves by card id (abilities/registry.py);
+# imported here, not by the rules that call them, so no module imports itself back
+from .abilities import baratheon, lannister, neutral, stark, targaryen  # noqa: F401
 from .actions import ACTIONS
 from .apply.challenges import challenge_outcome
 from .apply.effects import OP_TYPES

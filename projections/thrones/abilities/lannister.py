@@ -22,10 +22,6 @@ def _opponents(use: Use) -> list[int]:
     return [s for s in use.state.active if s != use.seat]
 
 
-def _in_play(use: Use) -> dict[str, Any]:
-    return {c.id: c for c in use.state.cards}
-
-
 def _owner(card: str) -> int:
     """The seat whose deck a card instance ("p1-054") came from."""
     return int(card[1:].split("-")[0])

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...rules import Action, IllegalAction, replace, require, thaw
-from ..abilities import baratheon, lannister, neutral, stark, targaryen  # noqa: F401
 from ..abilities.registry import FUNCTIONS, OPTIONS, Use
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
