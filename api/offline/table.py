@@ -125,6 +125,9 @@ class Table:
             if env["type"] not in META_TYPES:
                 note["undone"] = env["seq"] not in effective
                 note["description"] = self.describe(env)
+                said = self.outcome(env)
+                if said:
+                    note["description"] += f": {said}"
             notes[str(env["seq"])] = note
         return {"events": shown, "annotations": notes, "next": None}
 
@@ -135,6 +138,17 @@ class Table:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             return M("{actor}: {move}", actor=seat_name(self.names, env["actor"]),
                      move=env["type"].replace("_", " "))
+
+    def outcome(self, env: Mapping[str, Any]) -> str | None:
+        """What the move decided (a challenge's winner), as the server's log says it
+        (events/reading.py): from the state before it, kept by the folder."""
+        before = self.folder.cursors.get(env["seq"] - 1)
+        if env["type"] not in self.rules.outcome_types or before is None:
+            return None
+        try:
+            return self.rules.outcome(before.state, to_action(env), self.names)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, IllegalAction):
+            return None
 
     # -- recording -----------------------------------------------------------------------
     def record(self, action: Mapping[str, Any]) -> dict[str, Any]:

@@ -43,8 +43,9 @@ def _ids(value: Any, out: set[str]) -> set[str]:
     if isinstance(value, dict):
         if isinstance(value.get("id"), str):
             out.add(value["id"])
-        for v in value.values():
-            _ids(v, out)
+        for key, v in value.items():
+            if key != "abilities":  # an ability's id names it within its card, never alone
+                _ids(v, out)
     elif isinstance(value, list):
         for v in value:
             _ids(v, out)
