@@ -5,6 +5,7 @@ the victory check all run)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -164,3 +165,20 @@ def offered(state: State, seat: int) -> list[dict[str, Any]]:
     if record.steps(state, seat, Made(), ED) is None:
         return []
     return list(walker.moves(state, "use_ability", seat, limit=2000))
+
+
+def emitted_triggers() -> frozenset[str]:
+    """The triggers the rules emit at this commit: `EMITTED` in apply/triggers.py, the
+    engine's one list (docs/games/thrones-abilities.md, "Triggers"); none while that module
+    does not exist yet."""
+    try:
+        module = importlib.import_module("projections.thrones.apply.triggers")
+    except ImportError:
+        return frozenset()
+    return frozenset(str(t) for t in getattr(module, "EMITTED", ()))
+
+
+def needs(trigger: str) -> pytest.MarkDecorator:
+    """Skip a card's test while the rules do not emit `trigger`; it runs once they do."""
+    return pytest.mark.skipif(trigger not in emitted_triggers(),
+                              reason=f"the engine does not emit {trigger} yet")

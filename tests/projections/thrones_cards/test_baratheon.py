@@ -12,7 +12,15 @@ import pytest
 from projections.rules import Action, replace
 from projections.thrones.apply.values import marshal_cost, strength
 from projections.thrones.state import State
-from tests.projections.thrones_cards.harness import ED, RULES, Board, card_name, refused, use
+from tests.projections.thrones_cards.harness import (
+    ED,
+    RULES,
+    Board,
+    card_name,
+    needs,
+    refused,
+    use,
+)
 
 # ---------------------------------------------------------------------------
 # Vocabulary added for these cards (docs/games/thrones-abilities.md, "Filter fields of
@@ -63,26 +71,6 @@ def test_vocab_bearer_and_lacks_icon_pick_the_host_of_the_source() -> None:
 # Helpers
 # ---------------------------------------------------------------------------
 
-
-def emitted(trigger: str) -> bool:
-    """Whether the rules emit `trigger` yet (the engine's own list in apply/triggers.py;
-    phase 2 of issue #30 is landing them one by one)."""
-    try:
-        from projections.thrones.apply import triggers  # type: ignore[attr-defined]
-    except ImportError:
-        return False
-    for name in ("EMITTED", "emitted", "TRIGGERS", "EMITTED_TRIGGERS"):
-        listed = getattr(triggers, name, None)
-        if listed is not None and not callable(listed):
-            return trigger in listed
-    return False
-
-
-def needs(trigger: str) -> pytest.MarkDecorator:
-    """Skip a test of the rules applying an ability at its moment until the engine emits
-    that trigger (never an unconditional skip: it runs as soon as the trigger lands)."""
-    return pytest.mark.skipif(not emitted(trigger),
-                              reason=f"the engine does not emit {trigger} yet")
 
 
 def answer(state: State, seat: int, card: str, ability: str, trigger: dict[str, Any],

@@ -12,7 +12,6 @@ yet (`needs`, reading the engine's own list), so they run as soon as it lands.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
@@ -26,33 +25,13 @@ from tests.projections.thrones_cards.harness import (
     RULES,
     Board,
     card_name,
+    needs,
     offered,
     refused,
     use,
 )
 
-
 # -- helpers ----------------------------------------------------------------------------
-def emitted(trigger: str) -> bool:
-    """Whether the engine emits `trigger` (its own list in apply/triggers.py: any module
-    constant whose name says EMIT and that holds the trigger)."""
-    try:
-        module = importlib.import_module("projections.thrones.apply.triggers")
-    except ImportError:
-        return False
-    for name in dir(module):
-        value = getattr(module, name)
-        if "EMIT" in name.upper() and isinstance(value, set | frozenset | tuple | list | dict) \
-                and trigger in value:
-            return True
-    return False
-
-
-def needs(trigger: str) -> pytest.MarkDecorator:
-    """Skip while the engine does not emit `trigger` (phase 2 of issue #30)."""
-    return pytest.mark.skipif(not emitted(trigger),
-                              reason=f"the engine does not emit {trigger} yet")
-
 
 def answer(state: State, seat: int, card: str, ability: str, trigger: dict[str, Any],
            *, chance: dict[str, Any] | None = None, **choices: Any) -> State:

@@ -11,7 +11,6 @@ while it is not emitted (`needs`), and runs as soon as it is.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
@@ -25,29 +24,11 @@ from tests.projections.thrones_cards.harness import (
     RULES,
     Board,
     card_name,
+    needs,
     offered,
     refused,
     use,
 )
-
-
-def emitted_triggers() -> set[str]:
-    """The triggers the engine emits now, read from its own list (apply/triggers.py)."""
-    try:
-        module = importlib.import_module("projections.thrones.apply.triggers")
-    except ImportError:
-        return set()
-    for name in ("EMITTED", "EMITS", "TRIGGERS"):
-        listed = getattr(module, name, None)
-        if listed:
-            return {str(t) for t in listed}
-    return set()
-
-
-def needs(trigger: str) -> pytest.MarkDecorator:
-    """Skip while the engine does not emit `trigger` (then the ability cannot be used)."""
-    return pytest.mark.skipif(trigger not in emitted_triggers(),
-                              reason=f"the engine does not emit {trigger} yet")
 
 
 def card(state: State, ident: str) -> Any:

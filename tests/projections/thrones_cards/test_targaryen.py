@@ -11,7 +11,6 @@ condition, the prompt) is skipped only while that trigger is not yet emitted (`n
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from tests.projections.thrones_cards.harness import (
     RULES,
     Board,
     card_name,
+    needs,
     offered,
     refused,
     use,
@@ -35,25 +35,6 @@ TARG = ("Targaryen", "Stark")
 
 
 # -- helpers ------------------------------------------------------------------------
-def emitted_triggers() -> set[str]:
-    """The triggers the engine emits at this commit (its own list in apply/triggers.py);
-    empty while that module does not exist."""
-    try:
-        triggers = importlib.import_module("projections.thrones.apply.triggers")
-    except ImportError:
-        return set()
-    for name in ("EMITTED", "EMITTED_TRIGGERS", "TRIGGERS"):
-        found = getattr(triggers, name, None)
-        if found:
-            return set(found)
-    return set()
-
-
-def needs(trigger: str) -> pytest.MarkDecorator:
-    """Skip while the engine does not yet emit `trigger` (runs as soon as it does)."""
-    return pytest.mark.skipif(trigger not in emitted_triggers(),
-                              reason=f"the engine does not emit {trigger} yet")
-
 
 def answer(state: State, seat: int, card: str, ability: str, trigger: dict[str, Any],
            chance: dict[str, Any] | None = None, **choices: Any) -> State:
