@@ -35,6 +35,7 @@ from .actions import ACTIONS
 from .apply.challenges import challenge_outcome
 from .apply.effects import OP_TYPES
 from .apply.rounds import dominance_outcome
+from .apply.turns import to_act
 from .edition import Components, components_of, edition_problems
 from .state import DEFAULT_OPTIONS, State, initial_state
 
@@ -46,7 +47,7 @@ def load_components(edition: Mapping[str, Any]) -> Components:
 
 
 PARTS: Parts[State, Components] = Parts(
-    load=load_components, initial_state=initial_state, to_act=legal.to_act,
+    load=load_components, initial_state=initial_state, to_act=to_act,
     legal_actions=legal.legal_actions, result=scoring.result, view=views.view,
     edition_problems=edition_problems, auto_action=legal.auto_action,
     fill_chance=chance.fill_chance, chance_slots=chance.chance_slots,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import Any, cast
+from typing import Any
 
 from ..choices import DONE, Choice, Done, Made, Option, Step
 from ..rules import Action, Actor, IllegalAction, seat_name
@@ -42,6 +42,7 @@ from .apply.claims import claim_victims, extra_opponent_options, participants_of
 from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup
 from .apply.titles import holder
+from .apply.turns import greedy_stealth, to_act
 from .apply.values import (
     check_unique,
     controls_name,
@@ -69,51 +70,6 @@ def act(kind: str, actor: object, data: dict[str, Any] | None = None) -> Proposa
 # ---------------------------------------------------------------------------
 # Who acts
 # ---------------------------------------------------------------------------
-
-
-def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
-    """The actors who may act now (seats and/or "table"); empty when over."""
-    if state.winner is not None:
-        return ()
-    if state.pending_winner:
-        return (chooser(state),)
-    phase = state.phase
-    if phase in ("start", "setup_draw", "draw", "dominance"):
-        return ("table",)
-    if phase == "setup":
-        return _seat(state.turn)
-    if phase == "plot":
-        if state.step == "choose":
-            return tuple(s for s in state.active if state.players[s].chosen_plot is None)
-        if state.step == "tie":
-            return ("table",)
-        return _seat(state.initiative_winner if state.step == "first_player" else state.turn)
-    if phase == "challenges" and state.challenge is not None:
-        return _challenge_actors(state, state.challenge, ed)
-    return _seat(state.turn)
-
-
-def _seat(seat: Seat | None) -> tuple[Actor, ...]:
-    """The one seat to act, which the phase always sets."""
-    return cast("tuple[Actor, ...]", (seat,))
-
-
-def _challenge_actors(state: State, ch: Challenge, ed: Components) -> tuple[Actor, ...]:
-    if ch.step == "resolved":
-        return (ch.pending[0][1],)
-    actors = [ch.defender] if ch.step == "attackers_declared" else [ch.attacker]
-    if ch.step == "attackers_declared" and not ch.stealth and greedy_stealth(state, ch, ed):
-        actors.append(ch.attacker)
-    if state.is_melee:
-        regent = holder(state, "crown_regent")
-        if ch.step == "attackers_declared" and regent is not None and any(
-                redirect_problem(state, ch, regent, s, ed) is None for s in state.active):
-            actors.append(regent)
-        lord = holder(state, "lord_commander_kingsguard")
-        if ch.step == "defenders_declared" and lord is not None and \
-                take_problem(state, ch, lord) is None:
-            actors.append(lord)
-    return tuple(dict.fromkeys(actors))
 
 
 def auto_action(state: State, ed: Components) -> Proposal | None:
@@ -328,19 +284,6 @@ def _legal_attackers_declared(state: State, ch: Challenge, actor: Seat, ed: Comp
                    for s in state.active
                    if redirect_problem(state, ch, actor, s, ed) is None)
     return out
-
-
-def greedy_stealth(state: State, ch: Challenge, ed: Components) -> dict[CardId, CardId]:
-    """Each stealth attacker bypasses the next character of the defender it may (§8.3)."""
-    index = play_index(state)
-    targets = [c.id for c in state.cards if c.controller == ch.defender and c.host is None
-               and ed.is_character(c.id) and not ed.card(c.id).stealth_immune
-               and not has_keyword(state, c.id, "stealth", ed, index)]
-    bypass = {}
-    for att in ch.attackers:
-        if targets and has_keyword(state, att, "stealth", ed, index):
-            bypass[att] = targets.pop(0)
-    return bypass
 
 
 def _legal_pending(state: State, ch: Challenge, actor: Seat, ed: Components

@@ -13,9 +13,9 @@ from typing import Any
 from ..rules import ALL, Action, Viewer, thaw
 from .apply.challenges import totals
 from .apply.effects import OP_TYPES
+from .apply.turns import to_act
 from .apply.values import play_index, strength, total_power
 from .edition import Components, Seat
-from .legal import to_act
 from .state import Challenge, Player, State
 
 

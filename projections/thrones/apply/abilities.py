@@ -21,6 +21,7 @@ from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State
 from .effects import apply_op
 from .guards import who
+from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
 from .victory import rule
 
@@ -366,7 +367,6 @@ def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None
     to act, or in a phase the table runs."""
     if state.mode != "digital" or state.phase in TABLE_PHASES:
         return None
-    from ..legal import to_act  # noqa: PLC0415  (legal imports apply: read at call time)
     if seat in to_act(state, ed):
         return None
     return "it is not your turn to act"
