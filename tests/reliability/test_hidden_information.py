@@ -349,7 +349,7 @@ COARSE_SCOPES = {
 def test_a_state_key_one_field_too_coarse_is_caught(lab, secret, mode, plant, monkeypatch):
     """The twins catch the key planted too coarse: an observer then gets a seer's document."""
     twins = lab.twins(secret, mode)
-    monkeypatch.setattr("events.reading.scope_of", COARSE_SCOPES[plant])
+    monkeypatch.setattr("events.rendered.scope_of", COARSE_SCOPES[plant])
     try:
         leaks, _ = cached_state_leaks(lab, twins)
     finally:
