@@ -150,7 +150,14 @@ def snap(page, name: str) -> None:
     """Save a screenshot as a test artefact (artifacts/, gitignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:120]
-    page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    # an artefact, not a check: a loaded 2-core machine can take over 10 s to paint a
+    # 2,000-row page whole, so it gets longer, and a slow paint never fails the test
+    try:
+        page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), full_page=True, timeout=60_000)
+    except PlaywrightTimeout:
+        page.screenshot(path=str(ARTIFACTS / f"{safe}.png"), timeout=60_000)
 
 
 def _watch(pg):
