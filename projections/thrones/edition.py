@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from marshmallow import fields, validate
 
 from ..rules import OpenSchema, schema_problems
-from .abilities.schema import Ability, AbilityError, parse_abilities
+from .abilities.schema import RESTRICTION_OPS, Ability, AbilityError, parse_abilities
 
 CardId = str
 Seat = int
@@ -231,9 +231,12 @@ class Components:
     house_ids: Mapping[str, int]
     effect_ops: tuple[str, ...]
     ops: Mapping[str, OpWords] = field(default_factory=dict)
-    #: the numbers of the cards with constant abilities: the hot path (apply/values.py)
-    #: looks at these cards only
+    #: the numbers of the cards whose constant abilities change values (a `continuous`):
+    #: the hot path (apply/values.py) looks at these cards only
     constant_cards: frozenset[int] = frozenset()
+    #: the numbers of the cards whose constants restrict what the rules allow (immunity,
+    #: defenders, discards: apply/restrictions.py)
+    restriction_cards: frozenset[int] = frozenset()
     _memo: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def card(self, card: CardId) -> Card:
@@ -274,7 +277,14 @@ def components_of(edition: Mapping[str, Any]) -> Components:
         houses=tuple(House(h["id"], int(h.get("house_card") or 0)) for h in edition["houses"]),
         house_ids={h["id"]: int(h["house_card"]) for h in edition["houses"]},
         effect_ops=tuple(edition.get("effect_ops") or ()),
-        constant_cards=frozenset(c.number for c in cards if c.constants))
+        constant_cards=_constant_numbers(cards, ("continuous",)),
+        restriction_cards=_constant_numbers(cards, tuple(RESTRICTION_OPS)))
+
+
+def _constant_numbers(cards: Sequence[Card], ops: Sequence[str]) -> frozenset[int]:
+    """The numbers of the cards with a constant ability using one of `ops`."""
+    return frozenset(c.number for c in cards
+                     if any(op.get("op") in ops for a in c.constants for op in a.ops))
 
 
 def _card(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Card:

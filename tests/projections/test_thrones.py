@@ -813,10 +813,14 @@ def test_many_random_games_finish_and_conserve(players, seed):
 # Sample games (fixtures)
 # ---------------------------------------------------------------------------
 
+#: the seeded random games' final power; the three games below changed when the constants of
+#: issue #30 item 2 began to apply (Holding the Trident turned a joust challenge at seq 171,
+#: Herding the Masses refused a melee_three defender at seq 226, Aegon's Blade's renown
+#: gave a melee_four Catelyn Stark 1 power at seq 347): the random play then took other moves
 SAMPLE_RESULTS = {
-    "joust": ([0, 15], [1]),
-    "melee_three": ([2, 12, 15], [2]),
-    "melee_four": ([9, 5, 15, 10], [2]),
+    "joust": ([2, 15], [1]),
+    "melee_three": ([5, 12, 15], [2]),
+    "melee_four": ([11, 5, 15, 10], [2]),
     "joust_worked_example": ([16, 0], [0]),
 }
 
@@ -1192,7 +1196,9 @@ def _table_game(players: int, seed: int, tablet: bool, max_steps: int = 4000):
         state = RULES.apply(state, action)
 
 
-SLOT_SEEDS = {2: 3, 3: 5, 4: 2}  # games that meet an initiative tie and an intrigue claim
+# games that meet an initiative tie and an intrigue claim (4 players: seed 2 met no tie once
+# the constants of issue #30 item 2 applied, so seed 4)
+SLOT_SEEDS = {2: 3, 3: 5, 4: 4}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

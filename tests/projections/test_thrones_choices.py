@@ -10,7 +10,8 @@ counted, and checking the reducer accepts each one.
   House only for its House, a Chambers or Tent location also onto the House card).
 - §8.2, §8.5: every declaration of a challenge (type, defender, attackers) and every
   declaration of defenders, on two-player states of random playouts without attachments
-  or effects (so the current icons are the printed ones).
+  or effects, nor a constant ability that gives an icon or keyword or restricts defenders
+  (so the current icons are the printed ones).
 
 The brute forces read the edition's card data as printed (projections/data/thrones.json),
 not the rules' components or checks.
@@ -162,8 +163,26 @@ def _challenge_states():
         for state in game.states:
             grants = [g for c in state.cards if c.host is not None
                       for g in printed(c.id).get("grants") or () if g.get("icons")]
-            if state.phase == "challenges" and not grants:
+            if state.phase == "challenges" and not grants and not _constants_change(state):
                 yield state
+
+
+#: the ops of a constant ability that change what a character may do in a challenge: an
+#: icon or keyword gained, or a restriction on defenders (docs/games/thrones-abilities.md)
+def _changes_challenges(op: dict[str, Any]) -> bool:
+    return op.get("op") == "cannot_defend" or (
+        op.get("op") == "continuous" and bool(op.get("icons") or op.get("keywords")))
+
+
+def _constants_change(state) -> bool:
+    """Whether a card in play or a revealed plot carries a constant that may change the
+    current icons, keywords or eligible defenders from the printed ones (the brute forces
+    read the printed card only)."""
+    carriers = [c.id for c in state.cards] + [p.revealed_plot for p in state.players
+                                              if p.revealed_plot is not None]
+    return any(_changes_challenges(op) for card in carriers
+               for ability in printed(card).get("abilities") or ()
+               if ability.get("kind") == "constant" for op in ability.get("ops") or ())
 
 
 def brute_force_declarations(state) -> set[tuple[str, int, frozenset[str], frozenset[str]]]:

@@ -44,7 +44,28 @@ TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter
 COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
-CONSTANT_OPS = ("continuous", "note")
+CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend")
+#: the fields of the ops only a constant ability has (docs: "Constant abilities"): the
+#: rules check them where they apply (apply/restrictions.py)
+RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
+    "immune": ("filter", "to", "from", "while"),
+    "cannot_be_discarded": ("filter", "while"),
+    "cannot_defend": ("filter", "while"),
+}
+#: the fields a constant's `continuous` has beyond §9's (vocab, issue #30 item 2)
+CONSTANT_CONTINUOUS_FIELDS = ("strength_per", "while")
+#: the keys of a constant's filter: §9's printed keys, `bearer`, and `itself` (the source)
+CONSTANT_FILTER_KEYS = ("controller", "type", "house", "trait", "icon", "crest", "keyword",
+                        "name", "unique", "house_any", "lacks_icon", "bearer", "itself")
+#: the printed keys a counted or required card meets, and `has_power` (it holds power)
+COUNTED_FILTER_KEYS = ("type", "house", "trait", "icon", "crest", "keyword", "name", "unique",
+                       "house_any", "lacks_icon", "has_power")
+#: what a constant's +STR is multiplied by (`strength_per`)
+STRENGTH_PER = ("gold_pool", "in_play", "attachments")
+#: the conditions a constant applies while (`while`), about its source and its controller
+WHILE_KEYS = ("you_control", "in_play", "source_carries", "sole_attachment",
+              "fewer_characters", "source_attacking", "defender_controls_none")
+IMMUNE_TO = ("events", "character_abilities")
 ABILITY_KEYS = ("id", "label", "kind", "zone", "window", "condition", "cost", "limit",
                 "targets", "ops", "function", "automated", "summary")
 WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")
@@ -198,12 +219,11 @@ def _ability(card: str, card_type: str, data: Any, op_names: OpFields) -> Abilit
         raise AbilityError(f"{where}: a constant ability has no targets and no cost")
     known = (*FIXED_PLACEHOLDERS, *(f"${n}" for n in names))
     cost = tuple(_op(where, op, op_names, known, cost=True) for op in data.get("cost") or ())
-    ops = tuple(_op(where, op, op_names, known) for op in data.get("ops") or ())
     if kind == "constant":
-        bad = [op["op"] for op in ops if op["op"] not in CONSTANT_OPS]
-        if bad:
-            raise AbilityError(f"{where}: a constant ability's ops are "
-                               f"{', '.join(CONSTANT_OPS)}, not {', '.join(bad)}")
+        ops = tuple(_constant_op(where, op, op_names, known)
+                    for op in data.get("ops") or ())
+    else:
+        ops = tuple(_op(where, op, op_names, known) for op in data.get("ops") or ())
     function = data.get("function")
     if function is not None and (not isinstance(function, str) or not NAME.match(function)):
         raise AbilityError(f"{where}: a function is named in snake_case")
@@ -331,6 +351,50 @@ def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Seq
     _check_placeholders(where, data, known)
     frozen: Frozen = freeze(dict(data))
     return frozen
+
+
+def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]) -> Frozen:
+    """One op of a constant ability: a `continuous` (with the constant's `strength_per` and
+    `while`), a restriction (RESTRICTION_OPS) or a `note`; its filters are checked."""
+    name = data.get("op") if isinstance(data, Mapping) else None
+    if name not in CONSTANT_OPS:
+        raise AbilityError(f"{where}: a constant ability's ops are "
+                           f"{', '.join(CONSTANT_OPS)}, not {name}")
+    fields = dict(op_names)
+    fields["continuous"] = (*op_names.get("continuous", ()), *CONSTANT_CONTINUOUS_FIELDS)
+    fields.update(RESTRICTION_OPS)
+    op = _op(where, data, fields, known)
+    if name == "note":
+        return op
+    _keys(where, op.get("filter") or {}, CONSTANT_FILTER_KEYS, f"the filter of {name}")
+    _while(where, op.get("while") or {})
+    if "strength_per" in op:
+        per = _keys(where, op["strength_per"], STRENGTH_PER, "strength_per")
+        if len(per) != 1:
+            raise AbilityError(f"{where}: strength_per names one thing counted")
+        for key in ("in_play", "attachments"):
+            _keys(where, per.get(key, {}), COUNTED_FILTER_KEYS, f"strength_per {key}")
+        if "gold_pool" in per and per["gold_pool"] != "you":
+            raise AbilityError(f"{where}: strength_per gold_pool counts your pool (\"you\")")
+    if name == "immune":
+        to = _listed(op.get("to"))
+        if not to:
+            raise AbilityError(f"{where}: immune names what it is immune to")
+        for item in to:
+            _one_of(where, item, IMMUNE_TO, "immunity")
+        _one_of(where, op.get("from", "any"), ("any", "opponents"), "immunity from")
+    return op
+
+
+def _while(where: str, data: Any) -> None:
+    """A constant's `while`: its keys, and the card filters in it."""
+    cond = _keys(where, data, WHILE_KEYS, "a while condition")
+    for key in ("you_control", "in_play", "source_carries", "defender_controls_none"):
+        if key in cond:
+            _keys(where, cond[key], COUNTED_FILTER_KEYS, f"while {key}")
+    for key in ("sole_attachment", "fewer_characters", "source_attacking"):
+        if key in cond and not isinstance(cond[key], bool):
+            raise AbilityError(f"{where}: while {key} is true or false")
 
 
 def _check_placeholders(where: str, value: Any, known: Sequence[str]) -> None:

@@ -21,6 +21,7 @@ from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State
 from .effects import apply_op
 from .guards import who
+from .restrictions import immune_by
 from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
 from .victory import rule
@@ -429,7 +430,7 @@ def target_options(ctx: Context, target: Target) -> list[Any]:
     fn = OPTIONS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
                                ctx.ability.id, target.name))
     if fn is not None:
-        return list(fn(_use(ctx, {})))
+        return _not_immune(ctx, list(fn(_use(ctx, {}))))
     if target.zone == "play":
         seats = _seat_wanted(ctx, target.controller)
         cands = [c.id for c in state.cards if c.controller in seats]
@@ -442,7 +443,32 @@ def target_options(ctx: Context, target: Target) -> list[Any]:
                 "hand": player.hand, "deck": player.deck, "discard": player.discard,
                 "dead": player.dead, "plot_deck": player.plot_deck}
             cands.extend(sorted(set(piles.get(target.zone, ()))))
-    return [c for c in cands if card_matches(ctx, c, target.filter, target.zone)]
+    return _not_immune(ctx, [c for c in cands
+                             if card_matches(ctx, c, target.filter, target.zone)])
+
+
+def _immunity(ctx: Context, card: Any) -> str | None:
+    """The card that makes `card` immune to this use (an event, or a character's ability:
+    apply/restrictions.py), or None."""
+    kind = ctx.source.card.type if ctx.source.card is not None else ""
+    return immune_by(ctx.state, card, ctx.seat, kind, ctx.ed) if isinstance(card, str) \
+        else None
+
+
+def _not_immune(ctx: Context, cards: list[Any]) -> list[Any]:
+    """The options but the cards immune to this use: the choices never offer them."""
+    return [c for c in cards if _immunity(ctx, c) is None]
+
+
+def _refuse_immune(ctx: Context, picked: Sequence[Any]) -> None:
+    """A picked card immune to this use is refused, naming it and what makes it immune."""
+    for card in picked:
+        giver = _immunity(ctx, card)
+        if giver is not None:
+            what = "events" if ctx.source.card and ctx.source.card.type == "event" else \
+                "character abilities"
+            raise IllegalAction("immune", f"{ctx.source.name}: {ctx.ed.name(card)} is "
+                                f"immune to {what} ({giver})", card=card)
 
 
 def _check_targets(ctx: Context) -> None:
@@ -469,6 +495,7 @@ def _check_targets(ctx: Context) -> None:
             require(value is not None, "wrong_target",
                     f"{name}: choose {_target_words(target)}")
             bad = [] if value in options else [value]
+        _refuse_immune(ctx, bad)
         require(not bad, "wrong_target",
                 f"{name}: {_value_words(ctx, bad[0] if bad else None)} is not "
                 f"{_target_words(target)} it may choose now")

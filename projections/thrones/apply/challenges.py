@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, plural, replace, require
+from ...rules import Action, IllegalAction, plural, replace, require
 from ..edition import CardId, Components, Seat
 from ..state import TYPES, Challenge, State, next_after
 from ..words import a_an
 from .claims import advance_pending, claim_value, close_challenge
 from .guards import require_turn, seat_of, who, whose
+from .restrictions import defend_forbidden
 from .rounds import set_phase
 from .titles import forbidden, holder, opposes, supports, title_name
 from .values import Index, has_icon, has_keyword, play_index, strength
@@ -73,7 +74,8 @@ def _can_defend(state: State, seat: Seat, card: CardId, kind: str, index: Index,
     ip = index.get(card)
     return (ip is not None and ip.controller == seat and ip.host is None and not ip.knelt
             and ed.is_character(card) and card not in bypassed
-            and has_icon(state, card, kind, ed, index))
+            and has_icon(state, card, kind, ed, index)
+            and defend_forbidden(state, ip, ed) is None)
 
 
 def _check_not_kneeling(chosen: list[CardId], listed: Any, kind: str, side: str,
@@ -221,6 +223,7 @@ def apply_declare_defenders(state: State, action: Action, ed: Components) -> Sta
     defenders = list(action.data["defenders"])
     require(len(set(defenders)) == len(defenders), "bad_defenders", "a defender is listed "
             "twice")
+    _check_defend_restrictions(state, defenders, ed)
     eligible = eligible_defenders(state, ch, ed)
     for card in defenders:
         require(card in eligible, "illegal_defender",
@@ -237,6 +240,19 @@ def apply_declare_defenders(state: State, action: Action, ed: Components) -> Sta
     return replace(state, challenge=replace(ch, defenders=(*ch.defenders, *defenders),
                                             step="defenders_declared",
                                             declared_none=not defenders))
+
+
+def _check_defend_restrictions(state: State, defenders: list[CardId], ed: Components) -> None:
+    """A constant may forbid a character to defend (Herding the Masses, Stannis Baratheon):
+    the refusal names the card that forbids it."""
+    index = play_index(state)
+    for card in defenders:
+        ip = index.get(card) if isinstance(card, str) else None
+        why = None if ip is None else defend_forbidden(state, ip, ed)
+        if why is not None:
+            raise IllegalAction("cannot_defend",
+                                f"{ed.name(card)} cannot be declared as a defender: "
+                                f"{why[0]} says “{why[1]}”", card=card)
 
 
 def take_problem(state: State, ch: Challenge, seat: object) -> str | None:

@@ -23,6 +23,7 @@ from . import card_ops as co
 from . import lasting_ops as lo
 from .fields import Op, ids
 from .guards import thing, who
+from .restrictions import discard_forbidden
 from .values import check_house_only
 from .victory import rule
 from .zones import in_play, leave_play, to_pile, update_card
@@ -200,6 +201,10 @@ def discard_from_play_op(state: State, actor: object, op: Op, ed: Components) ->
     cards = ids(op, "cards")
     for card in cards:
         in_play(state, card, ed)
+        why = discard_forbidden(state, card, ed)  # a constant (Knight of the Rainwood)
+        if why is not None:
+            raise IllegalAction("cannot_be_discarded", f"{ed.name(card)} cannot be "
+                                f"discarded from play: {why[0]} says “{why[1]}”", card=card)
     return remove_cards(state, actor, cards, "discard", ed, op.get("saves"))
 
 

@@ -6,7 +6,9 @@ each player's total power, costs, uniqueness and where an attachment may go.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from ...rules import require
 from ..edition import Card, CardId, Components, Seat, owner_of
@@ -63,9 +65,11 @@ def _reaches(mod: Modifier, card: InPlay, source: InPlay, state: State,
     """Whether an active lasting effect of `source` applies to `card` now."""
     if not ed.is_character(card.id) or not matches(mod, card, ed):
         return False
-    if any(key == "bearer" and bool(want) != (source.host == card.id)
-           for key, want in mod.filter):
-        return False  # "bearer": the character the source is attached to (an attachment)
+    for key, want in mod.filter:
+        if key == "bearer" and bool(want) != (source.host == card.id):
+            return False  # "bearer": the character the source is attached to
+        if key == "itself" and bool(want) != (source.id == card.id):
+            return False  # "itself": the source alone (vocab, issue #30 item 2)
     if mod.when == "always":
         return True
     if mod.when == "dominance_phase":
@@ -110,41 +114,123 @@ class _Values:
 
 def _constant_gain(out: _Values, source: InPlay, card: InPlay, state: State, index: Index,
                    ed: Components) -> None:
-    """What a constant ability of `source` gives `card` now (issue #30)."""
-    for mod in constant_modifiers(source, ed):
-        if mod.kind == "continuous" and _continuous_active(mod, card, state, index, ed):
-            out.gain(mod.amount, mod.icons, mod.keywords)
+    """What a constant ability of `source` gives `card` now (issue #30): each `continuous`
+    that reaches it while its `while` holds, its STR times its `strength_per` count."""
+    for const in constant_effects(source, ed):
+        mod = const.mod
+        if not _continuous_active(mod, card, state, index, ed, source):
+            continue
+        if const.cond and not constant_holds(const.cond, source, state, ed):
+            continue
+        amount = mod.amount if const.per is None else \
+            mod.amount * _per_count(const.per, source, card, state, ed)
+        out.gain(amount, mod.icons, mod.keywords)
 
 
-_CONSTANTS: dict[tuple[int, CardId, Seat], tuple[Modifier, ...]] = {}
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """One `continuous` of a card's constant ability, as the modifier a recorded one would
+    add, with what its STR is counted by (`strength_per`) and what it holds while."""
+
+    mod: Modifier
+    per: Mapping[str, Any] | None = None
+    cond: Mapping[str, Any] = field(default_factory=dict)
 
 
-def constant_modifiers(source: InPlay, ed: Components) -> tuple[Modifier, ...]:
+_CONSTANTS: dict[tuple[int, CardId, Seat], tuple[Constant, ...]] = {}
+
+
+def constant_effects(source: InPlay, ed: Components) -> tuple[Constant, ...]:
     """The lasting effects a card's constant abilities give while it is in play (issue #30,
-    docs/games/thrones-abilities.md "Constant abilities"), as the modifiers a recorded
-    `continuous` would add, its controller the seat "self" in the filter. Memoised by
-    edition, card and controller: values() is the hot path."""
+    docs/games/thrones-abilities.md "Constant abilities"), its controller the seat "self" in
+    the filter. Memoised by edition, card and controller: values() is the hot path."""
     key = (id(ed), source.id, source.controller)
     found = _CONSTANTS.get(key)
     if found is not None:
         return found
-    mods: list[Modifier] = []
-    for ability in ed.card(source.id).constants:
-        for op in ability.ops:
-            standing = bool(op.get("requires_source_standing"))
-            if op.get("op") == "continuous":
-                flt = tuple(sorted((k, v) for k, v in (op.get("filter") or {}).items()))
-                mods.append(Modifier("continuous", source.id, "source",
-                                     amount=int(op.get("strength") or 0),
-                                     seat=source.controller, filter=flt,
-                                     icons=tuple(op.get("icons") or ()),
-                                     keywords=tuple(op.get("keywords") or ()),
-                                     when=str(op.get("when") or "always"), standing=standing))
-    out = tuple(mods)
+    out = tuple(_constant_of(op, source) for ability in ed.card(source.id).constants
+                for op in ability.ops if op.get("op") == "continuous")
     if len(_CONSTANTS) > 4096:
         _CONSTANTS.clear()
     _CONSTANTS[key] = out
     return out
+
+
+def _constant_of(op: Mapping[str, Any], source: InPlay) -> Constant:
+    flt = tuple(sorted((k, v) for k, v in (op.get("filter") or {}).items()))
+    mod = Modifier("continuous", source.id, "source", amount=int(op.get("strength") or 0),
+                   seat=source.controller, filter=flt, icons=tuple(op.get("icons") or ()),
+                   keywords=tuple(op.get("keywords") or ()),
+                   when=str(op.get("when") or "always"),
+                   standing=bool(op.get("requires_source_standing")))
+    return Constant(mod, op.get("strength_per"), op.get("while") or {})
+
+
+def counted(ip: InPlay, flt: Mapping[str, Any], ed: Components) -> bool:
+    """Whether a card in play meets a counted filter (a constant's `strength_per` and
+    `while`): printed keys, and `has_power` (it holds power now)."""
+    data = ed.card(ip.id)
+    for key, want in flt.items():
+        if key == "has_power":
+            if (ip.power > 0) != bool(want):
+                return False
+        elif not PRINTED[key](data, want):
+            return False
+    return True
+
+
+def _per_count(per: Mapping[str, Any], source: InPlay, card: InPlay, state: State,
+               ed: Components) -> int:
+    """What a constant's +STR is multiplied by: the gold in its controller's pool, the
+    cards in play meeting a filter, or the attachments on the card it reaches."""
+    if "gold_pool" in per:
+        return state.players[source.controller].gold
+    if "in_play" in per:
+        return sum(1 for c in state.cards if counted(c, per["in_play"], ed))
+    return sum(1 for c in state.cards if c.host == card.id and counted(c, per["attachments"], ed))
+
+
+def constant_holds(cond: Mapping[str, Any], source: InPlay, state: State,
+                   ed: Components) -> bool:
+    """Whether a constant's `while` holds now, about its source and its controller (docs:
+    "Constant abilities"; the controller of a plot is its player)."""
+    return all(_WHILE[key](state, source, want, ed) for key, want in cond.items())
+
+
+def _fewer_characters(state: State, source: InPlay, want: object, ed: Components) -> bool:
+    counts = {s: 0 for s in state.active}
+    for c in state.cards:
+        if c.host is None and c.controller in counts and ed.is_character(c.id):
+            counts[c.controller] += 1
+    mine = counts.get(source.controller, 0)
+    return any(n > mine for s, n in counts.items() if s != source.controller) == bool(want)
+
+
+def _sole_attachment(state: State, source: InPlay, want: object, ed: Components) -> bool:
+    alone = source.host is not None and not any(
+        c.host == source.host and c.id != source.id for c in state.cards)
+    return alone == bool(want)
+
+
+def _defender_controls_none(state: State, source: InPlay, want: Any, ed: Components) -> bool:
+    ch = state.challenge
+    return ch is not None and not any(c.controller == ch.defender and counted(c, want, ed)
+                                      for c in state.cards)
+
+
+#: each `while` key of a constant -> whether it holds (state, source, wanted, edition)
+_WHILE: dict[str, Callable[[State, InPlay, Any, Components], bool]] = {
+    "you_control": lambda state, source, want, ed: any(
+        c.controller == source.controller and counted(c, want, ed) for c in state.cards),
+    "in_play": lambda state, source, want, ed: any(counted(c, want, ed) for c in state.cards),
+    "source_carries": lambda state, source, want, ed: any(
+        c.host == source.id and counted(c, want, ed) for c in state.cards),
+    "sole_attachment": _sole_attachment,
+    "fewer_characters": _fewer_characters,
+    "source_attacking": lambda state, source, want, ed: (
+        source.id in participating(state)[0]) == bool(want),
+    "defender_controls_none": _defender_controls_none,
+}
 
 
 def values(state: State, card: CardId, ed: Components, index: Index | None = None
@@ -159,7 +245,7 @@ def values(state: State, card: CardId, ed: Components, index: Index | None = Non
             for g in ed.card(a.id).grants:
                 if _grant_active(g.when, card, state):
                     out.gain(g.strength, g.icons, g.keywords)
-        if constant_cards and ed.card(a.id).number in constant_cards:
+        if ed.card(a.id).number in constant_cards:
             _constant_gain(out, a, ip, state, index, ed)
     _plot_constants(state, ip, index, ed, out)
     for mod in state.modifiers:
@@ -184,11 +270,7 @@ def _plot_constants(state: State, ip: InPlay, index: Index, ed: Components,
         plot = player.revealed_plot
         if plot is None or ed.card(plot).number not in constant_cards:
             continue
-        source = InPlay(plot, seat)
-        for mod in constant_modifiers(source, ed):
-            if mod.kind == "continuous" and _continuous_active(mod, ip, state, index, ed,
-                                                                source):
-                out.gain(mod.amount, mod.icons, mod.keywords)
+        _constant_gain(out, InPlay(plot, seat), ip, state, index, ed)
 
 
 def strength(state: State, card: CardId, ed: Components, index: Index | None = None) -> int:

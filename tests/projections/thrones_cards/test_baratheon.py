@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from projections.rules import Action, replace
-from projections.thrones.apply.values import marshal_cost, strength
+from projections.choices import Walker
+from projections.rules import Action, IllegalAction, replace
+from projections.thrones.apply.values import has_keyword, marshal_cost, strength
 from projections.thrones.state import State
 from tests.projections.thrones_cards.harness import (
     ED,
@@ -18,6 +19,7 @@ from tests.projections.thrones_cards.harness import (
     Board,
     card_name,
     needs,
+    offered,
     refused,
     use,
 )
@@ -267,13 +269,49 @@ def test_core_071_robert_gains_two_power_when_his_side_wins() -> None:
     assert card(after, robert).power == 2
 
 
+def defenders_offered(state: State, seat: int) -> set[str]:
+    """Every character the choices offer `seat` as a defender now (the Walker)."""
+    walker = Walker(RULES, table=state.mode == "table")
+    return {c for move in walker.moves(state, "declare_defenders", seat, limit=500)
+            for c in move["data"]["defenders"]}
+
+
+def declare_defenders(state: State, seat: int, *defenders: str) -> State:
+    after: State = RULES.apply(state, Action.of("declare_defenders", seat,
+                                                {"defenders": list(defenders)}))
+    return after
+
+
+def refused_defence(state: State, seat: int, defender: str, source: str) -> None:
+    """Declaring `defender` is refused `cannot_defend`, naming it and the card that forbids."""
+    with pytest.raises(IllegalAction) as err:
+        declare_defenders(state, seat, defender)
+    assert err.value.code == "cannot_defend", err.value.message
+    assert card_name(defender) in err.value.message and source in err.value.message
+
+
 # core_072 Stannis Baratheon: "While he attacks, a defending player who controls no Lord
-# may not declare defenders." (a rule of declaring defenders: declared, not automated)
-def test_core_072_stannis_is_a_constant_not_automated() -> None:
-    [ability] = ED.by_number[72].abilities
-    assert (ability.kind, ability.automated) == ("constant", False)
+# may not declare defenders."
+def test_core_072_stannis_attacking_forbids_defenders_to_a_player_without_a_lord() -> None:
     b = baratheon(phase="challenges")
     stannis = b.play(0, "core_072")
+    guard = b.play(1, "core_017")  # Stark, no Lord, military icon
+    b.challenge("military", attackers=[stannis], step="attackers_declared")
+    refused_defence(b.state, 1, guard, "Stannis Baratheon")
+    assert defenders_offered(b.state, 1) == set()
+    assert declare_defenders(b.state, 1).challenge.step == "defenders_declared"
+    with_lord = Board(("Baratheon", "Stark"), phase="challenges")
+    stannis2 = with_lord.play(0, "core_072")
+    guard2 = with_lord.play(1, "core_017")
+    with_lord.play(1, "core_013", knelt=True)  # Bran Stark, a Lord (knelt: still controlled)
+    with_lord.challenge("military", attackers=[stannis2], step="attackers_declared")
+    assert guard2 in declare_defenders(with_lord.state, 1, guard2).challenge.defenders
+    other = baratheon(phase="challenges")
+    other.play(0, "core_072")  # in play but not attacking
+    knight3 = other.play(0, "core_081")
+    guard3 = other.play(1, "core_017")
+    other.challenge("military", attackers=[knight3], step="attackers_declared")
+    assert guard3 in defenders_offered(other.state, 1)
     refused(b.state, 0, stannis, "lordless_cannot_defend", code="applies_by_itself")
 
 
@@ -382,14 +420,43 @@ def test_core_079_edric_storm_is_sacrificed_for_another_power_challenge() -> Non
     refused(b.state, 0, edric, "another_power_challenge", code="outside_window")
 
 
-# core_080 Devan Seaworth, core_081 Knight of the Rainwood, core_082 Stannis's Northern
-# Cavalry: constants the ops cannot say (a condition on power held, "never discarded",
-# "not killed in a phase its STR changed"): declared, not automated; the data fields they
-# carry still apply (Rainwood takes only weapons, the Cavalry is deadly).
-@pytest.mark.parametrize(("number", "ability"), [("core_080", "stealth_with_power"),
-                                                 ("core_081", "never_discarded"),
-                                                 ("core_082", "steadfast")])
-def test_core_080_core_081_core_082_constants_are_declared_not_automated(
+# core_080 Devan Seaworth: "Has stealth while any character you control carries power."
+def test_core_080_devan_has_stealth_while_a_character_you_control_holds_power() -> None:
+    b = baratheon(phase="challenges")
+    devan = b.play(0, "core_080")
+    b.play(1, "core_017", power=2)  # the opponent's power does not count
+    assert not has_keyword(b.state, devan, "stealth", ED)
+    robert = b.play(0, "core_071", power=1)
+    assert has_keyword(b.state, devan, "stealth", ED)
+    lost = replace(b.state, cards=tuple(replace(c, power=0) if c.id == robert else c
+                                        for c in b.state.cards))
+    assert not has_keyword(lost, devan, "stealth", ED)
+    himself = replace(lost, cards=tuple(replace(c, power=1) if c.id == devan else c
+                                        for c in lost.cards))
+    assert has_keyword(himself, devan, "stealth", ED)  # Devan is a character you control
+    refused(b.state, 0, devan, "stealth_with_power", code="applies_by_itself")
+
+
+# core_081 Knight of the Rainwood: "Can never be discarded from play."
+def test_core_081_rainwood_cannot_be_discarded_from_play() -> None:
+    b = baratheon(phase="challenges", mode="table")
+    knight = b.play(0, "core_081")
+    other = b.play(0, "core_071")
+    with pytest.raises(IllegalAction) as err:
+        _record(b.state, 0, {"op": "discard_from_play", "cards": [knight]})
+    assert err.value.code == "cannot_be_discarded"
+    assert "Knight of the Rainwood" in err.value.message
+    after = _record(b.state, 0, {"op": "discard_from_play", "cards": [other]})
+    assert other in after.players[0].discard
+    killed = _record(b.state, 0, {"op": "kill", "cards": [knight]})  # a kill is no discard
+    assert knight in killed.players[0].dead
+    refused(b.state, 0, knight, "never_discarded", code="applies_by_itself")
+
+
+# core_082 Stannis's Northern Cavalry: "not killed in a phase its STR changed": a constant the
+# ops cannot say, declared not automated; its data fields still apply (it is deadly).
+@pytest.mark.parametrize(("number", "ability"), [("core_082", "steadfast")])
+def test_core_082_constants_are_declared_not_automated(
         number: str, ability: str) -> None:
     [declared] = ED.by_number[int(number[5:])].abilities
     assert (declared.id, declared.kind, declared.automated) == (ability, "constant", False)
@@ -874,8 +941,29 @@ def test_core_186_tourney_gives_your_knights_one_strength_while_revealed() -> No
     theirs.revealed_plot(1, "core_186")  # the opponent's Tourney: not your Knights
     assert strength(theirs.state, knight, ED) == 3
     refused(b.state, 0, "plot:0", "knights_strength", code="applies_by_itself")
-    immune = ED.by_number[186].ability("knights_immune")
-    assert immune is not None and not immune.automated
+
+
+# core_186 Tourney for the Hand: "... and are immune to opponents' character abilities."
+def test_core_186_tourney_makes_your_knights_immune_to_opponents_character_abilities() -> None:
+    b = Board(("Baratheon", "Baratheon"), phase="marshalling", mode="table")
+    knight = b.play(0, "core_081")  # Knight of the Rainwood: a non-unique Knight
+    lord = b.play(0, "core_082")  # Stannis's Northern Cavalry: non-unique, an Army
+    theirs = b.play(1, "core_086")  # Renly's Courtier: kneel to blank a non-unique character
+    mine = b.play(0, "core_086")
+    before = b.state
+    assert use(before, 1, theirs, "blank_text", character=knight) is not None
+    b.revealed_plot(0, "core_186")
+    err = refused(b.state, 1, theirs, "blank_text", code="immune", name="Knight of the Rainwood",
+                  character=knight)
+    assert "Tourney for the Hand" in err.message
+    offered_now = {m["data"]["choices"]["character"] for m in offered(b.state, 1)
+                   if m["data"]["card"] == theirs}
+    assert knight not in offered_now and lord in offered_now
+    assert use(b.state, 0, mine, "blank_text", character=knight) is not None  # your own
+    b.revealed_plot(1, "core_186")  # Bo's Tourney shields Bo's Knights, not Anna's
+    b.set(players=tuple(p if s else replace(p, revealed_plot=None)
+                        for s, p in enumerate(b.state.players)))
+    assert use(b.state, 1, theirs, "blank_text", character=knight) is not None
 
 
 # Card rulings B7, B6, B13 (docs/rulings/thrones.md, "Card rulings (Baratheon)")

@@ -382,10 +382,10 @@ def test_core_043_chella_needs_a_clansman_in_the_win() -> None:
 
 
 # -- table-recorded constants (not automated) -----------------------------------------------
-# core_044 Bronn, core_045 Grand Maester Pycelle, core_056 Lannisport Brothel, core_141
-# Littlefinger: what they do is a lasting or replacement effect the op vocabulary cannot
-# say; they are declared as constants not automated (the table records their effect).
-@pytest.mark.parametrize("card", ["core_044", "core_045", "core_056", "core_141"])
+# core_044 Bronn, core_045 Grand Maester Pycelle, core_056 Lannisport Brothel: what they do
+# is a lasting or replacement effect the op vocabulary cannot say; they are declared as
+# constants not automated (the table records their effect).
+@pytest.mark.parametrize("card", ["core_044", "core_045", "core_056"])
 def test_constants_recorded_by_the_table_are_declared_not_automated(card: str) -> None:
     data = declared(card)
     assert [a.kind for a in data.abilities] == ["constant"]
@@ -395,10 +395,21 @@ def test_constants_recorded_by_the_table_are_declared_not_automated(card: str) -
     refused(b.state, 0, ident, data.abilities[0].id, code="applies_by_itself")
 
 
-def test_core_141_littlefinger_keeps_his_printed_strength_in_the_engine() -> None:
-    b = lannister(gold=4)
-    finger = b.play(0, "core_141")
-    assert strength(b.state, finger, ED) == 3  # the +1 per gold is the table's (not automated)
+# core_141 Littlefinger: "+1 STR for each gold in your pool."
+def test_core_141_littlefinger_gets_one_strength_per_gold_in_your_pool() -> None:
+    b = lannister(gold=0)
+    finger = b.play(0, "core_141")  # printed STR 3
+    assert strength(b.state, finger, ED) == 3
+    b.gold(0, 4)
+    assert strength(b.state, finger, ED) == 3 + 4
+    b.gold(1, 6)  # the opponent's gold is not his controller's pool
+    assert strength(b.state, finger, ED) == 7
+    spent = b.state.with_player(0, gold=1)
+    assert strength(spent, finger, ED) == 4
+    refused(b.state, 0, finger, "gold_strength", code="applies_by_itself")
+    taken = replace(b.state, cards=tuple(replace(c, controller=1) if c.id == finger else c
+                                         for c in b.state.cards))
+    assert strength(taken, finger, ED) == 3 + 6  # under Bo's control: Bo's pool
 
 
 # -- Raff the Sweetling --------------------------------------------------------------------

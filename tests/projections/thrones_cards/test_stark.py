@@ -266,13 +266,40 @@ def test_core_010_greatjon_is_refused_knelt_or_outside_a_military_or_power_chall
     refused(b.state, 0, jon, "join_attacker", code="cannot_pay")
 
 
-# -- core_011 Shaggydog (not automated) --------------------------------------------
-def test_core_011_shaggydog_bonus_is_declared_but_left_to_the_table() -> None:
-    b = Board()
+# -- core_011 Shaggydog: "+3 STR and immune to events while you control a Stark Lord." --
+def _victims(state: State, seat: int) -> set[str]:
+    """The cards the choices offer `seat` as an ability's target (any choice's value)."""
+    return {str(v) for move in offered(state, seat)
+            for v in move["data"]["choices"].values()}
+
+
+def test_core_011_shaggydog_gets_three_strength_while_you_control_a_stark_lord() -> None:
+    b = Board(("Stark", "Stark"))
+    dog = b.play(0, "core_011")  # printed STR 1
+    assert strength(b.state, dog, ED) == 1
+    theirs = b.state
+    b.play(1, "core_005")  # the opponent's Eddard Stark: not yours
+    assert strength(b.state, dog, ED) == 1
+    b.play(0, "core_010")  # Greatjon Umber, a Stark Lord of yours
+    assert strength(b.state, dog, ED) == 1 + 3
+    lordless = replace(b.state, cards=tuple(c for c in b.state.cards if c.id != "p0-010"))
+    assert strength(lordless, dog, ED) == 1 and strength(theirs, dog, ED) == 1
+
+
+def test_core_011_shaggydog_is_immune_to_events_while_you_control_a_stark_lord() -> None:
+    b = Board(("Stark", "Targaryen"), mode="table")
     dog = b.play(0, "core_011")
-    ability = ED.by_number[11].ability("lord_bonus")
-    assert ability is not None and not ability.automated
-    refused(b.state, 0, dog, "lord_bonus", code="applies_by_itself")
+    burn = b.hand(1, "core_174")  # Forever Burning: -1 STR on any character
+    without = b.state
+    assert dog in _victims(without, 1)
+    assert strength(use(without, 1, burn, "burn", victim=dog), dog, ED) == 0
+    lord = b.play(0, "core_005")  # Eddard Stark
+    assert dog not in _victims(b.state, 1) and lord in _victims(b.state, 1)
+    err = refused(b.state, 1, burn, "burn", code="immune", name="Shaggydog", victim=dog)
+    assert "Forever Burning" in err.message
+    drogon = b.play(1, "core_111")  # a character ability is not an event
+    b.gold(1, 2)
+    assert strength(use(b.state, 1, drogon, "scorch", victim=dog), dog, ED) == 1 + 3 - 1
 
 
 # -- plain cards: core_012 Hodor, core_014 Grey Wind, core_016, core_018, core_019 ----
@@ -387,8 +414,22 @@ def test_core_020_kennel_master_dodges_only_a_waiting_death() -> None:
     for wolf in ("core_011", "core_014", "core_019"):
         b.play(0, wolf)
     refused(b.state, 0, master, "dodge_death", code="outside_window")
-    ability = ED.by_number[20].ability("direwolf_strength")
-    assert ability is not None and not ability.automated
+
+
+# core_020 Kennel Master: "+1 STR per Direwolf in play" (any player's Direwolf card, ruling S2)
+def test_core_020_kennel_master_gets_one_strength_per_direwolf_in_play() -> None:
+    b = Board(("Stark", "Stark"))
+    master = b.play(0, "core_020")  # printed STR 2
+    assert strength(b.state, master, ED) == 2
+    b.play(0, "core_011")  # Shaggydog, a Direwolf
+    b.play(0, "core_014")  # Grey Wind, a Direwolf
+    assert strength(b.state, master, ED) == 4
+    b.play(1, "core_137")  # the opponent's Ghost: a Direwolf in play too
+    assert strength(b.state, master, ED) == 5
+    b.play(0, "core_010")  # Greatjon Umber: no Direwolf
+    assert strength(b.state, master, ED) == 5
+    gone = replace(b.state, cards=tuple(c for c in b.state.cards if c.id != "p0-014"))
+    assert strength(gone, master, ED) == 4
 
 
 @needs("would_be_killed")
@@ -582,6 +623,26 @@ def test_core_136_jon_snow_gains_a_power_after_a_win_with_ghost_in_it() -> None:
     assert card(after, jon).power == 1
 
 
+def test_core_136_core_137_jon_snow_and_ghost_make_each_other_immune_to_events() -> None:
+    b = Board(("Stark", "Targaryen"), mode="table")
+    jon = b.play(0, "core_136")
+    burn = b.hand(1, "core_174")  # Forever Burning, an event
+    assert jon in _victims(b.state, 1)  # no Ghost: Jon may be chosen
+    ghost = b.play(0, "core_137")
+    assert not {jon, ghost} & _victims(b.state, 1)
+    refused(b.state, 1, burn, "burn", code="immune", name="Jon Snow", victim=jon)
+    err = refused(b.state, 1, burn, "burn", code="immune", name="Ghost", victim=ghost)
+    assert "Jon Snow" in err.message  # what makes Ghost immune
+    theirs = Board(("Stark", "Targaryen"), mode="table")
+    lone_ghost = theirs.play(0, "core_137")
+    theirs.play(1, "core_136")  # the opponent's Jon Snow does not shield your Ghost
+    theirs.hand(1, "core_174")
+    assert lone_ghost in _victims(theirs.state, 1)
+    drogon = b.play(1, "core_111")  # a character's ability: not an event
+    b.gold(1, 2)
+    assert strength(use(b.state, 1, drogon, "scorch", victim=jon), jon, ED) == 2
+
+
 def test_core_137_ghost_saves_only_when_a_death_is_waiting() -> None:
     b = Board()
     ghost = b.play(0, "core_137")
@@ -770,8 +831,8 @@ def test_when_revealed_plots_are_not_used_by_hand(plot: str) -> None:
             name=card_name(f"core_{number:03d}"))
 
 
-@pytest.mark.parametrize("plot,ident", [("core_197", "outnumbered_strength"),
-                                        ("core_198", "event_tax"), ("core_199", "back_to_hand")])
+@pytest.mark.parametrize("plot,ident", [("core_198", "event_tax"),
+                                        ("core_199", "back_to_hand")])
 def test_plot_constants_are_declared_for_the_table(plot: str, ident: str) -> None:
     number = int(plot[5:])
     b = Board(phase="marshalling")
@@ -780,6 +841,28 @@ def test_plot_constants_are_declared_for_the_table(plot: str, ident: str) -> Non
     assert ability is not None and not ability.automated
     refused(b.state, 0, "plot:0", ident, code="applies_by_itself",
             name=card_name(f"core_{number:03d}"))
+
+
+# core_197 Holding the Trident: "While you control fewer characters than some opponent, your
+# characters get +2 STR."
+def test_core_197_holding_the_trident_gives_two_strength_while_you_are_outnumbered() -> None:
+    b = Board(("Stark", "Stark", "Stark"), phase="challenges")
+    umber = b.play(0, "core_010")  # STR 3
+    b.revealed_plot(0, "core_197")
+    b.play(1, "core_018")
+    assert strength(b.state, umber, ED) == 3  # one character each: not fewer
+    foe = b.play(2, "core_017")  # STR 4
+    b.play(2, "core_019")
+    assert strength(b.state, umber, ED) == 3 + 2  # Cy controls two: some opponent has more
+    assert strength(b.state, foe, ED) == 4  # the opponent's characters do not gain it
+    b.play(0, "core_001", on=umber)  # an attachment is not a character
+    assert strength(b.state, umber, ED) == 5
+    b.play(0, "core_008")  # Robb Stark: two and two
+    assert strength(b.state, umber, ED) == 3
+    refused(b.state, 0, "plot:0", "outnumbered_strength", code="applies_by_itself",
+            name=card_name("core_197"))
+    gone = b.state.with_player(0, revealed_plot=None)
+    assert strength(gone, umber, ED) == 3
 
 
 def test_core_200_the_power_of_arms_gives_your_war_characters_two_strength() -> None:

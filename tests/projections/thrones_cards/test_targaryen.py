@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from projections.choices import Choice, Made
-from projections.rules import IllegalAction, replace
+from projections.choices import Choice, Made, Walker
+from projections.rules import Action, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
-from projections.thrones.apply.values import has_keyword, strength
+from projections.thrones.apply.values import has_icon, has_keyword, strength
 from projections.thrones.state import State
 from tests.projections.thrones_cards.harness import (
     ED,
@@ -132,10 +132,7 @@ def test_core_101_poisoned_wine_is_offered_only_onto_characters_that_may_bear_it
 
 
 # -- constants the ops cannot say (declared, not automated) ----------------------------
-@pytest.mark.parametrize("card,ident", [
-    ("core_102", "blade_by_icons"), ("core_103", "flame_weakens"), ("core_115", "shrouded"),
-    ("core_117", "armed"), ("core_123", "dragon_zeal"), ("core_107", "back_to_hand"),
-])
+@pytest.mark.parametrize("card,ident", [("core_103", "flame_kills"), ("core_107", "back_to_hand")])
 def test_targaryen_constants_the_ops_cannot_say_apply_by_themselves_and_are_listed(
         card: str, ident: str) -> None:
     a = ability_of(card, ident)
@@ -146,15 +143,141 @@ def test_targaryen_constants_the_ops_cannot_say_apply_by_themselves_and_are_list
     refused(b.state, 0, src, ident, code="applies_by_itself")
 
 
-@pytest.mark.parametrize("card,ident", [("core_204", "wealth"), ("core_208", "herded")])
-def test_core_204_and_core_208_plot_constants_are_listed_as_not_automated(
-        card: str, ident: str) -> None:
-    a = ability_of(card, ident)
-    assert a.kind == "constant" and a.automated is False and a.zone == "plot"
-    b = Board(TARG, phase="marshalling")
-    b.revealed_plot(0, card)
-    refused(b.state, 0, "plot:0", ident, code="applies_by_itself",
-            name=card_name(card))
+def without(state: State, card: str) -> State:
+    """The state with `card` gone from play."""
+    return replace(state, cards=tuple(c for c in state.cards if c.id != card))
+
+
+def _victims(state: State, seat: int, source: str) -> set[str]:
+    return {str(v) for m in offered(state, seat) if m["data"]["card"] == source
+            for v in m["data"]["choices"].values()}
+
+
+# core_102 Aegon's Blade: "Bearer gains +2 STR if it has a military icon, stealth if it has an
+# intrigue icon, renown if it has a power icon." (the bearer's printed icons, ruling 3)
+def test_core_102_aegons_blade_gives_by_the_bearers_icons() -> None:
+    b = Board(TARG, phase="challenges")
+    ben = b.play(0, "core_118")  # Brown Ben Plumm: STR 2, military only
+    maid = b.play(0, "core_121")  # Dany's Handmaiden: STR 2, intrigue only
+    viserys = b.play(0, "core_108")  # Viserys: STR 1, power only
+    plain = b.state
+    blades = {host: b.play(0, "core_102", on=host) for host in (ben, maid, viserys)}
+    state = b.state
+    assert strength(state, ben, ED) == 4 and not has_keyword(state, ben, "stealth", ED)
+    assert not has_keyword(state, ben, "renown", ED)
+    assert strength(state, maid, ED) == 2 and has_keyword(state, maid, "stealth", ED)
+    assert not has_keyword(state, maid, "renown", ED)
+    assert strength(state, viserys, ED) == 1 and has_keyword(state, viserys, "renown", ED)
+    assert not has_keyword(state, viserys, "stealth", ED)
+    assert strength(without(state, blades[ben]), ben, ED) == 2
+    assert strength(plain, ben, ED) == 2
+    refused(state, 0, blades[ben], "blade_by_icons", code="applies_by_itself")
+
+
+# core_103 Flame-Kissed: "a bearer with no other attachment is 2 STR weaker" (its death at 0
+# STR waits for forced timing: `flame_kills`, not automated)
+def test_core_103_flame_kissed_weakens_a_bearer_with_no_other_attachment() -> None:
+    b = Board(TARG, phase="challenges")
+    belwas = b.play(1, "core_113")  # STR 3
+    viserys = b.play(1, "core_108")  # STR 1
+    kiss = b.play(0, "core_103", on=belwas)
+    b.play(0, "core_103", on=viserys)
+    assert strength(b.state, belwas, ED) == 1
+    assert strength(b.state, viserys, ED) == 0  # never below 0
+    poppy = b.play(1, "core_145", on=belwas)  # another attachment: no longer weakened
+    assert strength(b.state, belwas, ED) == 3
+    assert strength(without(b.state, poppy), belwas, ED) == 1
+    assert strength(without(b.state, kiss), belwas, ED) == 3
+    refused(b.state, 0, kiss, "flame_weakens", code="applies_by_itself")
+
+
+# core_115 Quaithe of the Shadow: "While she carries an attachment, opponents' events and
+# character abilities cannot target her."
+def test_core_115_quaithe_with_an_attachment_cannot_be_chosen_by_opponents() -> None:
+    b = Board(("Targaryen", "Targaryen"), phase="marshalling", mode="table", gold=4)
+    quaithe = b.play(0, "core_115")
+    burn = b.hand(1, "core_174")  # Forever Burning, an event
+    drogon = b.play(1, "core_111")  # Drogon: pay 2 gold, -1 STR on a character
+    mine = b.hand(0, "core_174")
+    bare = b.state
+    assert quaithe in _victims(bare, 1, burn) and quaithe in _victims(bare, 1, drogon)
+    b.play(0, "core_145", on=quaithe)  # Milk of the Poppy: any attachment
+    assert quaithe not in _victims(b.state, 1, burn) | _victims(b.state, 1, drogon)
+    err = refused(b.state, 1, burn, "burn", code="immune", name="Quaithe of the Shadow",
+                  victim=quaithe)
+    assert "Forever Burning" in err.message
+    refused(b.state, 1, drogon, "scorch", code="immune", name="Quaithe of the Shadow",
+            victim=quaithe)
+    assert strength(use(b.state, 0, mine, "burn", victim=quaithe), quaithe, ED) == 1  # yours
+    assert strength(use(bare, 1, burn, "burn", victim=quaithe), quaithe, ED) == 1
+
+
+# core_117 Jhogo: "+2 STR while he carries a Weapon attachment."
+def test_core_117_jhogo_gets_two_strength_while_he_carries_a_weapon() -> None:
+    b = Board(TARG, phase="challenges")
+    jhogo = b.play(0, "core_117")  # STR 3
+    b.play(0, "core_145", on=jhogo)  # Milk of the Poppy: a Condition, not a Weapon
+    assert strength(b.state, jhogo, ED) == 3
+    sword = b.play(0, "core_068", on=jhogo)  # Lightbringer: a Weapon
+    assert strength(b.state, jhogo, ED) == 5
+    assert strength(without(b.state, sword), jhogo, ED) == 3
+    other = b.play(0, "core_118")  # another character carrying a Weapon gains nothing
+    b.play(0, "core_068", on=other)
+    assert strength(b.state, other, ED) == 2
+    refused(b.state, 0, jhogo, "armed", code="applies_by_itself")
+
+
+# core_123 Qartheen Fanatic: "+1 STR and a military icon while any Dragon character is in play."
+def test_core_123_qartheen_fanatic_is_stronger_while_a_dragon_is_in_play() -> None:
+    b = Board(TARG, phase="challenges")
+    fanatic = b.play(0, "core_123")  # STR 2, intrigue only
+    second = b.play(0, "core_123")
+    assert strength(b.state, fanatic, ED) == 2 and not has_icon(b.state, fanatic, "military", ED)
+    dragon = b.play(1, "core_111")  # the opponent's Drogon: any Dragon
+    assert strength(b.state, fanatic, ED) == 3 and has_icon(b.state, fanatic, "military", ED)
+    assert strength(b.state, second, ED) == 3  # each copy for itself, not +1 per Fanatic
+    assert strength(b.state, dragon, ED) == 4
+    assert strength(without(b.state, dragon), fanatic, ED) == 2
+    refused(b.state, 0, fanatic, "dragon_zeal", code="applies_by_itself")
+
+
+# core_204 Power and Wealth: "Each of your characters gets +1 STR per attachment on it."
+def test_core_204_power_and_wealth_counts_the_attachments_on_each_of_your_characters() -> None:
+    b = Board(TARG, phase="challenges")
+    ben = b.play(0, "core_118")  # STR 2
+    belwas = b.play(0, "core_113")  # STR 3, nothing attached
+    foe = b.play(1, "core_017")  # the opponent's, STR 4
+    for host in (ben, ben, foe):
+        b.play(0, "core_145", on=host)  # Milk of the Poppy: no STR of its own
+    assert strength(b.state, ben, ED) == 2
+    b.revealed_plot(0, "core_204")
+    assert strength(b.state, ben, ED) == 2 + 2 and strength(b.state, belwas, ED) == 3
+    assert strength(b.state, foe, ED) == 4
+    refused(b.state, 0, "plot:0", "wealth", code="applies_by_itself", name=card_name("core_204"))
+
+
+# core_208 Herding the Masses: "Non-unique characters cannot be declared as defenders."
+def test_core_208_herding_the_masses_forbids_non_unique_defenders() -> None:
+    b = Board(("Stark", "Targaryen"), phase="challenges")
+    attacker = b.play(0, "core_005")  # Eddard Stark
+    guard = b.play(1, "core_119")  # Dothraki Honor Guard: non-unique, military
+    belwas = b.play(1, "core_113")  # Strong Belwas: unique, military
+    b.challenge("military", attackers=[attacker], step="attackers_declared")
+    before = b.state
+    b.revealed_plot(1, "core_208")  # the defender's own plot: any player's characters
+    walker_moves = list(Walker(RULES, table=False).moves(b.state, "declare_defenders", 1,
+                                                       limit=200))
+    assert {c for m in walker_moves for c in m["data"]["defenders"]} == {belwas}
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(b.state, Action.of("declare_defenders", 1, {"defenders": [guard]}))
+    assert err.value.code == "cannot_defend"
+    assert "Dothraki Honor Guard" in err.value.message and "Herding the Masses" in \
+        err.value.message
+    ok = RULES.apply(b.state, Action.of("declare_defenders", 1, {"defenders": [belwas]}))
+    assert ok.challenge.defenders == (belwas,)
+    again = RULES.apply(before, Action.of("declare_defenders", 1, {"defenders": [guard]}))
+    assert again.challenge.defenders == (guard,)
+    refused(b.state, 1, "plot:1", "herded", code="applies_by_itself", name=card_name("core_208"))
 
 
 # -- core_104 Bones of a Child --------------------------------------------------------

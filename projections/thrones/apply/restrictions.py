@@ -1,0 +1,106 @@
+"""The constant abilities that restrict what the rules allow (issue #30 item 2; contract
+docs/games/thrones-abilities.md, "Constant abilities"): immunity to events or to character
+abilities (the targets of `use_ability`), characters that cannot be declared as defenders
+(`declare_defenders`) and cards that cannot be discarded from play (`discard_from_play`).
+
+Each is checked where the rule it restricts applies, from the cards in play and the revealed
+plots that carry one (`Components.restriction_cards`), while its `while` holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..abilities.schema import Ability
+from ..edition import CardId, Components, Seat
+from ..state import InPlay, State
+from .values import PRINTED, constant_holds
+
+
+def _sources(state: State, ed: Components) -> Iterator[InPlay]:
+    """The cards in play and the revealed plots (a source its player controls) that carry a
+    restricting constant."""
+    numbers = ed.restriction_cards
+    for card in state.cards:
+        if ed.card(card.id).number in numbers:
+            yield card
+    for seat, player in enumerate(state.players):
+        plot = player.revealed_plot
+        if plot is not None and ed.card(plot).number in numbers:
+            yield InPlay(plot, seat)
+
+
+def restrictions(state: State, kind: str, ed: Components
+                 ) -> Iterator[tuple[InPlay, Ability, Mapping[str, Any]]]:
+    """(source, ability, op) of every `kind` restriction that applies now."""
+    if not ed.restriction_cards:
+        return
+    for source in _sources(state, ed):
+        for ability in ed.card(source.id).constants:
+            for op in ability.ops:
+                if op.get("op") == kind and constant_holds(op.get("while") or {}, source,
+                                                           state, ed):
+                    yield source, ability, op
+
+
+def reaches(flt: Mapping[str, Any], source: InPlay, card: InPlay, ed: Components) -> bool:
+    """Whether a restriction's filter covers `card`: printed keys, `controller` (`self` is
+    the source's controller), `bearer` (its host) and `itself` (the source)."""
+    data = ed.card(card.id)
+    for key, want in flt.items():
+        if key == "controller":
+            ok = (card.controller == source.controller) == (want == "self")
+        elif key == "bearer":
+            ok = (source.host == card.id) == bool(want)
+        elif key == "itself":
+            ok = (source.id == card.id) == bool(want)
+        else:
+            ok = PRINTED[key](data, want)
+        if not ok:
+            return False
+    return True
+
+
+def _in_play(state: State, card: CardId) -> InPlay | None:
+    return next((c for c in state.cards if c.id == card), None)
+
+
+def immune_by(state: State, card: CardId, user: Seat, source_type: str,
+              ed: Components) -> str | None:
+    """The name of the card that makes `card` (in play) immune to an ability of a
+    `source_type` card (an event, or a character's ability) used by `user`; None if not."""
+    wanted = {"event": "events", "character": "character_abilities"}.get(source_type)
+    target = _in_play(state, card) if wanted and ed.restriction_cards else None
+    if target is None:
+        return None
+    for source, _, op in restrictions(state, "immune", ed):
+        to = op.get("to") or ()
+        if wanted not in (to if isinstance(to, tuple | list) else (to,)):
+            continue
+        if op.get("from") == "opponents" and user == source.controller:
+            continue
+        if reaches(op.get("filter") or {}, source, target, ed):
+            return ed.card(source.id).name
+    return None
+
+
+def discard_forbidden(state: State, card: CardId, ed: Components) -> tuple[str, str] | None:
+    """(card name, ability label) of the constant by which `card` cannot be discarded from
+    play; None if none."""
+    target = _in_play(state, card) if ed.restriction_cards else None
+    if target is None:
+        return None
+    for source, ability, op in restrictions(state, "cannot_be_discarded", ed):
+        if reaches(op.get("filter") or {}, source, target, ed):
+            return ed.card(source.id).name, ability.label
+    return None
+
+
+def defend_forbidden(state: State, card: InPlay, ed: Components) -> tuple[str, str] | None:
+    """(card name, ability label) of the constant by which `card` may not be declared as a
+    defender of the open challenge now; None if none forbids it."""
+    for source, ability, op in restrictions(state, "cannot_defend", ed):
+        if reaches(op.get("filter") or {}, source, card, ed):
+            return ed.card(source.id).name, ability.label
+    return None
