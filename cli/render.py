@@ -25,6 +25,7 @@ from projections.messages import M, Mn, Seq, render
 from projections.rules import ordinal, plural, possessive, words_list
 
 from .boards import BoardContext, board_for, generic
+from .wrap import breakable
 
 #: the reader's language for this run (`chronicle --lang`, else LC_ALL / LC_MESSAGES / LANG)
 _READER = {"lang": "en"}
@@ -279,7 +280,8 @@ def log_table(events: list[dict[str, Any]], notes: Mapping[int, Mapping[str, Any
     table.add_column(say(M("recorded")), no_wrap=True)
     for event in events:
         table.add_row(str(event["seq"]), Text(game.ctx.name(event.get("actor"))),
-                      event_text(event, notes.get(event["seq"], {}), game),
+                      breakable(event_text(event, notes.get(event["seq"], {}), game),
+                                game.ctx.lang),
                       _when(event.get("recorded_at")))
     return table
 

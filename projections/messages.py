@@ -167,7 +167,8 @@ class Name(str):
 
 
 class Seq(str):
-    """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and", "or" or "/".
+    """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and", "or", "/",
+    "slash" (no spaces), or ";" and "," (clauses joined by that mark alone).
     A `str` whose text is the English list."""
 
     items: tuple[Any, ...]
@@ -199,6 +200,11 @@ def _joined(items: list[str], conjunction: str, lang: str) -> str:
         return " / ".join(items)
     if conjunction == "slash":  # "Britain/Spain": the two countries of an intrigue card
         return "/".join(items)
+    if conjunction == "·":  # the parts of an option's detail: "2 thalers · blue · 3 left"
+        return " · ".join(items)
+    if conjunction in (";", ","):  # clauses of their own: "Anna for the Emperor; Bo for..."
+        zh = "\uff1b" if conjunction == ";" else "\uff0c"  # the full-width ; and ,
+        return (zh if lang == "zh_Hans" else f"{conjunction} ").join(items)
     if lang == "zh_Hans":
         joiner = "或" if conjunction == "or" else "和"
         return f"{'、'.join(items[:-1])}{joiner}{items[-1]}"

@@ -27,8 +27,10 @@ from projections.in_the_shadow_of_the_emperor.words import (
     phase_numeral,
     vp_sentence,
 )
-from projections.rules import plural, possessive, words_list
+from projections.messages import M, Mn, Name, Seq
+from projections.rules import possessive
 
+from ..wrap import breakable
 from . import BoardContext
 
 SLUG = "in_the_shadow_of_the_emperor"
@@ -49,44 +51,56 @@ def _seat(seat: Any, ctx: BoardContext) -> Text:
 def _tile(tile: Any, w: Words, ctx: BoardContext) -> Text:
     """ "Anna's couple 35" in Anna's colour; "empty" for no tile."""
     if not isinstance(tile, Mapping):
-        return Text("empty", style="dim")
+        return Text(ctx.say(M("empty")), style="dim")
     text = _whose(tile.get("owner"), ctx)
-    text.append(f" {w.label(tile.get('side')).lower()} {tile.get('age')}")
+    side, age = tile.get("side"), tile.get("age")
+    shown = M(" single {age}", age=age) if side == "single" else \
+        M(" couple {age}", age=age) if side == "couple" else \
+        M(" {side} {age}", side=str(w.label(side)).lower(), age=age)
+    text.append(ctx.say(shown))
     return text
 
 
 def _whose(seat: Any, ctx: BoardContext) -> Text:
     style = ctx.seat_style(seat) if isinstance(seat, int) and not isinstance(seat, bool) else ""
-    return Text(possessive(ctx.name(seat)), style=style)
+    return Text(ctx.say(possessive(ctx.name(seat))), style=style)
 
 
-def _joined(parts: Sequence[Text], empty: str = "none") -> Text:
+def _joined(parts: Sequence[Text], ctx: BoardContext, empty: str = M("none")) -> Text:
     if not parts:
-        return Text(empty, style="dim")
+        return Text(ctx.say(empty), style="dim")
     out = Text()
+    comma = ctx.say(M(", "))
     for i, part in enumerate(parts):
         if i:
-            out.append(", ")
+            out.append(comma)
         out.append_text(part)
     return out
 
 
 def _knight(seat: Any, ctx: BoardContext) -> Text:
-    return _whose(seat, ctx).append(" knight")
+    return _owned(seat, ctx, M("{whose} knight", whose=possessive(ctx.name(seat))))
 
 
 def _city(owner: Any, ctx: BoardContext) -> Text:
     if owner == "empire":
-        return Text("empire city", style=EMPIRE_STYLE)
-    return _whose(owner, ctx).append(" city")
+        return Text(ctx.say(M("empire city")), style=EMPIRE_STYLE)
+    return _owned(owner, ctx, M("{whose} city", whose=possessive(ctx.name(owner))))
 
 
-def _line(head: str, body: Text) -> Text:
-    return Text(f"{head}: ", style="bold").append_text(body)
+def _owned(seat: Any, ctx: BoardContext, words: str) -> Text:
+    """ "Anna's knight" in Anna's colour."""
+    style = ctx.seat_style(seat) if isinstance(seat, int) and not isinstance(seat, bool) else ""
+    return Text(ctx.say(words), style=style)
+
+
+def _line(head: str, body: Text, ctx: BoardContext) -> Text:
+    return Text(ctx.say(M("{head}: ", head=head)), style="bold").append_text(body)
 
 
 def _spaces(head: str, used: int, total: Any) -> str:
-    return f"{head} {used} of {total}" if isinstance(total, int) else head
+    return M("{head} {used} of {total}", head=head, used=used, total=total) \
+        if isinstance(total, int) else head
 
 
 def _electorate(e: Mapping[str, Any], w: Words, ctx: BoardContext, width: int) -> Panel:
@@ -96,19 +110,24 @@ def _electorate(e: Mapping[str, Any], w: Words, ctx: BoardContext, width: int) -
     cities = [_city(c, ctx) for c in e.get("cities") or []]
     influence = [_seat(s, ctx).append(f" {v}") for s, v in enumerate(e.get("influence") or [])
                  if v]
+    say = ctx.say
     lines = [
-        _line("Elector", _tile(e.get("elector"), w, ctx)),
-        _line(_spaces("Aristocrats", len(court), e.get("aristocrat_spaces")), _joined(court)),
-        _line(_spaces("Castle", len(castles), e.get("castle_spaces")), _joined(castles))
-        if e.get("castle_spaces") else Text("No castle space", style="dim"),
-        _line(_spaces("Cities", len(cities), e.get("city_spaces")), _joined(cities)),
-        _line("Influence", _joined(influence, "nobody yet")),
+        _line(M("Elector"), _tile(e.get("elector"), w, ctx), ctx),
+        _line(_spaces(M("Aristocrats"), len(court), e.get("aristocrat_spaces")),
+              _joined(court, ctx), ctx),
+        _line(_spaces(M("Castle"), len(castles), e.get("castle_spaces")), _joined(castles, ctx),
+              ctx)
+        if e.get("castle_spaces") else Text(say(M("No castle space")), style="dim"),
+        _line(_spaces(M("Cities"), len(cities), e.get("city_spaces")), _joined(cities, ctx),
+              ctx),
+        _line(M("Influence"), _joined(influence, ctx, M("nobody yet")), ctx),
     ]
     if e.get("privilege_used"):
-        lines.append(Text("Privilege used this round", style="italic"))
-    kind = "archdiocese" if e.get("kind") == "spiritual" else "secular"
-    return Panel(Group(*lines), title=Text(w.label(e.get("id")), style="bold"),
-                 subtitle=kind, title_align="left", width=width)
+        lines.append(Text(say(M("Privilege used this round")), style="italic"))
+    kind = M("archdiocese") if e.get("kind") == "spiritual" else M("secular")
+    return Panel(Group(*(breakable(line, ctx.lang) for line in lines)),
+                 title=Text(say(w.label(e.get("id"))), style="bold"),
+                 subtitle=say(kind), title_align="left", width=width)
 
 
 def _electorate_line(e: Mapping[str, Any], w: Words, ctx: BoardContext) -> Text:
@@ -117,87 +136,104 @@ def _electorate_line(e: Mapping[str, Any], w: Words, ctx: BoardContext) -> Text:
     court = len(e.get("court") or []) + len(e.get("court_knights") or [])
     influence = [_seat(s, ctx).append(f" {v}") for s, v in enumerate(e.get("influence") or [])
                  if v]
-    line = Text(f"{w.label(e.get('id'))}: ", style="bold")
-    line.append("elector ").append_text(_tile(e.get("elector"), w, ctx))
-    line.append(" · influence ").append_text(_joined(influence, "nobody yet"))
-    line.append(f" · {_spaces('aristocrats', court, e.get('aristocrat_spaces'))}"
-                f" · {_spaces('cities', len(e.get('cities') or []), e.get('city_spaces'))}")
+    say = ctx.say
+    line = Text(say(M("{head}: ", head=w.label(e.get("id")))), style="bold")
+    line.append(say(M("elector "))).append_text(_tile(e.get("elector"), w, ctx))
+    line.append(say(M(" · influence "))).append_text(_joined(influence, ctx, M("nobody yet")))
+    aristocrats = _spaces(M("aristocrats"), court, e.get("aristocrat_spaces"))
+    cities = _spaces(M("cities"), len(e.get("cities") or []), e.get("city_spaces"))
+    line.append(say(M(" · {aristocrats} · {cities}", aristocrats=aristocrats, cities=cities)))
     return line
 
 
 def _head(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> Text:
     phase = view.get("phase")
     numeral = phase_numeral(phase)
-    text = Text(f"Round {view.get('round')} of {get_rules(SLUG).edition['rounds']}", style="bold")
-    text.append(f" · Phase {numeral}: " if numeral else " · ")
-    text.append(w.label(view.get("phase_name")))
+    say = ctx.say
+    text = Text(say(M("Round {round} of {rounds}", round=view.get("round"),
+                      rounds=get_rules(SLUG).edition["rounds"])), style="bold")
+    # the track prints the phase in Roman numerals; Chinese counts phases in digits (第4阶段)
+    shown = Name(numeral, {"zh_Hans": str(phase)})
+    text.append(say(M(" · Phase {numeral}: ", numeral=shown)) if numeral else " · ")
+    text.append(say(w.label(view.get("phase_name"))))
     if view.get("status") == "awaiting_setup":
         return text
-    text.append(" · Emperor: ")
+    text.append(say(M(" · Emperor: ")))
     text.append_text(_seat(view.get("emperor"), ctx))
     throne = view.get("throne")
-    text.append(" · Throne: ")
-    text.append(w.kind(throne.get("side"), throne.get("age")) if isinstance(throne, Mapping)
-                else "empty")
+    text.append(say(M(" · Throne: ")))
+    text.append(say(w.kind(throne.get("side"), throne.get("age")) if isinstance(throne, Mapping)
+                    else M("empty")))
     return text
 
 
 def _players(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> Table:
     acting = set(view.get("to_act") or [])
-    table = Table(title="Players", title_justify="left", expand=False, show_lines=False)
-    for col, justify in (("Player", "left"), ("VP", "right"), ("Thalers", "right"),
-                         ("In supply", "left"), ("Play area", "left")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    say = ctx.say
+    table = Table(title=say(M("Players")), title_justify="left", expand=False, show_lines=False)
+    for col, justify in ((M("Player"), "left"), (M("VP"), "right"), (M("Thalers"), "right"),
+                         (M("In supply"), "left"), (M("Play area"), "left")):
+        table.add_column(say(col), justify=justify)  # type: ignore[arg-type]
     for seat, p in enumerate(view.get("players") or []):
         name = _seat(seat, ctx)
         if seat == view.get("emperor"):
-            name.append(" (Emperor)")
+            name.append(say(M(" (Emperor)")))
         if seat in acting:
             name = Text("▶ ").append_text(name)
         if p.get("passed"):
-            name.append(" passed", style="dim")
-        supply = (f"{plural(p.get('supply_tiles', 0), 'aristocrat')}, "
-                  f"{plural(p.get('supply_knights', 0), 'knight')}, "
-                  f"{plural(p.get('supply_cities', 0), 'city', 'cities')}")
-        cards = _cards(p.get("play_area") or [], w)
-        table.add_row(name, str(p.get("vp")), str(p.get("thalers")), supply, cards)
+            name.append(say(M(" passed")), style="dim")
+        cards = say(_cards(p.get("play_area") or [], w))
+        table.add_row(name, str(p.get("vp")), str(p.get("thalers")),
+                      breakable(say(_supply(p)), ctx.lang), breakable(cards, ctx.lang))
     return table
+
+
+def _supply(p: Mapping[str, Any]) -> str:
+    """ "3 aristocrats, 1 knight, 2 cities": what a player has left to place."""
+    return Seq((Mn("{count} aristocrat", "{count} aristocrats", p.get("supply_tiles", 0)),
+                Mn("{count} knight", "{count} knights", p.get("supply_knights", 0)),
+                Mn("{count} city", "{count} cities", p.get("supply_cities", 0))), ",")
 
 
 def _cards(area: Sequence[str], w: Words) -> str:
     """ "Doctor, Ordinance (2) and Move": a play area, copies counted."""
     counts = Counter(area)
-    return words_list([w.label(c) + (f" ({n})" if n > 1 else "") for c, n in counts.items()]) \
-        or "no cards"
+    return Seq([M("{card} ({count})", card=w.label(c), count=n) if n > 1 else w.label(c)
+                for c, n in counts.items()]) or M("no cards")
 
 
-def _display(view: Mapping[str, Any], w: Words) -> Text:
+def _display(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> Text:
     counts = view.get("display") or {}
-    parts = [f"{w.label(c)} ({n})" for c, n in counts.items()
+    parts = [M("{card} ({count})", card=w.label(c), count=n) for c, n in counts.items()
              if n and c not in ("knight",)]
-    text = Text("Action cards in the display: ", style="bold")
-    text.append(", ".join(parts) if parts else "none")
+    text = Text(ctx.say(M("Action cards in the display: ")), style="bold")
+    text.append(ctx.say(Seq(parts, ",") if parts else M("none")))
     reserve = view.get("empire_city_reserve")
     if isinstance(reserve, int):
-        text.append(f". Empire cities in reserve: {reserve}.")
+        text.append(ctx.say(M(". Empire cities in reserve: {count}.", count=reserve)))
     return text
 
 
-def _result(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> list[RenderableType]:
+def _result(view: Mapping[str, Any], w: Words, ctx: BoardContext) -> list[Text]:
     result = view.get("result")
     if not isinstance(result, Mapping):
         return []
     winners = result.get("winners") or []
     scores = result.get("scores") or []
     best = max(scores) if scores else 0
-    verb = "wins" if len(winners) == 1 else "share the win"
-    out: list[RenderableType] = [Text(f"Game over: {w.seats(winners)} {verb} with "
-                                      f"{plural(best, 'victory point')}.", style="bold")]
+    points = Mn("{count} victory point", "{count} victory points", best)
+    headline = M("Game over: {players} wins with {points}.", players=w.seats(winners),
+                 points=points) if len(winners) == 1 else \
+        M("Game over: {players} share the win with {points}.", players=w.seats(winners),
+          points=points)
+    out: list[Text] = [Text(ctx.say(headline), style="bold")]
     per_seat = (result.get("breakdown") or {}).get("per_seat") or []
     for seat, row in enumerate(per_seat):
-        out.append(_seat(seat, ctx).append(f": {plural(row.get('vp', 0), 'victory point')} "
-                                           f"({vp_sentence(row)}), "
-                                           f"{plural(row.get('thalers', 0), 'thaler')} left"))
+        out.append(_seat(seat, ctx).append(ctx.say(M(
+            ": {points} ({sources}), {thalers} left",
+            points=Mn("{count} victory point", "{count} victory points", row.get("vp", 0)),
+            sources=vp_sentence(row),
+            thalers=Mn("{count} thaler", "{count} thalers", row.get("thalers", 0))))))
     return out
 
 
@@ -224,22 +260,24 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
 
 def _group(view: Mapping[str, Any], ctx: BoardContext, width: int) -> Group:
     w = Words(ctx.names, _labels(ctx))
-    parts: list[RenderableType] = [_head(view, w, ctx), *_result(view, w, ctx)]
+    parts: list[RenderableType] = [breakable(_head(view, w, ctx), ctx.lang),
+                                   *(breakable(line, ctx.lang) for line in _result(view, w, ctx))]
     decision = "" if view.get("result") else decision_sentence(view, w)
     if decision:
-        parts.append(Text(decision, style="bold yellow"))
+        parts.append(breakable(Text(ctx.say(decision), style="bold yellow"), ctx.lang))
     if view.get("rival") is not None and (view.get("pending") or {}).get("kind") != "vote":
-        parts.append(Text(election_sentence(view, w)))
+        parts.append(breakable(ctx.say(election_sentence(view, w)), ctx.lang))
     last = last_election_sentence(view, w)
     if last:
-        parts.append(Text(last, style="dim"))
+        parts.append(breakable(Text(ctx.say(last), style="dim"), ctx.lang))
     if ctx.compact:
-        parts += [_electorate_line(e, w, ctx) for e in view.get("electorates") or []]
+        parts += [breakable(_electorate_line(e, w, ctx), ctx.lang)
+                  for e in view.get("electorates") or []]
         parts.append(_players(view, w, ctx))
         return Group(*parts)
     panel = _panel_width(width)
     parts.append(Columns([_electorate(e, w, ctx, panel) for e in view.get("electorates") or []],
                          width=panel - 1))
     parts.append(_players(view, w, ctx))
-    parts.append(_display(view, w))
+    parts.append(_display(view, w, ctx))
     return Group(*parts)

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import IllegalAction
-from ..rules import Action, Applier, ordinal, plural, replace, require, seat_name, with_item
+from ..messages import M, Mn, Ordinal, Seq
+from ..rules import Action, Applier, replace, require, seat_name, with_item
 from .edition import Components
 from .legal import (
     ACCEPTS,
@@ -56,31 +57,33 @@ def _awaited(state: State, action: Action, c: Components) -> None:
     """Spec §7: an action answers the decision the game waits for, by the seat it waits for
     (in an election, any voter)."""
     require(state.status == "playing", "game_not_started",
-            "the game has not been set up yet (setup comes first)")
+            M("the game has not been set up yet (setup comes first)"))
     pending = state.pending
     assert pending is not None  # a running game always waits for someone
     w = _words(state, c)
     if action.type not in ACCEPTS[pending.kind]:
         raise IllegalAction(
             "no_decision_pending",
-            f"no decision pending: {ACTION_WORDS[action.type]} is not awaited now (the game "
-            f"waits for {w.who(pending.actor)}: {w.label(pending.kind)}); a step with one "
-            "possible choice was forced", waiting_for=pending.kind)
+            M("no decision pending: {action} is not awaited now (the game waits for {player}: "
+              "{decision}); a step with one possible choice was forced",
+              action=ACTION_WORDS[action.type], player=w.who(pending.actor),
+              decision=w.label(pending.kind)), waiting_for=pending.kind)
     if pending.kind == "vote":
         return
     if action.actor != pending.actor:
         raise IllegalAction("not_your_turn",
-                            f"not your turn ({w.who(pending.actor)} is to act, "
-                            f"not {w.who(action.actor)})", expected=pending.actor)
+                            M("not your turn ({player} is to act, not {actor})",
+                              player=w.who(pending.actor), actor=w.who(action.actor)),
+                            expected=pending.actor)
 
 
 def who(action: Action) -> Seat:
     """The acting seat (the pending-decision check has already matched it)."""
     if not isinstance(action.actor, int):
-        what = ACTION_WORDS.get(action.type, "this action")
+        what = ACTION_WORDS.get(action.type, M("this action"))
         raise IllegalAction("not_your_turn",
-                            sentence(f"{what} is a player's action, not one for "
-                                     f"{seat_name((), action.actor)}"))
+                            sentence(M("{action} is a player's action, not one for {actor}",
+                                       action=what, actor=seat_name((), action.actor))))
     return action.actor
 
 
@@ -101,9 +104,12 @@ def _named(eid: Any, c: Components) -> str:
 def _seat(state: State, value: Any, what: str) -> Seat:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < state.n:
         raise IllegalAction("unknown_seat",
-                            f"{sentence(what)} must be one of the {state.n} seats, 0 to "
-                            f"{state.n - 1}; " + ("none was named" if value is None else
-                                                  f"{quoted(value)} is not one"),
+                            M("{what} must be one of the {count} seats, 0 to {last}; "
+                              "none was named", what=sentence(what), count=state.n,
+                              last=state.n - 1) if value is None else
+                            M("{what} must be one of the {count} seats, 0 to {last}; "
+                              "{value} is not one", what=sentence(what), count=state.n,
+                              last=state.n - 1, value=quoted(value)),
                             seat=value)
     return value
 
@@ -136,8 +142,9 @@ def _gain_thalers(state: State, seat: Seat, k: int, c: Components) -> State:
 def _pay(state: State, seat: Seat, cost: int, what: str, c: Components) -> State:
     have = state.players[seat].thalers
     require(have >= cost, "not_enough_thalers",
-            f"{what} costs {plural(cost, 'thaler')}; {_words(state, c).who(seat)} has "
-            f"{plural(have, 'thaler')}", cost=cost, thalers=have)
+            M("{what} costs {cost}; {player} has {have}", what=what,
+              cost=Mn("{count} thaler", "{count} thalers", cost), player=_words(state, c).who(seat),
+              have=Mn("{count} thaler", "{count} thalers", have)), cost=cost, thalers=have)
     return _set_p(state, seat, thalers=have - cost)
 
 
@@ -438,16 +445,18 @@ def _enter_court(state: State, eid: Any, tile: Tile, push: Any, c: Components) -
     if court_free(state, e, c):
         # spec §6.1: a push is illegal while an empty space exists
         require(push is None, "push_not_allowed",
-                sentence(f"{where} has an empty aristocrat space, so no knight may be "
-                         f"pushed ({w.whose(push)} knight stays)"), electorate=eid)
+                sentence(M("{place} has an empty aristocrat space, so no knight may be pushed "
+                           "({whose} knight stays)", place=where, whose=w.whose(push))),
+                electorate=eid)
         return _set_e(state, i, tiles=plus(e.tiles, tile))
     require(push is not None, "court_full",
-            f"the aristocrat spaces of {where} are full; name whose knight to push"
-            if e.knights else f"the aristocrat spaces of {where} are full and hold no "
-            "knight", electorate=eid)
+            M("the aristocrat spaces of {place} are full; name whose knight to push", place=where)
+            if e.knights else M("the aristocrat spaces of {place} are full and hold no knight",
+                                place=where), electorate=eid)
     require(push in e.knights, "no_such_knight",
-            sentence(f"{where} has no knight of {w.who(push)} on its aristocrat spaces "
-                     "(castle knights can never be pushed)"), electorate=eid, push=push)
+            sentence(M("{place} has no knight of {player} on its aristocrat spaces (castle "
+                       "knights can never be pushed)", place=where, player=w.who(push))),
+            electorate=eid, push=push)
     state = _set_p(state, push, knights=state.players[push].knights + 1)
     return _set_e(state, i, tiles=plus(e.tiles, tile), knights=minus(e.knights, push))
 
@@ -455,31 +464,33 @@ def _enter_court(state: State, eid: Any, tile: Tile, push: Any, c: Components) -
 def _enter_from_supply(state: State, seat: Seat, eid: Any, side: str, age: int, push: Any,
                        c: Components) -> State:
     require(state.players[seat].tiles > 0, "no_tile_in_supply",
-            f"{_words(state, c).who(seat)} has no aristocrat tile left in supply")
+            M("{player} has no aristocrat tile left in supply", player=_words(state, c).who(seat)))
     return _enter_court(_supply_tiles(state, seat, -1), eid, (seat, side, age), push, c)
 
 
 def _require_city_space(e: Electorate, c: Components) -> None:
     spaces = c.electorates[e.id].city_spaces
     require(len(e.cities) < spaces, "no_empty_city_space",
-            sentence(f"{_place(e.id, c)} has no empty city space "
-                     f"({plural(spaces, 'space')}, all taken)"), electorate=e.id)
+            sentence(Mn("{place} has no empty city space ({count} space, all taken)",
+                        "{place} has no empty city space ({count} spaces, all taken)", spaces,
+                        place=_place(e.id, c))), electorate=e.id)
 
 
 def _put_knight(state: State, seat: Seat, loc: Mapping[str, Any], c: Components) -> State:
     i, e = electorate(state, loc["electorate"], c)
     if loc["slot"] == "court":
         require(court_free(state, e, c), "no_empty_space",
-                sentence(f"{_place(e.id, c)} has no empty aristocrat space for a knight "
-                         "(knights never push)"), electorate=e.id)
+                sentence(M("{place} has no empty aristocrat space for a knight (knights never "
+                           "push)", place=_place(e.id, c))), electorate=e.id)
         return _set_e(state, i, knights=plus(e.knights, seat))
     require(loc["slot"] == "castle", "unknown_slot",
-            f"a knight stands on an aristocrat space or a castle space, not on "
-            f"{quoted(loc['slot'])}")
+            M("a knight stands on an aristocrat space or a castle space, not on {value}",
+              value=quoted(loc["slot"])))
     spaces = c.electorates[e.id].castle_spaces
     require(len(e.castles) < spaces, "no_empty_space",
-            sentence(f"{_place(e.id, c)} has no empty castle space "
-                     f"({plural(spaces, 'castle space')} in all)"), electorate=e.id)
+            sentence(Mn("{place} has no empty castle space ({count} castle space in all)",
+                        "{place} has no empty castle space ({count} castle spaces in all)",
+                        spaces, place=_place(e.id, c))), electorate=e.id)
     return _set_e(state, i, castles=plus(e.castles, seat))
 
 
@@ -488,7 +499,8 @@ def _lift_knight(state: State, seat: Seat, loc: Mapping[str, Any], c: Components
     slot = "knights" if loc["slot"] == "court" else "castles"
     here: tuple[Seat, ...] = getattr(e, slot) if loc["slot"] in ("court", "castle") else ()
     require(seat in here, "no_such_knight",
-            f"{_words(state, c).who(seat)} has no knight on {words_for((), c).slot(loc)}")
+            M("{player} has no knight on {space}", player=_words(state, c).who(seat),
+              space=words_for((), c).slot(loc)))
     return _set_e(state, i, **{slot: minus(here, seat)})
 
 
@@ -510,7 +522,7 @@ def _tile_at(state: State, ref: Mapping[str, Any], c: Components) -> Tile:
         found = tile in state.electorates[c.eindex[at]].tiles
     if not found:
         raise IllegalAction("no_such_aristocrat",
-                            f"no such aristocrat: {_words(state, c).ref(ref)}",
+                            M("no such aristocrat: {tile}", tile=_words(state, c).ref(ref)),
                             aristocrat=dict(ref))
     return tile
 
@@ -529,14 +541,14 @@ def _seat_on_throne(state: State, seat: Seat, ref: Any, c: Components) -> State:
     options = throne_options(state, seat)
     if ref is None:
         require(None in options, "court_tile_available",
-                "a single aged 45 from supply may take the throne only if you have no "
-                "tile on any aristocrat space")
+                M("a single aged 45 from supply may take the throne only if you have no tile on "
+                  "any aristocrat space"))
         return replace(_supply_tiles(state, seat, -1), throne=(seat, SINGLE, c.ages[-1]))
     tile = _tile_at(state, ref, c)
     w = _words(state, c)
     require(ref["owner"] == seat and ref["at"] in c.eindex, "not_eligible_for_throne",
-            f"the throne takes one of {w.whose(seat)} own tiles from an aristocrat space "
-            f"(never an elector), not {w.ref(ref)}")
+            M("the throne takes one of {whose} own tiles from an aristocrat space (never an "
+              "elector), not {tile}", whose=w.whose(seat), tile=w.ref(ref)))
     return replace(_replace_tile(state, ref["at"], tile, None, c), throne=tile)
 
 
@@ -547,13 +559,18 @@ def _seat_on_throne(state: State, seat: Seat, ref: Any, c: Components) -> State:
 
 def apply_setup(state: State, action: Action, components: Components) -> State:
     """The table names the player count and the first Emperor; the placements follow."""
-    require(action.actor == "table", "not_your_turn", "setup is the table's action")
-    require(state.status == "awaiting_setup", "already_set_up", "the game is already set up")
+    require(action.actor == "table", "not_your_turn", M("setup is the table's action"))
+    require(state.status == "awaiting_setup", "already_set_up", M("the game is already set up"))
     players = action.data.get("players")
     require(players == state.n, "player_count_mismatch",
-            f"setup names {players} players but the game was created with {state.n}",
+            # the English names a missing count "None", as the fingerprint pins it; the
+            # other languages say no count was named
+            M("setup names None players but the game was created with {count}", count=state.n)
+            if players is None else
+            M("setup names {players} players but the game was created with {count}",
+              players=players, count=state.n),
             players=players)
-    emperor = _seat(state, action.data.get("emperor"), "the first Emperor")
+    emperor = _seat(state, action.data.get("emperor"), M("the first Emperor"))
     return settle(replace(state, status="playing", emperor=emperor, phase=0, cursor=0),
                   components)
 
@@ -574,7 +591,7 @@ def apply_place_start_elector(state: State, action: Action, components: Componen
     _awaited(state, action, components)
     i, e = electorate(state, action.data["electorate"], components)
     require(e.elector is None, "elector_space_taken",
-            f"the elector space of {_place(e.id, components)} is already taken",
+            M("the elector space of {place} is already taken", place=_place(e.id, components)),
             electorate=e.id)
     seat = who(action)
     state = _set_e(_supply_tiles(state, seat, -1), i,
@@ -590,7 +607,7 @@ def apply_place_start_aristocrat(state: State, action: Action, components: Compo
     assert pending is not None and pending.side is not None and pending.age is not None
     _, e = electorate(state, action.data["electorate"], components)
     require(court_free(state, e, components), "court_full",
-            sentence(f"{_place(e.id, components)} has no empty aristocrat space"),
+            sentence(M("{place} has no empty aristocrat space", place=_place(e.id, components))),
             electorate=e.id)
     state = _enter_from_supply(state, who(action), e.id, pending.side, pending.age, None,
                                components)
@@ -636,11 +653,13 @@ def apply_propose_marriage(state: State, action: Action, components: Components)
     at, w = str(ref["at"]), _words(state, components)
     # spec §5.3: the daughter marries another player's single, never the proposer's own
     require(tile[0] != who(action), "own_aristocrat",
-            f"a daughter marries another player's single, not one of "
-            f"{w.whose(who(action))} own ({w.ref(ref)})")
-    require(tile[1] == SINGLE, "not_single", f"{w.ref(ref)} is a couple, not a single")
+            M("a daughter marries another player's single, not one of {whose} own ({tile})",
+              whose=w.whose(who(action)), tile=w.ref(ref)))
+    require(tile[1] == SINGLE, "not_single",
+            M("{tile} is a couple, not a single", tile=w.ref(ref)))
     require(not (at.startswith("elector:") and components.electorates[at[8:]].spiritual),
-            "archdiocese_elector", f"archdiocese electors cannot marry ({w.ref(ref)})")
+            "archdiocese_elector",
+            M("archdiocese electors cannot marry ({tile})", tile=w.ref(ref)))
     return settle(replace(state, pending=Pending("answer_proposal", tile[0], tile=tile, at=at,
                                                  other=who(action))), components)
 
@@ -689,12 +708,12 @@ def apply_knight_action(state: State, action: Action, components: Components) ->
     # spec §6.3: `to` must differ from `from`; a knight never "moves" to its own space
     require(src is None or (src["electorate"], src["slot"]) !=
             (dst["electorate"], dst["slot"]), "same_space",
-            f"a knight must move to another space, not back to "
-            f"{words_for((), c).slot(dst)} where it stands (§6.3)")
-    state = _pay(state, seat, c.cards["knight"].cost, "The knight action", c)
+            M("a knight must move to another space, not back to {space} where it stands (§6.3)",
+              space=words_for((), c).slot(dst)))
+    state = _pay(state, seat, c.cards["knight"].cost, M("The knight action"), c)
     if src is None:
         require(state.players[seat].knights > 0, "no_knight_in_supply",
-                f"{_words(state, c).who(seat)} has no knight left in supply")
+                M("{player} has no knight left in supply", player=_words(state, c).who(seat)))
         state = _set_p(state, seat, knights=state.players[seat].knights - 1)
     else:
         state = _lift_knight(state, seat, src, c)
@@ -707,16 +726,20 @@ def apply_buy_card(state: State, action: Action, components: Components) -> Stat
     _awaited(state, action, components)
     c = components
     seat, card = who(action), action.data["card"]
-    require(card in c.cards, "unknown_card", f"there is no action card {quoted(card)}")
+    require(card in c.cards, "unknown_card",
+            M("there is no action card {value}", value=quoted(card)))
     require(card not in ("knight", "gray_eminence"), "card_not_buyable",
-            f"{c.card_name(card)} cannot be bought: "
-            + ("it is a reference card; use the knight action" if card == "knight"
-               else f"only the privilege of {_place('brandenburg', c)} takes it"),
+            M("{card} cannot be bought: it is a reference card; use the knight action",
+              card=c.card_name(card)) if card == "knight" else
+            M("{card} cannot be bought: only the privilege of {place} takes it",
+              card=c.card_name(card), place=_place("brandenburg", c)),
             card=card)
     require(state.display.count(card) > 0, "card_not_available",
-            f"{c.card_name(card)}: none is left in the display this round", card=card)
+            M("{card}: none is left in the display this round", card=c.card_name(card)),
+            card=card)
     require(not (card == "rival" and seat == state.emperor), "emperor_cannot_take_rival",
-            f"{_words(state, c).who(seat)} is the Emperor and may not take Rival")
+            M("{player} is the Emperor and may not take {card}",
+              player=_words(state, c).who(seat), card=c.card_name("rival")))
     state = _pay(state, seat, card_cost(state, seat, card, c),
                  _cost_text(state, seat, card, c), c)
     state = _effect(state, seat, card, action.data, c)
@@ -729,8 +752,8 @@ def apply_buy_card(state: State, action: Action, components: Components) -> Stat
 
 def _cost_text(state: State, seat: Seat, card: str, c: Components) -> str:
     if card == "permit":
-        return (f"Permit for {_words(state, c).whose(seat)} "
-                f"{ordinal(permit_number(state, seat, c))} city")
+        return M("{card} for {whose} {nth} city", card=c.card_name(card),
+                 whose=_words(state, c).whose(seat), nth=Ordinal(permit_number(state, seat, c)))
     return c.card_name(card)
 
 
@@ -746,7 +769,8 @@ def _effect(state: State, seat: Seat, card: str, data: Mapping[str, Any],
     """Carry out a phase-IV card effect (spec §6.3); phase-VI cards only wait."""
     for name in EFFECT_FIELDS.get(card, ()):
         require(data.get(name) is not None, "missing_field",
-                f"{c.card_name(card)} needs {FIELD_WORDS[name]}", field=name)
+                M("{card} needs {field}", card=c.card_name(card), field=FIELD_WORDS[name]),
+                field=name)
     young = c.ages[1]
     push = data.get("push_knight_owner")
     if card == "doctor":
@@ -772,14 +796,18 @@ def _doctor(state: State, seat: Seat, ref: Mapping[str, Any], direction: Any,
     at, index = str(ref["at"]), c.ages.index(tile[2])
     if direction == "younger":
         require(tile[0] == seat, "doctor_wrong_direction",
-                "Doctor can only make your own aristocrats younger", direction=direction)
+                M("{card} can only make your own aristocrats younger",
+                  card=c.card_name("doctor")), direction=direction)
         require(index > 0, "already_youngest",
-                f"{_words(state, c).ref(ref)} is already {tile[2]}, the youngest age")
+                M("{tile} is already {age}, the youngest age", tile=_words(state, c).ref(ref),
+                  age=tile[2]))
         return _replace_tile(state, at, tile, (tile[0], tile[1], c.ages[index - 1]), c)
     require(direction == "older", "unknown_direction",
-            f"the Doctor makes an aristocrat younger or older, not {quoted(direction)}")
+            M("the {card} makes an aristocrat younger or older, not {value}",
+              card=c.card_name("doctor"), value=quoted(direction)))
     require(tile[0] != seat, "doctor_wrong_direction",
-            "Doctor can only make other players' aristocrats older", direction=direction)
+            M("{card} can only make other players' aristocrats older",
+              card=c.card_name("doctor")), direction=direction)
     if index + 1 < len(c.ages):
         return _replace_tile(state, at, tile, (tile[0], tile[1], c.ages[index + 1]), c)
     state = _supply_tiles(_replace_tile(state, at, tile, None, c), tile[0], 1)
@@ -792,12 +820,13 @@ def _move(state: State, seat: Seat, ref: Mapping[str, Any], to: Any, push: Any,
     tile = _tile_at(state, ref, c)
     w = _words(state, c)
     require(tile[0] == seat and ref["at"] in c.eindex, "not_movable",
-            f"Move takes one of {w.whose(seat)} own tiles from an aristocrat space (never "
-            f"an elector or the Emperor), not {w.ref(ref)}")
+            M("{card} takes one of {whose} own tiles from an aristocrat space (never an "
+              "elector or the Emperor), not {tile}", card=c.card_name("move"),
+              whose=w.whose(seat), tile=w.ref(ref)))
     # spec §3.6: to an aristocrat space of a *different* electorate, never where it stands
     require(to != ref["at"], "same_electorate",
-            f"Move takes a tile to a different electorate, not back to "
-            f"{w.place(ref['at'])} where it stands (§3.6)")
+            M("{card} takes a tile to a different electorate, not back to {place} where it "
+              "stands (§3.6)", card=c.card_name("move"), place=w.place(ref["at"])))
     electorate(state, to, c)
     return _enter_court(_replace_tile(state, ref["at"], tile, None, c), to, tile, push, c)
 
@@ -805,7 +834,7 @@ def _move(state: State, seat: Seat, ref: Mapping[str, Any], to: Any, push: Any,
 def _permit(state: State, seat: Seat, eid: Any, c: Components) -> State:
     i, e = electorate(state, eid, c)
     require(state.players[seat].cities > 0, "no_city_in_supply",
-            f"{_words(state, c).who(seat)} has built every city already")
+            M("{player} has built every city already", player=_words(state, c).who(seat)))
     _require_city_space(e, c)
     number = permit_number(state, seat, c)
     vp = c.cards["permit"].vp_by_city.get(str(number), 0)
@@ -818,9 +847,10 @@ def _promotion(state: State, seat: Seat, eid: Any, c: Components) -> State:
     i, e = electorate(state, eid, c)
     w = _words(state, c)
     require(seat in e.knights, "no_such_knight",
-            f"{w.who(seat)} has no knight on an aristocrat space of {w.place(eid)}")
+            M("{player} has no knight on an aristocrat space of {place}", player=w.who(seat),
+              place=w.place(eid)))
     require(state.players[seat].tiles > 0, "no_tile_in_supply",
-            f"{w.who(seat)} has no aristocrat tile left in supply")
+            M("{player} has no aristocrat tile left in supply", player=w.who(seat)))
     state = _set_e(state, i, knights=minus(e.knights, seat),
                    tiles=plus(e.tiles, (seat, SINGLE, c.ages[1])))
     state = _set_p(state, seat, knights=state.players[seat].knights + 1)
@@ -835,13 +865,15 @@ def apply_use_privilege(state: State, action: Action, components: Components) ->
     seat, name = who(action), action.data["privilege"]
     w = _words(state, c)
     require(name in TURN_PRIVILEGES, "not_a_turn_privilege",
-            f"the privilege of {_named(name, c)} is not used as a phase IV turn (those are "
-            f"the privileges of {w.places(TURN_PRIVILEGES)})", privilege=name)
+            M("the privilege of {place} is not used as a phase IV turn (those are the "
+              "privileges of {places})", place=_named(name, c),
+              places=w.places(TURN_PRIVILEGES)), privilege=name)
     i, e = electorate(state, name, c)
     require(e.elector is not None and e.elector[0] == seat, "not_the_elector",
-            f"{w.who(seat)} does not hold the elector of {w.place(name)}")
+            M("{player} does not hold the elector of {place}", player=w.who(seat),
+              place=w.place(name)))
     require(not e.used, "privilege_used",
-            f"the privilege of {w.place(name)} was already used this round")
+            M("the privilege of {place} was already used this round", place=w.place(name)))
     state = PRIVILEGES[name](_set_e(state, i, used=True), seat, action.data, c)
     return settle(_end_turn(state, seat), c)
 
@@ -849,12 +881,12 @@ def apply_use_privilege(state: State, action: Action, components: Components) ->
 def _trier(state: State, seat: Seat, data: Mapping[str, Any], c: Components) -> State:
     card = str(data.get("card"))
     require(card in PHASE4_CARDS, "not_a_phase4_card",
-            f"the privilege of {_place('trier', c)} copies a phase IV action card ("
-            f"{', '.join(c.card_name(x) for x in PHASE4_CARDS)}), not "
-            f"{c.card_name(card) if card in c.cards else quoted(card)}", card=card)
+            M("the privilege of {place} copies a phase IV action card ({cards}), not {card}",
+              place=_place("trier", c), cards=Seq((c.card_name(x) for x in PHASE4_CARDS), ","),
+              card=c.card_name(card) if card in c.cards else quoted(card)), card=card)
     require(state.display.count(card) == 0, "stack_not_empty",
-            f"the {c.card_name(card)} stack still holds cards; Trier only copies an "
-            "exhausted action", card=card)
+            M("the {card} stack still holds cards; Trier only copies an exhausted action",
+              card=c.card_name(card)), card=card)
     state = _pay(state, seat, card_cost(state, seat, card, c),
                  _cost_text(state, seat, card, c), c)
     return _effect(state, seat, card, data, c)
@@ -863,20 +895,22 @@ def _trier(state: State, seat: Seat, data: Mapping[str, Any], c: Components) -> 
 def _koeln(state: State, seat: Seat, data: Mapping[str, Any], c: Components) -> State:
     for field_name in ("target", "direction"):
         require(data.get(field_name) is not None, "missing_field",
-                f"the privilege of {_place('koeln', c)} needs {FIELD_WORDS[field_name]}")
+                M("the privilege of {place} needs {field}", place=_place("koeln", c),
+                  field=FIELD_WORDS[field_name]))
     return _doctor(state, seat, data["target"], data["direction"], c)
 
 
 def _palatinate(state: State, seat: Seat, data: Mapping[str, Any], c: Components) -> State:
     require(data.get("electorate") is not None, "missing_field",
-            f"the privilege of {_place('palatinate', c)} needs {FIELD_WORDS['electorate']}")
+            M("the privilege of {place} needs {field}", place=_place("palatinate", c),
+              field=FIELD_WORDS["electorate"]))
     return _enter_from_supply(state, seat, data["electorate"], SINGLE, c.ages[0],
                               data.get("push_knight_owner"), c)
 
 
 def _brandenburg(state: State, seat: Seat, data: Mapping[str, Any], c: Components) -> State:
     require(state.display.count("gray_eminence") > 0, "card_not_available",
-            "the Gray Eminence is not in the display")
+            M("the {card} is not in the display", card=c.card_name("gray_eminence")))
     state = replace(state, display=state.display.take(["gray_eminence"]))
     return _set_p(state, seat, area=plus(state.players[seat].area, "gray_eminence"))
 
@@ -892,8 +926,8 @@ PRIVILEGES = {"trier": _trier, "koeln": _koeln, "palatinate": _palatinate,
 
 def _require_electorate(pending: Pending, action: Action, c: Components) -> None:
     require(action.data["electorate"] == pending.electorate, "wrong_electorate",
-            f"the decision is about {_place(pending.electorate, c)}, not "
-            f"{_named(action.data['electorate'], c)}")
+            M("the decision is about {place}, not {other}", place=_place(pending.electorate, c),
+              other=_named(action.data["electorate"], c)))
 
 
 def apply_break_tie(state: State, action: Action, components: Components) -> State:
@@ -905,7 +939,8 @@ def apply_break_tie(state: State, action: Action, components: Components) -> Sta
     winner = action.data["winner"]
     w = _words(state, components)
     require(winner in pending.seats, "not_tied",
-            f"{w.who(winner)} is not among the tied players ({w.seats(pending.seats)})",
+            M("{player} is not among the tied players ({players})", player=w.who(winner),
+              players=w.seats(pending.seats)),
             winner=winner)
     return settle(_win_electorate(replace(state, pending=None), winner, components),
                   components)
@@ -925,10 +960,11 @@ def apply_appoint_elector(state: State, action: Action, components: Components) 
     # spec §5.5 step 5: from E's aristocrat spaces, so never the tile already seated there
     require(ref["at"] == e.id and tile in appoint_candidates(e, who(action), c),
             "not_eligible_elector",
-            f"the elector of {w.place(e.id)} comes from {w.whose(who(action))} own tiles "
-            "on its aristocrat spaces" + (" and must be a single"
-                                          if c.electorates[e.id].spiritual else "")
-            + f", not {w.ref(ref)}")
+            M("the elector of {place} comes from {whose} own tiles on its aristocrat spaces and "
+              "must be a single, not {tile}", place=w.place(e.id), whose=w.whose(who(action)),
+              tile=w.ref(ref)) if c.electorates[e.id].spiritual else
+            M("the elector of {place} comes from {whose} own tiles on its aristocrat spaces, "
+              "not {tile}", place=w.place(e.id), whose=w.whose(who(action)), tile=w.ref(ref)))
     former = e.elector
     state = _set_e(state, i, elector=tile, tiles=minus(e.tiles, tile))
     state = _gain_vp(state, who(action), c.victory_points.new_elector, "electors")
@@ -964,7 +1000,8 @@ def apply_choose_church_influence_target(state: State, action: Action,
     eid = action.data["electorate"]
     require(eid is None or (eid in components.eindex and components.electorates[eid].spiritual),
             "not_an_archdiocese",
-            f"Church Influence names an archdiocese, not {_named(eid, components)}")
+            M("{card} names an archdiocese, not {other}",
+              card=components.card_name("church_influence"), other=_named(eid, components)))
     return settle(replace(state, ci_target=eid, ci_done=True, pending=None), components)
 
 
@@ -976,7 +1013,8 @@ def apply_choose_excommunication_target(state: State, action: Action,
     require(eid is None
             or (eid in components.eindex and not components.electorates[eid].spiritual),
             "not_secular",
-            f"Excommunication names a secular electorate, not {_named(eid, components)}")
+            M("{card} names a secular electorate, not {other}",
+              card=components.card_name("excommunication"), other=_named(eid, components)))
     return settle(replace(state, ex_target=eid, ex_done=True, pending=None), components)
 
 
@@ -988,12 +1026,12 @@ def apply_cast_vote(state: State, action: Action, components: Components) -> Sta
     seat, choice = action.actor, action.data["choice"]
     w = _words(state, components)
     require(isinstance(seat, int) and seat in pending.seats, "not_a_voter",
-            f"{w.who(seat)} does not vote (the voters are {w.seats(pending.seats)}; "
-            "the candidates vote for themselves)", seat=seat)
+            M("{player} does not vote (the voters are {players}; the candidates vote for "
+              "themselves)", player=w.who(seat), players=w.seats(pending.seats)), seat=seat)
     require(seat not in dict(state.ballots), "already_voted",
-            f"{w.who(seat)} has already cast a ballot")
+            M("{player} has already cast a ballot", player=w.who(seat)))
     require(choice in VOTE_CHOICES, "unknown_choice",
-            f"a ballot is for the Emperor or the Rival, not {quoted(choice)}")
+            M("a ballot is for the Emperor or the Rival, not {value}", value=quoted(choice)))
     state = replace(state, ballots=(*state.ballots, (who(action), str(choice))),
                     sealed=(*state.sealed, seat) if action.data.get("sealed") is True
                     else state.sealed)
@@ -1009,18 +1047,22 @@ def apply_reveal_votes(state: State, action: Action, components: Components) -> 
     assert pending is not None
     w = _words(state, components)
     require(action.actor == "table", "not_your_turn",
-            f"revealing the election cards is the table's entry, not {w.who(action.actor)}'s")
+            M("revealing the election cards is the table's entry, not {player}'s",
+              player=w.who(action.actor)))
     require(not state.ballots, "ballots_already_cast",
-            "sealed ballots were already cast in this election; the others vote with "
-            "sealed ballots too")
+            M("sealed ballots were already cast in this election; the others vote with sealed "
+              "ballots too"))
     cast = dict(action.data["votes"])
     expected = {str(s) for s in pending.seats}
     require(set(cast) == expected, "wrong_voters",
-            f"the reveal must list exactly the voters ({w.seats(pending.seats)}), not "
-            f"{w.seats([int(k) if k.isdigit() else k for k in sorted(cast)]) or 'nobody'}")
+            M("the reveal must list exactly the voters ({players}), not {listed}",
+              players=w.seats(pending.seats),
+              listed=w.seats([int(k) if k.isdigit() else k for k in sorted(cast)])
+              or M("nobody")))
     bad = [v for v in cast.values() if v not in VOTE_CHOICES]
     require(not bad, "unknown_choice",
-            f"a ballot is for the Emperor or the Rival, not {quoted(bad[0] if bad else '')}")
+            M("a ballot is for the Emperor or the Rival, not {value}",
+              value=quoted(bad[0] if bad else "")))
     ballots = tuple((int(k), v) for k, v in sorted(cast.items()))
     return settle(_tally(replace(state, ballots=ballots), components), components)
 
@@ -1060,10 +1102,14 @@ def apply_emperor_city_action(state: State, action: Action, components: Componen
     if mode == "none":
         return settle(replace(state, pending=None), c)
     require(mode in ("place", "move"), "unknown_mode",
-            f"the Emperor places or moves an empire city, or leaves them; not {quoted(mode)}")
+            M("the Emperor places or moves an empire city, or leaves them; not {value}",
+              value=quoted(mode)))
     require(mode in {"place_or_move": ("place", "move"), "move": ("move",)}.get(allowed, ()),
             "city_action_not_allowed",
-            f"round {state.round} does not allow the Emperor to {mode} an empire city")
+            M("round {round} does not allow the Emperor to place an empire city",
+              round=state.round) if mode == "place" else
+            M("round {round} does not allow the Emperor to move an empire city",
+              round=state.round))
     # spec §6.4: the city goes to an *empty* city space of `to`. Checked before a moved
     # city leaves its own space, so a city "moved" onto the space it stands on (the same
     # electorate with no other empty city space) is refused.
@@ -1078,12 +1124,12 @@ def apply_emperor_city_action(state: State, action: Action, components: Componen
 def _take_empire_city(state: State, mode: str, src: Any, c: Components) -> State:
     """The empire city the Emperor places (from the reserve) or moves (from `src`)."""
     if mode == "place":
-        require(state.empire_reserve > 0, "no_empire_city", "no empire city is left in the "
-                "reserve")
+        require(state.empire_reserve > 0, "no_empire_city",
+                M("no empire city is left in the reserve"))
         return replace(state, empire_reserve=state.empire_reserve - 1)
     i, e = electorate(state, src, c)
     require(EMPIRE in e.cities, "no_empire_city",
-            sentence(f"{_place(src, c)} holds no empire city"))
+            sentence(M("{place} holds no empire city", place=_place(src, c))))
     return _set_e(state, i, cities=minus(e.cities, EMPIRE))
 
 
@@ -1093,6 +1139,8 @@ def _require_empty_city_space_for_move(target: Electorate, src: Any, c: Componen
         return
     spaces = c.electorates[target.id].city_spaces
     require(len(target.cities) < spaces, "no_empty_city_space",
-            f"an empire city moves only to an empty city space (§6.4): "
-            f"{_place(target.id, c)} has no empty city space besides the one the city "
-            f"stands on ({plural(spaces, 'space')}, all taken)", electorate=target.id)
+            Mn("an empire city moves only to an empty city space (§6.4): {place} has no empty "
+               "city space besides the one the city stands on ({count} space, all taken)",
+               "an empire city moves only to an empty city space (§6.4): {place} has no empty "
+               "city space besides the one the city stands on ({count} spaces, all taken)",
+               spaces, place=_place(target.id, c)), electorate=target.id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import M
 from ..rules import Action, Dealer, seat_name
 from .edition import Components
 from .state import State
@@ -32,6 +33,6 @@ def chance_slots(state: State, action: Action, components: Components
         return []
     seats = list(range(state.n))
     return [{"field": "emperor", "path": [], "options": seats, "many": False, "count": None,
-             "label": "seat that starts as Emperor",
-             "groups": [{"label": "Players", "items": [
+             "label": M("seat that starts as Emperor"),
+             "groups": [{"label": M("Players"), "items": [
                  {"label": seat_name(state.names, s), "values": [s]} for s in seats]}]}]

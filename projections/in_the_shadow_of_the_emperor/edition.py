@@ -16,6 +16,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
+from ..messages import Name
 from ..rules import Bag, OpenSchema, schema_problems
 from .words import edition_labels
 
@@ -160,7 +161,8 @@ def _electorate(raw: Mapping[str, Any], privileges: Mapping[str, Any]) -> Electo
 def _card(raw: Mapping[str, Any]) -> CardInfo:
     by_city = raw.get("cost_by_city_number", {})
     return CardInfo(
-        id=str(raw["id"]), name=str(raw.get("name", raw["id"])), color=str(raw["color"]),
+        id=str(raw["id"]), name=Name.of(raw) if raw.get("name") else Name(str(raw["id"])),
+        color=str(raw["color"]),
         cost=0 if by_city else int(raw["cost"]),
         by_privilege_only=bool(raw.get("only_via_privilege")),
         cost_by_city=_frozen({str(k): int(v) for k, v in by_city.items()}),
@@ -205,7 +207,7 @@ def printed_names(edition: Mapping[str, Any]) -> dict[str, str]:
         for item in value if isinstance(value, list) else ():
             if isinstance(item, Mapping) and isinstance(item.get("id"), str) and \
                     isinstance(item.get("name"), str):
-                out[item["id"]] = item["name"]
+                out[item["id"]] = Name.of(item)
     own = edition.get("labels")
     if isinstance(own, Mapping):
         out.update({str(k): str(v) for k, v in own.items()})

@@ -21,7 +21,8 @@ from typing import Any
 from ..choices import DONE, Choice, Done, Made, Step
 from ..choices import Option as ChoiceOption
 from ..errors import IllegalAction
-from ..rules import Actor, ordinal, plural
+from ..messages import M, Mn, Ordinal, Seq, capitalised
+from ..rules import Actor
 from .edition import Components
 from .scoring import influence
 from .state import EMPIRE, SINGLE, VOTE_CHOICES, Electorate, Pending, Seat, State, Tile, ref_of
@@ -140,8 +141,9 @@ def electorate(state: State, eid: Any, components: Components) -> tuple[int, Ele
     """The electorate a player named, with its index, or `unknown_electorate`."""
     if eid not in components.eindex:
         raise IllegalAction("unknown_electorate",
-                            f"there is no electorate {quoted(eid)}; the electorates are "
-                            f"{words_for((), components).places(components.eids)}",
+                            M("there is no electorate {value}; the electorates are {places}",
+                              value=quoted(eid),
+                              places=words_for((), components).places(components.eids)),
                             electorate=eid)
     i = components.eindex[eid]
     return i, state.electorates[i]
@@ -517,7 +519,7 @@ def _w(state: State, c: Components) -> Words:
 
 def _kind_group(eid: str, c: Components) -> str:
     """Electorates are grouped as the board prints them: archdioceses, secular ones."""
-    return "Archdioceses" if c.electorates[eid].spiritual else "Secular electorates"
+    return M("Archdioceses") if c.electorates[eid].spiritual else M("Secular electorates")
 
 
 def _electorate_option(eid: Any, c: Components, detail: str = "") -> ChoiceOption:
@@ -532,19 +534,21 @@ def _court_option(none: str) -> Labeller:
             return ChoiceOption(None, none)
         e = state.electorates[c.eindex[eid]]
         free = c.electorates[eid].court_spaces(state.n) - len(e.tiles) - len(e.knights)
-        return _electorate_option(eid, c, plural(free, "empty aristocrat space") if free
-                                  else "full: a knight there goes back to supply")
+        return _electorate_option(eid, c, Mn("{count} empty aristocrat space",
+                                             "{count} empty aristocrat spaces", free) if free
+                                  else M("full: a knight there goes back to supply"))
     return option
 
 
 def _city_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
     e = state.electorates[c.eindex[eid]]
     free = c.electorates[eid].city_spaces - len(e.cities)
-    return _electorate_option(eid, c, plural(free, "empty city space"))
+    return _electorate_option(eid, c, Mn("{count} empty city space", "{count} empty city spaces",
+                                         free))
 
 
 def _elector_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
-    return _electorate_option(eid, c, "elector space empty")
+    return _electorate_option(eid, c, M("elector space empty"))
 
 
 def _target_option(none: str) -> Labeller:
@@ -555,28 +559,31 @@ def _target_option(none: str) -> Labeller:
 
 def _push_option(state: State, actor: Actor, owner: Any, c: Components) -> ChoiceOption:
     if owner is None:
-        return ChoiceOption(None, "An empty aristocrat space")
+        return ChoiceOption(None, M("An empty aristocrat space"))
     w = _w(state, c)
-    return ChoiceOption(owner, f"{w.whose(owner)} knight", "goes back to supply")
+    return ChoiceOption(owner, M("{whose} knight", whose=w.whose(owner)),
+                        M("goes back to supply"))
 
 
 def _place_group(at: str, c: Components) -> str:
     if at == "throne":
-        return "Throne"
+        return M("Throne")
     if at.startswith("elector:"):
-        return "Elector spaces"
+        return M("Elector spaces")
     return c.labels.get(at, at)
 
 
-def _tile_option(none: str = "A single aged 45 from supply") -> Labeller:
+def _tile_option(none: str = M("A single aged 45 from supply")) -> Labeller:
     """A tile on the board (an AristocratRef, spec §2) by owner, side and age, under the
     place it stands; None in the words `none`."""
     def option(state: State, actor: Actor, ref: Any, c: Components) -> ChoiceOption:
         if ref is None:
-            return ChoiceOption(None, none, f"{plural(state.players[actor].tiles, 'tile')} "
-                                "in supply" if isinstance(actor, int) else "")
+            return ChoiceOption(None, none, Mn("{count} tile in supply", "{count} tiles in supply",
+                                               state.players[actor].tiles)
+                                if isinstance(actor, int) else "")
         w = _w(state, c)
-        return ChoiceOption(ref, f"{w.whose(ref['owner'])} {w.kind(ref['side'], ref['age'])}",
+        return ChoiceOption(ref, M("{whose} {kind}", whose=w.whose(ref["owner"]),
+                                   kind=w.kind(ref["side"], ref["age"])),
                             w.spot(ref["at"]), _place_group(str(ref["at"]), c))
     return option
 
@@ -586,12 +593,12 @@ def _patient_option(state: State, actor: Actor, ref: Any, c: Components) -> Choi
     plain = _tile_option()(state, actor, ref, c)
     index = c.ages.index(ref["age"])
     if ref["owner"] == actor:
-        effect = f"younger, to {c.ages[index - 1]}"
+        effect = M("younger, to {age}", age=c.ages[index - 1])
     elif index + 1 < len(c.ages):
-        effect = f"older, to {c.ages[index + 1]}"
+        effect = M("older, to {age}", age=c.ages[index + 1])
     else:
-        effect = "older: back to supply"
-    return replace(plain, detail=f"{plain.detail} · {effect}")
+        effect = M("older: back to supply")
+    return replace(plain, detail=M("{detail} · {effect}", detail=plain.detail, effect=effect))
 
 
 def _direction_option(state: State, actor: Actor, value: Any, c: Components) -> ChoiceOption:
@@ -604,50 +611,63 @@ def _card_option(state: State, actor: Actor, card: Any, c: Components) -> Choice
     cost = card_cost(state, actor, card, c)
     info = c.cards[card]
     left = state.display.count(card)
-    parts = [plural(cost, "thaler")]
+    price = Mn("{count} thaler", "{count} thalers", cost)
     if card == "permit":
-        parts[0] += f" (the {ordinal(permit_number(state, actor, c))} city)"
+        price = M("{price} (the {nth} city)", price=price,
+                  nth=Ordinal(permit_number(state, actor, c)))
+    parts: list[str] = [price]
     if info.color in ("blue", "red"):
-        parts.append(info.color)
-    parts.append(f"{left} left" if left else "stack empty")
+        parts.append(COLOUR_WORDS[info.color])
+    parts.append(M("{count} left", count=left) if left else M("stack empty"))
     # grouped by the colour that decides a descendant (spec §3.6, §5.3)
-    group = f"{info.color.capitalize()} cards" if info.color in ("blue", "red") else ""
-    return ChoiceOption(card, c.card_name(card), " · ".join(parts), group)
+    group = COLOUR_GROUPS.get(info.color, "")
+    return ChoiceOption(card, c.card_name(card), Seq(parts, "·"), group)
+
+
+COLOUR_WORDS: Mapping[str, str] = {"blue": M("blue"), "red": M("red")}  # spec §3.6
+COLOUR_GROUPS: Mapping[str, str] = {"blue": M("Blue cards"), "red": M("Red cards")}
 
 
 PRIVILEGE_WORDS: Mapping[str, str] = {  # what each phase-IV privilege does (spec §3.4)
-    "trier": "an exhausted action card's effect, at its cost",
-    "koeln": "a free Doctor",
-    "palatinate": "a free single aged 15",
-    "brandenburg": "take the Gray Eminence",
+    "trier": M("an exhausted action card's effect, at its cost"),
+    "koeln": M("a free Doctor"),
+    "palatinate": M("a free single aged 15"),
+    "brandenburg": M("take the Gray Eminence"),
 }
 
 
 def _privilege_option(state: State, actor: Actor, name: Any, c: Components) -> ChoiceOption:
-    return ChoiceOption(name, f"Privilege of {_w(state, c).place(name)}",
+    return ChoiceOption(name, M("Privilege of {place}", place=_w(state, c).place(name)),
                         PRIVILEGE_WORDS.get(name, ""))
 
 
 def _knight_from_option(state: State, actor: Actor, loc: Any, c: Components) -> ChoiceOption:
     if loc is None:
         knights = state.players[actor].knights if isinstance(actor, int) else 0
-        return ChoiceOption(None, "A knight from supply", plural(knights, "knight") + " there")
-    return ChoiceOption(loc, f"The knight on {_w(state, c).slot(loc)}", "",
+        return ChoiceOption(None, M("A knight from supply"),
+                            Mn("{count} knight there", "{count} knights there", knights))
+    return ChoiceOption(loc, M("The knight on {space}", space=_w(state, c).slot(loc)), "",
                         c.labels.get(loc["electorate"], loc["electorate"]))
 
 
 def _knight_to_option(state: State, actor: Actor, loc: Any, c: Components) -> ChoiceOption:
     text = _w(state, c).slot(loc)
-    return ChoiceOption(loc, text[:1].upper() + text[1:], "",
+    return ChoiceOption(loc, capitalised(text), "",
                         c.labels.get(loc["electorate"], loc["electorate"]))
 
 
 def _knight_place_option(state: State, actor: Actor, eid: Any, c: Components
                          ) -> ChoiceOption:
     """An electorate a knight may stand in, with the kinds of empty space it has."""
-    kinds = [text for slot, text in (("court", "aristocrat"), ("castle", "castle"))
-             if {"electorate": eid, "slot": slot} in knight_spaces(state, c)]
-    return _electorate_option(eid, c, " or ".join(kinds) + " space")
+    kinds = tuple(slot for slot in ("court", "castle")
+                  if {"electorate": eid, "slot": slot} in knight_spaces(state, c))
+    return _electorate_option(eid, c, SPACE_KINDS.get(kinds, M("space")))
+
+
+#: the kinds of empty space an electorate offers a knight, in words (spec §6.3)
+SPACE_KINDS: Mapping[tuple[str, ...], str] = {
+    ("court", "castle"): M("aristocrat or castle space"), ("court",): M("aristocrat space"),
+    ("castle",): M("castle space")}
 
 
 def _slot_option(state: State, actor: Actor, slot: Any, c: Components) -> ChoiceOption:
@@ -659,47 +679,49 @@ def _seat_option(state: State, actor: Actor, seat: Any, c: Components) -> Choice
     pending = state.pending
     detail = ""
     if pending is not None and pending.electorate:
-        detail = plural(influence(state, pending.electorate, c)[seat], "influence point")
+        detail = Mn("{count} influence point", "{count} influence points",
+                    influence(state, pending.electorate, c)[seat])
     return ChoiceOption(seat, _w(state, c).who(seat), detail)
 
 
 def _answer_option(state: State, actor: Actor, accept: Any, c: Components) -> ChoiceOption:
-    return ChoiceOption(accept, "Accept" if accept else "Refuse",
-                        "the single becomes a couple" if accept
-                        else "the daughter becomes a nun")
+    return ChoiceOption(accept, M("Accept") if accept else M("Refuse"),
+                        M("the single becomes a couple") if accept
+                        else M("the daughter becomes a nun"))
 
 
 def _ballot_option(state: State, actor: Actor, choice: Any, c: Components) -> ChoiceOption:
     seat = state.emperor if choice == "emperor" else state.rival
-    role = "the Emperor" if choice == "emperor" else "the Rival"
-    return ChoiceOption(choice, f"{_w(state, c).who(seat)}, {role}")
+    who = _w(state, c).who(seat)
+    return ChoiceOption(choice, M("{player}, the Emperor", player=who) if choice == "emperor"
+                        else M("{player}, the Rival", player=who))
 
 
 def _former_option(state: State, actor: Actor, to: Any, c: Components) -> ChoiceOption:
-    return ChoiceOption(to, "Back to supply" if to == "supply"
-                        else "Its aristocrat spaces, pushing a knight")
+    return ChoiceOption(to, M("Back to supply") if to == "supply"
+                        else M("Its aristocrat spaces, pushing a knight"))
 
 
 MODE_WORDS: Mapping[str, str] = {  # spec §5.7, §6.4
-    "none": "Leave the empire cities where they are",
-    "place": "Place an empire city from the reserve",
-    "move": "Move an empire city",
+    "none": M("Leave the empire cities where they are"),
+    "place": M("Place an empire city from the reserve"),
+    "move": M("Move an empire city"),
 }
 
 
 def _mode_option(state: State, actor: Actor, mode: Any, c: Components) -> ChoiceOption:
-    detail = plural(state.empire_reserve, "empire city", "empire cities") + " in the reserve" \
-        if mode == "place" else ""
+    detail = Mn("{count} empire city in the reserve", "{count} empire cities in the reserve",
+                state.empire_reserve) if mode == "place" else ""
     return ChoiceOption(mode, MODE_WORDS.get(mode, str(mode)), detail)
 
 
 def _city_from_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
-    return ChoiceOption(None, "Nothing to take") if eid is None else \
-        _electorate_option(eid, c, "holds an empire city")
+    return ChoiceOption(None, M("Nothing to take")) if eid is None else \
+        _electorate_option(eid, c, M("holds an empire city"))
 
 
 def _city_to_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
-    return ChoiceOption(None, "Nowhere") if eid is None else _city_option(state, actor, eid, c)
+    return ChoiceOption(None, M("Nowhere")) if eid is None else _city_option(state, actor, eid, c)
 
 
 def _push_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
@@ -707,22 +729,20 @@ def _push_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
     or the one the decision is about (a former elector)."""
     where = next((made.get(f) for f in ("to", "electorate") if made.get(f) in c.eindex),
                  state.pending.electorate if state.pending else None)
-    return f"Whose knight to push off {_w(state, c).place(where)}"
+    return M("Whose knight to push off {place}", place=_w(state, c).place(where))
 
 
-def _who_prompt(text: str) -> Prompt:
-    def prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
-        return text.format(who=_w(state, c).who(actor))
-    return prompt
+def _ballot_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
+    return M("{player}'s sealed ballot", player=_w(state, c).who(actor))
 
 
 def _promotion_option(state: State, actor: Actor, eid: Any, c: Components) -> ChoiceOption:
-    return _electorate_option(eid, c, "your knight there becomes a single aged 25")
+    return _electorate_option(eid, c, M("your knight there becomes a single aged 25"))
 
 
 PUSH = Ask("push_knight_owner", _push_prompt, _push_option, always=False)
-DOCTOR_ASKS = (Ask("target", "Which aristocrat the Doctor treats", _patient_option),
-               Ask("direction", "Younger or older", _direction_option, always=False))
+DOCTOR_ASKS = (Ask("target", M("Which aristocrat the Doctor treats"), _patient_option),
+               Ask("direction", M("Younger or older"), _direction_option, always=False))
 
 
 def _effect_asks(card: Any) -> tuple[Ask, ...]:
@@ -731,14 +751,14 @@ def _effect_asks(card: Any) -> tuple[Ask, ...]:
     if card in ("doctor", "koeln"):
         return DOCTOR_ASKS
     if card == "move":
-        return (Ask("aristocrat", "Which of your aristocrats to move", _tile_option()),
-                Ask("to", "To which electorate", _court_option("Nowhere")), PUSH)
+        return (Ask("aristocrat", M("Which of your aristocrats to move"), _tile_option()),
+                Ask("to", M("To which electorate"), _court_option(M("Nowhere"))), PUSH)
     if card == "permit":
-        return (Ask("electorate", "Where to build the city", _city_option),)
+        return (Ask("electorate", M("Where to build the city"), _city_option),)
     if card == "promotion":
-        return (Ask("electorate", "Which knight on an aristocrat space to promote",
+        return (Ask("electorate", M("Which knight on an aristocrat space to promote"),
                     _promotion_option),)
-    return (Ask("electorate", "Where the aristocrat enters", _court_option("Nowhere")), PUSH)
+    return (Ask("electorate", M("Where the aristocrat enters"), _court_option(M("Nowhere"))), PUSH)
 
 
 # -- the steps of each action type (actions.ACTIONS) --------------------------------------
@@ -753,51 +773,51 @@ def setup_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
 def place_start_empire_city_steps(state: State, actor: Actor, made: Made, c: Components
                                   ) -> Step:
     return _narrowed(state, actor, made, c, "place_start_empire_city", (
-        Ask("electorate", "Where the first empire city goes", _city_option),))
+        Ask("electorate", M("Where the first empire city goes"), _city_option),))
 
 
 def place_start_elector_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "place_start_elector", (
-        Ask("electorate", "Which elector space the single aged 45 takes", _elector_option),))
+        Ask("electorate", M("Which elector space the single aged 45 takes"), _elector_option),))
 
 
 def _start_tile_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
     pending = state.pending
     assert pending is not None
-    return f"Where the {_w(state, c).kind(pending.side, pending.age)} goes"
+    return M("Where the {kind} goes", kind=_w(state, c).kind(pending.side, pending.age))
 
 
 def place_start_aristocrat_steps(state: State, actor: Actor, made: Made, c: Components
                                  ) -> Step:
     return _narrowed(state, actor, made, c, "place_start_aristocrat", (
-        Ask("electorate", _start_tile_prompt, _court_option("Nowhere")),))
+        Ask("electorate", _start_tile_prompt, _court_option(M("Nowhere"))),))
 
 
 def place_start_knight_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "place_start_knight", (
-        Ask("electorate", "Where the knight goes", _knight_place_option),
-        Ask("slot", "Which kind of space", _slot_option, always=False)))
+        Ask("electorate", M("Where the knight goes"), _knight_place_option),
+        Ask("slot", M("Which kind of space"), _slot_option, always=False)))
 
 
 def fill_throne_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "fill_throne", (
-        Ask("aristocrat", "Which tile takes the empty throne", _tile_option()),))
+        Ask("aristocrat", M("Which tile takes the empty throne"), _tile_option()),))
 
 
 def seat_emperor_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "seat_emperor", (
-        Ask("aristocrat", "Which tile the new Emperor seats on the throne", _tile_option()),))
+        Ask("aristocrat", M("Which tile the new Emperor seats on the throne"), _tile_option()),))
 
 
 def place_son_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "place_son", (
-        Ask("electorate", "Where the son (a single aged 15) goes",
-            _court_option("Decline the son")), PUSH))
+        Ask("electorate", M("Where the son (a single aged 15) goes"),
+            _court_option(M("Decline the son"))), PUSH))
 
 
 def propose_marriage_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "propose_marriage", (
-        Ask("target", "Which single the daughter marries", _tile_option()),))
+        Ask("target", M("Which single the daughter marries"), _tile_option()),))
 
 
 def send_to_convent_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
@@ -808,8 +828,8 @@ def _proposal_prompt(state: State, actor: Actor, made: Made, c: Components) -> s
     pending = state.pending
     assert pending is not None and pending.tile is not None
     w = _w(state, c)
-    return (f"{w.whose(pending.other)} daughter proposes to "
-            f"{w.ref(ref_of(pending.tile, pending.at or ''))}")
+    return M("{whose} daughter proposes to {tile}", whose=w.whose(pending.other),
+             tile=w.ref(ref_of(pending.tile, pending.at or "")))
 
 
 def answer_proposal_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
@@ -817,7 +837,7 @@ def answer_proposal_steps(state: State, actor: Actor, made: Made, c: Components)
         Ask("accept", _proposal_prompt, _answer_option),))
 
 
-CARD_ASK = Ask("card", "Which card to buy", _card_option)
+CARD_ASK = Ask("card", M("Which card to buy"), _card_option)
 
 
 def buy_card_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
@@ -831,16 +851,16 @@ def use_privilege_steps(state: State, actor: Actor, made: Made, c: Components) -
     name = made.get("privilege")
     effect = made.get("card") if name == "trier" else name
     return _narrowed(state, actor, made, c, "use_privilege", (
-        Ask("privilege", "Which privilege to use", _privilege_option),
-        Ask("card", "Which exhausted card the privilege of Trier plays", _card_option),
+        Ask("privilege", M("Which privilege to use"), _privilege_option),
+        Ask("card", M("Which exhausted card the privilege of Trier plays"), _card_option),
         *_effect_asks(effect)))
 
 
 def knight_action_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     """The knight (from supply or the board), then its empty space (spec §6.3)."""
     return _narrowed(state, actor, made, c, "knight_action", (
-        Ask("from", "Which knight", _knight_from_option),
-        Ask("to", "To which empty space", _knight_to_option)))
+        Ask("from", M("Which knight"), _knight_from_option),
+        Ask("to", M("To which empty space"), _knight_to_option)))
 
 
 def pass_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
@@ -849,7 +869,8 @@ def pass_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
 
 def _tie_prompt(state: State, actor: Actor, made: Made, c: Components) -> str:
     pending = state.pending
-    return f"Who wins the tie in {_w(state, c).place(pending.electorate if pending else None)}"
+    return M("Who wins the tie in {place}",
+             place=_w(state, c).place(pending.electorate if pending else None))
 
 
 def break_tie_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
@@ -859,31 +880,31 @@ def break_tie_steps(state: State, actor: Actor, made: Made, c: Components) -> St
 
 def appoint_elector_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "appoint_elector", (
-        Ask("aristocrat", "Which of your tiles becomes the elector", _tile_option()),))
+        Ask("aristocrat", M("Which of your tiles becomes the elector"), _tile_option()),))
 
 
 def place_former_elector_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "place_former_elector", (
-        Ask("to", "Where the former elector goes", _former_option), PUSH))
+        Ask("to", M("Where the former elector goes"), _former_option), PUSH))
 
 
 def choose_church_influence_target_steps(state: State, actor: Actor, made: Made,
                                          c: Components) -> Step:
     return _narrowed(state, actor, made, c, "choose_church_influence_target", (
-        Ask("electorate", "Which archdiocese Church Influence names",
-            _target_option("No archdiocese")),))
+        Ask("electorate", M("Which archdiocese Church Influence names"),
+            _target_option(M("No archdiocese"))),))
 
 
 def choose_excommunication_target_steps(state: State, actor: Actor, made: Made,
                                         c: Components) -> Step:
     return _narrowed(state, actor, made, c, "choose_excommunication_target", (
-        Ask("electorate", "Which secular electorate to excommunicate",
-            _target_option("No electorate")),))
+        Ask("electorate", M("Which secular electorate to excommunicate"),
+            _target_option(M("No electorate"))),))
 
 
 def cast_vote_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "cast_vote", (
-        Ask("choice", _who_prompt("{who}'s sealed ballot"), _ballot_option),))
+        Ask("choice", _ballot_prompt, _ballot_option),))
 
 
 def reveal_votes_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
@@ -897,20 +918,20 @@ def reveal_votes_steps(state: State, actor: Actor, made: Made, c: Components) ->
     w = _w(state, c)
     for seat in pending.seats:
         if str(seat) not in shown:
-            return Choice(("votes", str(seat)), f"{w.whose(seat)} election card",
+            return Choice(("votes", str(seat)), M("{whose} election card", whose=w.whose(seat)),
                           tuple(_ballot_option(state, actor, v, c) for v in VOTE_CHOICES))
     return DONE
 
 
 def place_former_emperor_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "place_former_emperor", (
-        Ask("electorate", "Where the former Emperor's tile goes",
-            _court_option("Return it to supply")), PUSH))
+        Ask("electorate", M("Where the former Emperor's tile goes"),
+            _court_option(M("Return it to supply"))), PUSH))
 
 
 def emperor_city_action_steps(state: State, actor: Actor, made: Made, c: Components) -> Step:
     return _narrowed(state, actor, made, c, "emperor_city_action", (
-        Ask("mode", "What the Emperor does with the empire cities", _mode_option),
-        Ask("from", "Which empire city to move", _city_from_option, always=False),
-        Ask("to", "To which electorate's empty city space", _city_to_option,
+        Ask("mode", M("What the Emperor does with the empire cities"), _mode_option),
+        Ask("from", M("Which empire city to move"), _city_from_option, always=False),
+        Ask("to", M("To which electorate's empty city space"), _city_to_option,
             skip_none=True)))

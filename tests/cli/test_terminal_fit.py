@@ -13,12 +13,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.cells import cell_len
 
 from cli import main
+from projections.messages import M, render
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "fixtures").glob("*/*.jsonl"))
 WIDTH, HEIGHT = 80, 50
+#: the word of the board's title that numbers the step ("... · step 5 of 40")
+STEP_WORD = {"en": "step", "zh_Hans": "步"}
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +41,11 @@ def _import(db: str, path: Path) -> tuple[str, int]:
     return IMPORTED[db, path], len(path.read_text().splitlines()) - 1
 
 
-def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT) -> list[str]:
+def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT, lang: str = "en"
+          ) -> list[str]:
     env = {"COLUMNS": str(WIDTH), **({"LINES": str(lines)} if lines else {})}
-    out = CliRunner().invoke(main, ["--db", db, "replay", game_id, "--at", str(at)], env=env)
+    out = CliRunner().invoke(main, ["--db", db, "--lang", lang, "replay", game_id, "--at",
+                                    str(at)], env=env)
     assert out.exit_code == 0, out.output
     return out.output.splitlines()
 
@@ -49,28 +55,49 @@ def _steps(last: int) -> list[int]:
     return sorted({*range(0, last + 1, max(1, last // 12)), last})
 
 
-def _sentence(path: Path, at: int) -> str:
+def _sentence(path: Path, at: int, lang: str = "en") -> str:
     """The opening words of the step's sentence, from the recorded event (for the order)."""
-    return f"Step {at} of {len(path.read_text().splitlines()) - 1}: "
+    return render(M("Step {seq} of {last}: ", seq=at,
+                    last=len(path.read_text().splitlines()) - 1), lang)
+
+
+def _fit_problems(db: str, path: Path, lang: str) -> list[str]:
+    """What scrolls away or runs past the edge when each sampled step is printed in `lang`
+    (widths in terminal cells: a Chinese character takes two)."""
+    game_id, last = _import(db, path)
+    problems = []
+    for at in _steps(last):
+        shown = _step(db, game_id, at, lang=lang)
+        if len(shown) > HEIGHT - 1:
+            problems.append(f"step {at}: {len(shown)} lines")
+        wide = [line for line in shown if cell_len(line) > WIDTH]
+        if wide:
+            problems.append(f"step {at}: {len(wide)} lines wider than {WIDTH}")
+        if not shown[0].startswith(_sentence(path, at, lang)):
+            problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
+        if not any(STEP_WORD[lang] in line and "╭" in line for line in shown[1:6]):
+            problems.append(f"step {at}: the board does not follow the sentence")
+    return problems
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_every_step_fits_an_80_by_50_terminal_with_its_sentence_on_top(db: str,
                                                                         path: Path) -> None:
-    game_id, last = _import(db, path)
-    problems = []
-    for at in _steps(last):
-        shown = _step(db, game_id, at)
-        if len(shown) > HEIGHT - 1:
-            problems.append(f"step {at}: {len(shown)} lines")
-        wide = [line for line in shown if len(line) > WIDTH]
-        if wide:
-            problems.append(f"step {at}: {len(wide)} lines wider than {WIDTH}")
-        if not shown[0].startswith(_sentence(path, at)):
-            problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
-        if not any("step" in line and "╭" in line for line in shown[1:6]):
-            problems.append(f"step {at}: the board does not follow the sentence")
+    problems = _fit_problems(db, path, "en")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "fixtures" / "in_the_shadow_of_the_emperor")
+                                        .glob("*.jsonl")), ids=lambda p: p.stem)
+def test_every_emperor_step_fits_in_chinese_too(db: str, path: Path) -> None:
+    """Chinese takes two cells a character: the converted boards must still fit."""
+    problems = _fit_problems(db, path, "zh_Hans")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_line_of_chinese_is_measured_in_cells() -> None:
+    """Planted: 41 Chinese characters are 41 characters but 82 cells, past the edge."""
+    assert len("选" * 41) <= WIDTH < cell_len("选" * 41)
 
 
 def test_the_fit_check_fails_on_the_whole_board() -> None:

@@ -70,12 +70,13 @@ def _site(server) -> list[tuple[str, str, str]]:
             ("not-found", f"{server.url}/games/no-such-game/replay", "#missing")]
 
 
-def _sweep(page, size: str, targets: list[tuple[str, str, str]], axe: bool) -> list[str]:
+def _sweep(page, size: str, targets: list[tuple[str, str, str]], axe: bool,
+           lang: str = "en") -> list[str]:
     problems: list[str] = []
     for name, url, ready in targets:
         _open(page, url, ready)
         if name.startswith("replay") or name in ("index", "statistics"):
-            snap(page, f"layout-{name}-{size}")
+            snap(page, f"layout-{name}-{size}" + ("" if lang == "en" else f"-{lang}"))
         for kind, what, where in faults(page, taps=size != "1280"):
             problems.append(f"{name} at {size} px: {kind}: {what} ({where})")
         if axe:
@@ -101,6 +102,22 @@ def test_every_page_of_every_sample_game_reads_whole(browser, server, path: Path
     for size, viewport in SIZES.items():
         ctx = new_context(browser, viewport=viewport)
         problems += _sweep(ctx.new_page(), size, _pages(server, path), axe=True)
+        ctx.close()
+    assert not problems, "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_emperor_pages_read_whole_in_chinese(browser, server, size: str) -> None:
+    """The same checks in zh-Hans, for In the Shadow of the Emperor's busiest game: Chinese
+    lines break between characters, never inside a name or a number, and keep to 12 px."""
+    ctx = new_context(browser, viewport=SIZES[size], locale="zh-CN",
+                      extra_http_headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    try:
+        page = ctx.new_page()
+        problems = _sweep(page, size, _pages(server, _widest("in_the_shadow_of_the_emperor")),
+                          axe=True, lang="zh_Hans")
+        assert page.evaluate("() => document.documentElement.lang").startswith("zh")
+    finally:
         ctx.close()
     assert not problems, "\n".join(problems[:40])
 
