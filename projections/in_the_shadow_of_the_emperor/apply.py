@@ -563,9 +563,8 @@ def apply_setup(state: State, action: Action, components: Components) -> State:
     require(state.status == "awaiting_setup", "already_set_up", M("the game is already set up"))
     players = action.data.get("players")
     require(players == state.n, "player_count_mismatch",
-            # the English names a missing count "None", as the fingerprint pins it; the
-            # other languages say no count was named
-            M("setup names None players but the game was created with {count}", count=state.n)
+            M("setup names no player count but the game was created with {count}",
+              count=state.n)
             if players is None else
             M("setup names {players} players but the game was created with {count}",
               players=players, count=state.n),
