@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.cells import cell_len
 
 from cli import main
 
@@ -37,9 +38,11 @@ def _import(db: str, path: Path) -> tuple[str, int]:
     return IMPORTED[db, path], len(path.read_text().splitlines()) - 1
 
 
-def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT) -> list[str]:
+def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT,
+          lang: str = "en") -> list[str]:
     env = {"COLUMNS": str(WIDTH), **({"LINES": str(lines)} if lines else {})}
-    out = CliRunner().invoke(main, ["--db", db, "replay", game_id, "--at", str(at)], env=env)
+    out = CliRunner().invoke(main, ["--db", db, "--lang", lang, "replay", game_id, "--at",
+                                    str(at)], env=env)
     assert out.exit_code == 0, out.output
     return out.output.splitlines()
 
@@ -71,6 +74,33 @@ def test_every_step_fits_an_80_by_50_terminal_with_its_sentence_on_top(db: str,
         if not any("step" in line and "╭" in line for line in shown[1:6]):
             problems.append(f"step {at}: the board does not follow the sentence")
     assert not problems, "\n".join(problems)
+
+
+ZH_FIXTURES = sorted((ROOT / "fixtures" / "palais_royal").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", ZH_FIXTURES, ids=lambda p: f"zh-{p.stem}")
+def test_every_palais_step_fits_in_chinese_too(db: str, path: Path) -> None:
+    """The same terminal in zh-Hans: a Chinese character takes two columns, so widths are
+    counted in terminal cells (rich's cell_len), not in characters."""
+    game_id, last = _import(db, path)
+    problems = []
+    for at in _steps(last):
+        shown = _step(db, game_id, at, lang="zh-Hans")
+        if len(shown) > HEIGHT - 1:
+            problems.append(f"step {at}: {len(shown)} lines")
+        wide = [line for line in shown if cell_len(line) > WIDTH]
+        if wide:
+            problems.append(f"step {at}: {len(wide)} lines wider than {WIDTH}: {wide[:2]}")
+        if not shown[0].startswith(f"第{at}步／共{last}步："):
+            problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_cell_count_sees_what_a_character_count_misses() -> None:
+    """Planted: 41 Chinese characters are 41 characters but 82 cells, past 80 columns."""
+    line = "僕" * 41
+    assert len(line) <= WIDTH < cell_len(line)
 
 
 def test_the_fit_check_fails_on_the_whole_board() -> None:

@@ -75,7 +75,7 @@ def _sweep(page, size: str, targets: list[tuple[str, str, str]], axe: bool,
     problems: list[str] = []
     for name, url, ready in targets:
         _open(page, url, ready)
-        if name.startswith(("replay", "record")) and tag or \
+        if (name.startswith(("replay", "record")) and tag) or \
                 name.startswith("replay") or name in ("index", "statistics"):
             snap(page, f"layout-{tag}{name}-{size}")
         for kind, what, where in faults(page, taps=size != "1280"):
