@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 
 from cli import main
+from projections.messages import M, render
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "fixtures").glob("*/*.jsonl"))
@@ -92,7 +93,8 @@ def test_every_palais_step_fits_in_chinese_too(db: str, path: Path) -> None:
         wide = [line for line in shown if cell_len(line) > WIDTH]
         if wide:
             problems.append(f"step {at}: {len(wide)} lines wider than {WIDTH}: {wide[:2]}")
-        if not shown[0].startswith(f"第{at}步／共{last}步："):
+        if not shown[0].startswith(render(M("Step {seq} of {last}: ", seq=at, last=last),
+                                          "zh_Hans")):
             problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
     assert not problems, "\n".join(problems)
 
