@@ -36,8 +36,8 @@
     return null;
   }
 
-  // a translated template with nodes in its placeholders: fill(t("{count} nobles in the
-  // garden"), {count: node}), so each language puts the value where its words want it
+  // a translated template with nodes in its placeholders (a template of t() with a node for
+  // its {count}), so each language puts the value where its words want it
   function fill(template, nodes) {
     return String(template).split(/(\{\w+\})/).map((part) => {
       const m = /^\{(\w+)\}$/.exec(part);
