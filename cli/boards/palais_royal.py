@@ -15,13 +15,19 @@ from rich.table import Table
 from rich.text import Text
 
 from projections import get_rules
+from projections.messages import M, Mn
 from projections.palais_royal.words import noble_parts
 
 from . import BoardContext, listed
 
-PHASES = {"awaiting_setup": "waiting for the setup", "initial_placement": "initial placements",
-          "play": "play", "over": "game over"}
+PHASES = {"awaiting_setup": M("Waiting for the setup"),
+          "initial_placement": M("Initial placements"), "play": M("Play"),
+          "over": M("Game over")}
 COST_STYLE = {"gold": "bold yellow", "purple": "bold magenta", "blue": "bold blue"}
+#: a cost in a garden cell ("2g 1p 1b") and the key that explains the letters
+COST_SHORT = {"gold": lambda n: M("{count}g", count=n), "purple": lambda n: M("{count}p", count=n),
+              "blue": lambda n: M("{count}b", count=n)}
+COST_KEY = {"gold": M("g gold"), "purple": M("p purple"), "blue": M("b blue")}
 
 
 @cache
@@ -39,8 +45,20 @@ class Words:
         self.labels = dict(ctx.labels) or _default_labels()
 
     def label(self, ident: Any) -> str:
+        return self.ctx.say(self.raw(ident))
+
+    def raw(self, ident: Any) -> str:
+        """The label as the rules give it (a message), for a board that reads its parts."""
         text = self.labels.get(str(ident))
         return text if text is not None else str(ident).replace("_", " ")
+
+    def say(self, message: Any) -> str:
+        return self.ctx.say(message)
+
+    @property
+    def comma(self) -> str:
+        """What separates the items of a list: "、" in Chinese."""
+        return "、" if self.ctx.lang == "zh_Hans" else ", "
 
     def name(self, seat: Any) -> Text:
         style = self.ctx.seat_style(seat) if isinstance(seat, int) else ""
@@ -53,14 +71,16 @@ def board(view: dict[str, Any], ctx: BoardContext) -> RenderableType:
     words = Words(ctx, len(players))
     parts: list[RenderableType] = [_heading(view, words)]
     if view.get("court_layout"):
-        parts += [Text("Court", style="bold underline"), _court(view, players, words)]
+        parts += [Text(words.say(M("Court")), style="bold underline"),
+                  _court(view, players, words)]
     if view.get("garden"):
-        parts += [Text("Garden", style="bold underline"), _garden(view, words),
+        parts += [Text(words.say(M("Garden")), style="bold underline"), _garden(view, words),
                   _garden_key(words)]
+    heading = Text(words.say(M("Players")), style="bold underline")
     if ctx.compact:
-        parts += [Text("Players", style="bold underline"), *_player_lines(view, players, words)]
+        parts += [heading, *_player_lines(view, players, words)]
         return Group(*parts)
-    parts += [Text("Players", style="bold underline"), *_players(view, players, words)]
+    parts += [heading, *_players(view, players, words)]
     return Group(*parts)
 
 
@@ -73,12 +93,15 @@ def _player_lines(view: Mapping[str, Any], players: list[Any], words: Words) -> 
             continue
         line = words.name(seat)
         if seat < len(scores):
-            line.append(f" · score {scores[seat]}", style="bold")
+            line.append(words.say(M(" · score {score}", score=scores[seat])), style="bold")
         down = p.get("nobles_face_down")
         count = len(down) if isinstance(down, list) else p.get("nobles_face_down_count", 0)
-        line.append(f" · {p.get('gold', 0)} gold · {_count(p.get('supply'), 'servant')} to place"
-                    f" · nobles {count} face down, {len(p.get('nobles_face_up') or ())} face up"
-                    f" · {_count(p.get('hand_count'), 'privilege card')}")
+        line.append(words.say(M(
+            " · {gold} gold · {servants} to place · nobles {down} face down, {up} face up · "
+            "{cards}", gold=p.get("gold", 0),
+            servants=_count(p.get("supply"), "servant"), down=count,
+            up=len(p.get("nobles_face_up") or ()),
+            cards=_count(p.get("hand_count"), "privilege card"))))
         out.append(line)
     return out
 
@@ -86,52 +109,69 @@ def _player_lines(view: Mapping[str, Any], players: list[Any], words: Words) -> 
 # -- heading ------------------------------------------------------------------------
 def _heading(view: Mapping[str, Any], words: Words) -> Text:
     phase = str(view.get("phase", ""))
-    text = Text(PHASES.get(phase, phase.replace("_", " ")).capitalize(), style="bold")
+    say = words.say
+    text = Text(say(PHASES.get(phase, phase.replace("_", " ").capitalize())), style="bold")
     if phase == "play":
-        text.append(f" · round {view.get('round')}")
+        text.append(say(M(" · round {round}", round=view.get("round"))))
         if view.get("final_round"):
-            text.append(" (the last)", style="bold red")
+            text.append(say(M(" (the last)")), style="bold red")
         active = view.get("active")
         if isinstance(active, int):
             text.append(" · ")
             text.append_text(words.name(active))
-            text.append(f" to play, {_step_words(view.get('turn') or {})}")
+            text.append(say(M(" to play, {step}", step=_step_words(view.get("turn") or {}))))
     elif phase == "initial_placement":
         acting = [a for a in view.get("to_act") or () if isinstance(a, int)]
         for seat in acting:
             text.append(" · ")
             text.append_text(words.name(seat))
-            text.append(" places 5 servants")
-    text.append(f" · {_count(view.get('nobles_left'), 'noble')} in the garden · draw pile "
-                f"{_count(view.get('deck_count'), 'card')}, discard pile "
-                f"{_count(view.get('discard_count'), 'card')}")
+            text.append(say(M(" places 5 servants")))
+    text.append(say(M(" · {nobles} in the garden · draw pile {deck}, discard pile {discard}",
+                      nobles=_count(view.get("nobles_left"), "noble"),
+                      deck=_count(view.get("deck_count"), "card"),
+                      discard=_count(view.get("discard_count"), "card"))))
     return text
 
 
 def _step_words(turn: Mapping[str, Any]) -> str:
     step = turn.get("open_step")
-    now = "all steps done" if step == "done" else f"step {step} open"
-    extras = []
+    now = M("all steps done") if step == "done" else M("step {step} open", step=step)
+    extras: list[str] = []
     if turn.get("cardinal_active"):
-        extras.append("Cardinal card in play")
+        extras.append(M("Cardinal card in play"))
     if turn.get("gate_unlimited"):
-        extras.append("no Gate limit")
+        extras.append(M("no Gate limit"))
     if turn.get("gate_bonus"):
-        extras.append(f"+{turn['gate_bonus']} Gate servants")
+        extras.append(M("+{count} Gate servants", count=turn["gate_bonus"]))
     if turn.get("move_bonus"):
-        extras.append(f"+{turn['move_bonus']} moves")
+        extras.append(M("+{count} moves", count=turn["move_bonus"]))
     seals = turn.get("bonus_seals") or {}
     for colour in ("blue", "purple"):
         if seals.get(colour):
             extras.append(_count(seals[colour], f"bonus {colour} seal"))
     if turn.get("pending_drawn_count"):
-        extras.append(f"{_count(turn['pending_drawn_count'], 'drawn card')} to keep or discard")
-    return now + "".join(f"; {e}" for e in extras)
+        extras.append(M("{cards} to keep or discard",
+                        cards=_count(turn["pending_drawn_count"], "drawn card")))
+    for extra in extras:
+        now = M("{text}; {more}", text=now, more=extra)
+    return now
+
+
+#: the things the board counts, by count ("1 servant", "3 servants")
+COUNTED = {
+    "servant": lambda n: Mn("{count} servant", "{count} servants", n),
+    "privilege card": lambda n: Mn("{count} privilege card", "{count} privilege cards", n),
+    "noble": lambda n: Mn("{count} noble", "{count} nobles", n),
+    "card": lambda n: Mn("{count} card", "{count} cards", n),
+    "drawn card": lambda n: Mn("{count} drawn card", "{count} drawn cards", n),
+    "bonus blue seal": lambda n: Mn("{count} bonus blue seal", "{count} bonus blue seals", n),
+    "bonus purple seal": lambda n: Mn("{count} bonus purple seal", "{count} bonus purple seals",
+                                      n),
+}
 
 
 def _count(n: Any, one: str) -> str:
-    n = n if isinstance(n, int) else 0
-    return f"{n} {one if n == 1 else one + 's'}"
+    return COUNTED[one](n if isinstance(n, int) else 0)
 
 
 # -- court --------------------------------------------------------------------------
@@ -141,15 +181,15 @@ def _court_lines(view: Mapping[str, Any], players: list[Any], words: Words) -> T
     for tile in [str(t) for t in view.get("court_layout") or ()]:
         if text:
             text.append("\n")
-        text.append(f"{words.label(tile)}: ", style="bold")
+        text.append(words.say(M("{tile}: ", tile=words.label(tile))), style="bold")
         there = [(seat, (p.get("court") or {}).get(tile)) for seat, p in enumerate(players)
                  if isinstance(p, dict)]
         there = [(seat, n) for seat, n in there if n]
         for i, (seat, n) in enumerate(there):
-            text.append(", " if i else "")
+            text.append(words.comma if i else "")
             text.append_text(words.name(seat)).append(f" {n}")
         if not there:
-            text.append("nobody", style="dim")
+            text.append(words.say(M("nobody")), style="dim")
     return text
 
 
@@ -185,11 +225,12 @@ def _garden(view: Mapping[str, Any], words: Words) -> Table:
                   header_style="bold", expand=True)
     table.add_column("", justify="right", no_wrap=True)
     for c in range(size[1]):
-        table.add_column(f"column {c + 1}" if words.ctx.width >= 110 else str(c + 1),
-                         justify="center", ratio=1)
+        table.add_column(words.say(M("column {number}", number=c + 1))
+                         if words.ctx.width >= 110 else str(c + 1), justify="center", ratio=1)
     for r in range(size[0]):
-        cells: list[RenderableType] = [Text(f"row {r + 1}" if words.ctx.width >= 110
-                                            else str(r + 1), style="bold")]
+        cells: list[RenderableType] = [Text(words.say(M("row {number}", number=r + 1))
+                                            if words.ctx.width >= 110 else str(r + 1),
+                                            style="bold")]
         for c in range(size[1]):
             space = f"r{r}c{c}"
             cells.append(_space_cell(garden.get(space), servants.get(space), words))
@@ -209,7 +250,7 @@ def _grid_size(garden: Mapping[str, Any]) -> tuple[int, int]:
 def _space_cell(noble: Any, servant: Any, words: Words) -> Text:
     cell = Text()
     if noble is not None:
-        cell.append_text(_noble_text(words.label(noble), words.ctx.width, words.ctx.compact))
+        cell.append_text(_noble_text(words.raw(noble), words, words.ctx.compact))
     else:
         cell.append("·", style="dim")
     if isinstance(servant, int):
@@ -218,31 +259,31 @@ def _space_cell(noble: Any, servant: Any, words: Words) -> Text:
     return cell
 
 
-def _noble_text(label: str, width: int, compact: bool = False) -> Text:
+def _noble_text(label: str, words: Words, compact: bool = False) -> Text:
     """Points, privilege and cost on their own lines; a label of another shape as is."""
     parts = noble_parts(label)
     if parts is None:
-        return Text(label)
-    text = Text(f"{parts.points} pt" + ("" if parts.points == 1 else "s"), style="bold")
+        return Text(words.say(label))
+    text = Text(words.say(Mn("{count} pt", "{count} pts", parts.points)), style="bold")
     if parts.privilege and not compact:
-        text.append(f"\n{parts.privilege}", style="italic")
+        text.append(f"\n{words.say(parts.privilege)}", style="italic")
     text.append("\n")
     for i, (colour, n) in enumerate(parts.costs.items()):
         text.append(" " if i else "")
-        text.append(f"{n}{colour[0]}", style=COST_STYLE[colour])
+        text.append(words.say(COST_SHORT[colour](n)), style=COST_STYLE[colour])
     if not parts.costs:
-        text.append("free")
+        text.append(words.say(M("free")))
     return text
 
 
 def _garden_key(words: Words) -> Text:
-    key = Text("Costs: ", style="dim")
+    key = Text(words.say(M("Costs: ")), style="dim")
     for i, colour in enumerate(COST_STYLE):
-        key.append(", " if i else "")
-        key.append(f"{colour[0]} {colour}", style=COST_STYLE[colour])
+        key.append(words.comma if i else "")
+        key.append(words.say(COST_KEY[colour]), style=COST_STYLE[colour])
     key.append(" · ", style="dim")
-    key.append("a noble's cost falls by 1 gold per empty neighbouring space; ● a servant "
-               "on an edge space", style="dim")
+    key.append(words.say(M("a noble's cost falls by 1 gold per empty neighbouring space; ● a "
+                           "servant on an edge space")), style="dim")
     return key
 
 
@@ -252,6 +293,7 @@ def _players(view: Mapping[str, Any], players: list[Any],
     scores = listed(view, "scores")
     public = listed(view, "public_scores")
     acting = set(a for a in view.get("to_act") or () if isinstance(a, int))
+    say = words.say
     out: list[RenderableType] = []
     for seat, p in enumerate(players):
         if not isinstance(p, dict):
@@ -259,36 +301,47 @@ def _players(view: Mapping[str, Any], players: list[Any],
         head = Text("▶ " if seat in acting else "  ")
         head.append_text(words.name(seat))
         if seat < len(scores):
-            head.append(f" · score {scores[seat]}", style="bold")
+            head.append(say(M(" · score {score}", score=scores[seat])), style="bold")
         elif seat < len(public):
-            head.append(f" · {public[seat]} points showing")
+            head.append(say(M(" · {points} points showing", points=public[seat])))
         details = Table.grid(padding=(0, 1))
         details.add_column(justify="right", no_wrap=True, style="dim", min_width=11)
         details.add_column()
-        details.add_row("has", f"{p.get('gold', 0)} gold · {_count(p.get('supply'), 'servant')} "
-                        f"in the supply, {p.get('general_supply', 0)} in reserve · "
-                        f"{_count(p.get('hand_count'), 'privilege card')} in hand")
-        down = p.get("nobles_face_down")
-        if isinstance(down, list):
-            details.add_row("face down", _grouped([words.label(n) for n in down]) or "none")
-        else:
-            details.add_row("face down", _count(p.get("nobles_face_down_count"), "noble"))
-        details.add_row("face up", _grouped([words.label(n) for n in
-                                             p.get("nobles_face_up") or ()]) or "none")
-        played = [words.label(c) for c in p.get("played_cards") or ()]
-        if played:
-            details.add_row("played", _grouped(played))
-        hand = p.get("hand")
-        if isinstance(hand, dict):
-            details.add_row("hand", _grouped(
-                [words.label(c) for c, k in hand.items() for _ in range(k)]) or "empty")
+        details.add_row(say(M("has")), say(M(
+            "{gold} gold · {servants} in the supply, {reserve} in reserve · {cards} in hand",
+            gold=p.get("gold", 0), servants=_count(p.get("supply"), "servant"),
+            reserve=p.get("general_supply", 0),
+            cards=_count(p.get("hand_count"), "privilege card"))))
+        _player_rows(details, p, words)
         out += [head, details]
     if isinstance(view.get("my_score"), int):
-        out.append(Text(f"Your score, with your face-down nobles: {view['my_score']}",
-                        style="bold"))
+        out.append(Text(say(M("Your score, with your face-down nobles: {score}",
+                              score=view["my_score"])), style="bold"))
     return out
 
 
-def _grouped(labels: Sequence[str]) -> str:
-    return ", ".join(f"{t} (×{k})" if k > 1 else t  # noqa: RUF001
+def _player_rows(details: Table, p: Mapping[str, Any], words: Words) -> None:
+    """The nobles face down and face up, the played cards and the hand of one player."""
+    say, none = words.say, words.say(M("none"))
+    down = p.get("nobles_face_down")
+    if isinstance(down, list):
+        details.add_row(say(M("face down")),
+                        _grouped([words.label(n) for n in down], words.comma) or none)
+    else:
+        details.add_row(say(M("face down")), say(_count(p.get("nobles_face_down_count"),
+                                                        "noble")))
+    details.add_row(say(M("face up")), _grouped([words.label(n) for n in p.get("nobles_face_up")
+                                                 or ()], words.comma) or none)
+    played = [words.label(c) for c in p.get("played_cards") or ()]
+    if played:
+        details.add_row(say(M("played")), _grouped(played, words.comma))
+    hand = p.get("hand")
+    if isinstance(hand, dict):
+        details.add_row(say(M("hand")), _grouped(
+            [words.label(c) for c, k in hand.items() for _ in range(k)], words.comma)
+            or say(M("empty")))
+
+
+def _grouped(labels: Sequence[str], comma: str = ", ") -> str:
+    return comma.join(f"{t} (×{k})" if k > 1 else t  # noqa: RUF001
                      for t, k in Counter(labels).items())

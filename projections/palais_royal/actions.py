@@ -8,6 +8,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from ..choices import ActionType, public
+from ..messages import M
 from . import apply, legal, views, words
 from .edition import Components
 from .state import State
@@ -78,35 +79,35 @@ class EndTurnData(Schema):
 
 
 ACTIONS: tuple[ActionType[State, Components], ...] = (
-    ActionType("setup", "Lay out the court and the garden", SetupData, legal.setup_steps,
+    ActionType("setup", M("Lay out the court and the garden"), SetupData, legal.setup_steps,
                ("court_layout", "garden", "set_aside", "start_player"), apply.apply_setup,
                public, words.setup_sentence),
-    ActionType("initial_placement", "Place the first servants", InitialPlacementData,
+    ActionType("initial_placement", M("Place the first servants"), InitialPlacementData,
                legal.initial_placement_steps, (), apply.apply_initial_placement, public,
                words.initial_placement_sentence),
-    ActionType("play_privilege_card", "Play a privilege card", PlayPrivilegeCardData,
+    ActionType("play_privilege_card", M("Play a privilege card"), PlayPrivilegeCardData,
                legal.play_privilege_card_steps, (), apply.apply_play_privilege_card, public,
                words.play_privilege_card_sentence),
-    ActionType("place_at_gate", "Put servants on the Gate", PlaceAtGateData,
+    ActionType("place_at_gate", M("Put servants on the Gate"), PlaceAtGateData,
                legal.place_at_gate_steps, (), apply.apply_place_at_gate, public,
                words.place_at_gate_sentence),
-    ActionType("move_servants", "Move servants", MoveServantsData, legal.move_servants_steps,
+    ActionType("move_servants", M("Move servants"), MoveServantsData, legal.move_servants_steps,
                (), apply.apply_move_servants, public, words.move_servants_sentence),
-    ActionType("court_placements", "Place the extra seal servants", CourtPlacementsData,
+    ActionType("court_placements", M("Place the extra seal servants"), CourtPlacementsData,
                legal.court_placements_steps, (), apply.apply_court_placements, public,
                words.court_placements_sentence),
-    ActionType("recruit_noble", "Recruit a noble", RecruitNobleData,
+    ActionType("recruit_noble", M("Recruit a noble"), RecruitNobleData,
                legal.recruit_noble_steps, (), apply.apply_recruit_noble, public,
                words.recruit_noble_sentence),
-    ActionType("draw_privilege_cards", "Draw privilege cards", DrawPrivilegeCardsData,
+    ActionType("draw_privilege_cards", M("Draw privilege cards"), DrawPrivilegeCardsData,
                legal.draw_privilege_cards_steps, ("cards",), apply.apply_draw_privilege_cards,
                views.redact_draw_privilege_cards, words.draw_privilege_cards_sentence),
     # keeping turns the unkept cards face up on the discard pile (spec §5.9): undoing it
     # would hide again what every seat has seen (rulings #13)
-    ActionType("keep_privilege_cards", "Keep privilege cards", KeepPrivilegeCardsData,
+    ActionType("keep_privilege_cards", M("Keep privilege cards"), KeepPrivilegeCardsData,
                legal.keep_privilege_cards_steps, (), apply.apply_keep_privilege_cards,
                views.redact_keep_privilege_cards, words.keep_privilege_cards_sentence,
                never_undoable=True),
-    ActionType("end_turn", "End the turn", EndTurnData, legal.end_turn_steps, (),
+    ActionType("end_turn", M("End the turn"), EndTurnData, legal.end_turn_steps, (),
                apply.apply_end_turn, public, words.end_turn_sentence),
 )

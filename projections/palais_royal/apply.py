@@ -11,12 +11,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
+from ..messages import M, Message, Mn
 from ..rules import (
     Action,
     Bag,
     IllegalAction,
     Seat,
-    plural,
     possessive,
     replace,
     require,
@@ -48,6 +48,7 @@ from .words import (
     labels_text,
     players_text,
     quoted,
+    seal_count,
     step_text,
     the,
     the_card,
@@ -69,26 +70,27 @@ def apply_setup(state: State, action: Action, components: Components) -> State:
     """Spec §5.1: the table lays out the court and the garden and names the start player;
     the rest of the setup (§3 steps 3-6) follows from the edition."""
     require(action.actor == "table", "not_your_turn",
-            f"the table records the setup, not {who(state, action.actor)}")
+            M("the table records the setup, not {actor}", actor=who(state, action.actor)))
     require(state.phase == "awaiting_setup", "game_already_set_up",
-            "setup must be the first event; the game is already set up")
+            M("setup must be the first event; the game is already set up"))
     d = action.data
     n = state.player_count
     count = d.get("player_count")
     # review ruling 5: setup must agree with game_created
     require(count == n, "player_count_mismatch",
-            f"the game was created for {n} players; the setup says {quoted(count)}",
-            expected=n)
+            M("the game was created for {players} players; the setup says {given}", players=n,
+              given=quoted(count)), expected=n)
     start = d.get("start_player")
     if not (isinstance(start, int) and 0 <= start < n):
-        raise IllegalAction("bad_start_player", f"the start player must be one of the players "
-                            f"({players_text(state)}), not seat {quoted(start)}")
+        raise IllegalAction("bad_start_player", M(
+            "the start player must be one of the players ({players}), not seat {given}",
+            players=players_text(state), given=quoted(start)))
     layout = tuple(d.get("court_layout") or ())
     tiles = components.tile_ids
     require(sorted(layout) == sorted(tiles), "bad_court_layout",
-            f"the court is laid out with each of its {len(tiles)} tiles once "
-            f"({labels_text(tiles, components)}); got "
-            f"{labels_text(layout, components) or 'none'}")
+            M("the court is laid out with each of its {count} tiles once ({tiles}); got "
+              "{given}", count=len(tiles), tiles=labels_text(tiles, components),
+              given=labels_text(layout, components) or M("none")))
     garden = _check_garden(d.get("garden") or {}, components)
     set_aside = _check_set_aside(d.get("set_aside"), garden, components)
     return _set_up(state, start, layout, garden, set_aside, components)
@@ -99,19 +101,35 @@ def _check_garden(garden: Mapping[str, Any], components: Components) -> tuple[No
     missing = [s for s in spaces if s not in garden]
     unknown = sorted(set(garden) - set(spaces))
     require(not missing and not unknown, "bad_garden",
-            f"the garden holds a noble on each of its {len(spaces)} spaces; " +
-            "; ".join(part for part in (
-                f"no noble is named for {labels_text(missing, components)}" if missing else "",
-                f"{labels_text(unknown, components)} is not a garden space" if unknown else "")
-                if part))
+            _bad_garden(len(spaces), labels_text(missing, components) if missing else None,
+                        labels_text(unknown, components) if unknown else None))
     placed = tuple(garden[s] for s in spaces)
     for noble in placed:
         require(noble in components.nobles, "unknown_noble",
-                f"{quoted(noble)} is not a noble tile", noble=noble)
+                M("{noble} is not a noble tile", noble=quoted(noble)), noble=noble)
     dupes = sorted(k for k, v in Counter(placed).items() if v > 1)
-    require(not dupes, "bad_garden", "each noble lies on one space only; " + "; ".join(
-        f"{the_noble(k, components)} is on {plural(placed.count(k), 'space')}" for k in dupes))
+    require(not dupes, "bad_garden", M("each noble lies on one space only; {twice}",
+                                       twice=semicolons(
+        [Mn("{noble} is on {count} space", "{noble} is on {count} spaces", placed.count(k),
+            noble=the_noble(k, components)) for k in dupes])))
     return placed
+
+
+def _bad_garden(spaces: int, missing: str | None, unknown: str | None) -> str:
+    """ "the garden holds a noble on each of its 36 spaces; no noble is named for ..."."""
+    parts = [M("no noble is named for {spaces}", spaces=missing)] if missing else []
+    parts += [M("{spaces} is not a garden space", spaces=unknown)] if unknown else []
+    return M("the garden holds a noble on each of its {count} spaces; {problems}", count=spaces,
+             problems=semicolons(parts))
+
+
+def semicolons(parts: Sequence[Message]) -> str:
+    """ "a; b; c": clauses of a refusal one after another (a list in no language's "and")."""
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0]
+    return M("{first}; {rest}", first=parts[0], rest=semicolons(parts[1:]))
 
 
 def _check_set_aside(given: Any, placed: tuple[NobleId, ...],
@@ -121,9 +139,9 @@ def _check_set_aside(given: Any, placed: tuple[NobleId, ...],
     rest = tuple(sorted(set(components.nobles) - set(placed)))
     if given is not None:
         require(sorted(given) == list(rest), "bad_set_aside",
-                f"the nobles set aside are exactly the {len(rest)} not in the garden "
-                f"({labels_text(rest, components)}); got "
-                f"{labels_text(given, components) or 'none'}")
+                M("the nobles set aside are exactly the {count} not in the garden ({nobles}); "
+                  "got {given}", count=len(rest), nobles=labels_text(rest, components),
+                  given=labels_text(given, components) or M("none")))
     return rest
 
 
@@ -166,26 +184,28 @@ def apply_initial_placement(state: State, action: Action, components: Components
 def _check_initial_placement(state: State, action: Action,
                              components: Components) -> tuple[Seat, Mapping[TileId, int]]:
     require(state.phase == "initial_placement", "wrong_phase",
-            "initial placements happen after the setup and before round 1; "
-            f"{PHASE_WORDS.get(state.phase, 'the game is elsewhere')}")
+            M("initial placements happen after the setup and before round 1; {now}",
+              now=PHASE_WORDS.get(state.phase, M("the game is elsewhere"))))
     need = components.free_initial_servants
     seat = _require_actor(state, action, placing_seat(state),
-                          f"place {plural(need, 'servant')}")
+                          Mn("place {count} servant", "place {count} servants", need))
     placements = action.data.get("placements") or {}
     name = who(state, seat)
     for tile, k in placements.items():
         _tile(tile, components)
         require(isinstance(k, int) and k > 0, "bad_placement",
-                f"each placement is a positive whole number of servants; "
-                f"{the(tile, components)} has {quoted(k)}")
+                M("each placement is a positive whole number of servants; {tile} has {given}",
+                  tile=the(tile, components), given=quoted(k)))
     total = sum(placements.values())
     require(total == need, "wrong_placement_total",
-            f"each player places exactly {plural(need, 'servant')} at setup; {name} placed "
-            f"{total}", placed=total)
+            Mn("each player places exactly {count} servant at setup; {player} placed {placed}",
+               "each player places exactly {count} servants at setup; {player} placed "
+               "{placed}", need, player=name, placed=total), placed=total)
     supply = state.players[seat].supply
     require(supply >= total, "supply_empty",
-            f"{name} places {plural(total, 'servant')} but {possessive(name)} personal "
-            f"supply holds {supply}")
+            Mn("{player} places {count} servant but {whose} personal supply holds {supply}",
+               "{player} places {count} servants but {whose} personal supply holds {supply}",
+               total, player=name, whose=possessive(name), supply=supply))
     return seat, placements
 
 
@@ -196,15 +216,16 @@ def _check_initial_placement(state: State, action: Action,
 
 def apply_play_privilege_card(state: State, action: Action, components: Components) -> State:
     """Spec §5.3: pay, take the card's effect for this turn, and lay it down or discard it."""
-    seat = _require_turn(state, action, "play a privilege card")
+    seat = _require_turn(state, action, M("play a privilege card"))
     card = _check_card(state, seat, action.data.get("card"), components)
     seals = _card_seals(card, action.data.get("seals"), components)
     if "closes_steps_through" in card.effect:  # spec §5.3: seals_plus_2 closes 1-3 first
         state = close_steps(state, int(card.effect["closes_steps_through"]) + 1, components)
     player = state.players[seat]
     require(player.gold >= card.cost, "not_enough_gold",
-            f"{the_card(card.id, components)} costs {card.cost} gold; "
-            f"{who(state, seat)} has {player.gold}", cost=card.cost)
+            M("{card} costs {cost} gold; {player} has {gold}",
+              card=the_card(card.id, components), cost=card.cost, player=who(state, seat),
+              gold=player.gold), cost=card.cost)
     player = replace(player, gold=player.gold - card.cost + int(card.effect.get("gold", 0)),
                      hand=player.hand.take([card.id]))
     discard = state.discard
@@ -220,14 +241,16 @@ def _check_card(state: State, seat: Seat, name: Any, components: Components) -> 
     """A card the player holds, whose window is open now (spec §5.3)."""
     card = components.cards.get(name) if isinstance(name, str) else None
     if card is None:
-        raise IllegalAction("unknown_card", f"{quoted(name)} is not a privilege card; they "
-                            f"are {labels_text(components.cards, components)}")
+        raise IllegalAction("unknown_card", M("{card} is not a privilege card; they are "
+                                              "{cards}", card=quoted(name),
+                                              cards=labels_text(components.cards, components)))
     require(state.players[seat].hand.count(card.id) > 0, "card_not_in_hand",
-            f"{who(state, seat)} holds no {label(card.id, components)} card", card=card.id)
+            M("{player} holds no {card} card", player=who(state, seat),
+              card=label(card.id, components)), card=card.id)
     require(state.turn.open_step in card.window, "card_window_closed",
-            f"{the_card(card.id, components)} may be played only while step "
-            f"{window_text(card)} is open; this turn is at "
-            f"{step_text(state.turn.open_step)}", card=card.id)
+            M("{card} may be played only while step {steps} is open; this turn is at {now}",
+              card=the_card(card.id, components), steps=window_text(card),
+              now=step_text(state.turn.open_step)), card=card.id)
     return card
 
 
@@ -237,16 +260,20 @@ def _card_seals(card: CardType, seals: Any, components: Components) -> tuple[int
     total = int(card.effect.get("bonus_seals", 0))
     if not total:
         require(seals is None, "seals_not_allowed",
-                f"only a bonus-seal card takes a split of seals; "
-                f"{the_card(card.id, components)} does not")
+                M("only a bonus-seal card takes a split of seals; {card} does not",
+                  card=the_card(card.id, components)))
         return 0, 0
     blue, purple = (seals or {}).get("blue"), (seals or {}).get("purple")
     if not (isinstance(blue, int) and isinstance(purple, int) and blue >= 0 and purple >= 0
             and blue + purple == total):
         raise IllegalAction(
-            "bad_seals", f"{the_card(card.id, components)} gives "
-            f"{plural(total, 'bonus seal')}: declare blue and purple seals (each 0 or more) "
-            f"adding up to {total}; got {quoted(blue)} blue and {quoted(purple)} purple")
+            "bad_seals", Mn("{card} gives {count} bonus seal: declare blue and purple seals "
+                            "(each 0 or more) adding up to {count}; got {blue} blue and "
+                            "{purple} purple",
+                            "{card} gives {count} bonus seals: declare blue and purple seals "
+                            "(each 0 or more) adding up to {count}; got {blue} blue and "
+                            "{purple} purple", total, card=the_card(card.id, components),
+                            blue=quoted(blue), purple=quoted(purple)))
     return blue, purple
 
 
@@ -270,15 +297,17 @@ def _card_effect(turn: Turn, card: CardType, seals: tuple[int, int]) -> Turn:
 
 def apply_place_at_gate(state: State, action: Action, components: Components) -> State:
     """Spec §5.4: step 1, up to the Gate allowance (none with the unlimited card)."""
-    seat = _require_turn(state, action, "place servants on the Gate")
-    _require_step(state, 1, "placing servants on the Gate")
+    seat = _require_turn(state, action, M("place servants on the Gate"))
+    _require_step(state, 1, M("placing servants on the Gate"))
     sources = list(action.data.get("sources") or ())
     allowance = gate_allowance(state, seat, components)
     if not state.turn.gate_unlimited:
         require(len(sources) <= allowance, "too_many_servants",
-                f"{whose(state, seat)} Gate allowance is "
-                f"{plural(allowance, 'servant')} (Parade Ground servants, advantage, nobles "
-                f"and cards); {who(state, seat)} placed {len(sources)}",
+                Mn("{whose} Gate allowance is {count} servant (Parade Ground servants, "
+                   "advantage, nobles and cards); {player} placed {placed}",
+                   "{whose} Gate allowance is {count} servants (Parade Ground servants, "
+                   "advantage, nobles and cards); {player} placed {placed}", allowance,
+                   whose=whose(state, seat), player=who(state, seat), placed=len(sources)),
                 allowance=allowance, placed=len(sources))
     player = _place(who(state, seat), state.players[seat], GATE, sources, components)
     return replace(state, players=with_item(state.players, seat, player),
@@ -288,15 +317,18 @@ def apply_place_at_gate(state: State, action: Action, components: Components) ->
 def apply_move_servants(state: State, action: Action, components: Components) -> State:
     """Spec §5.5: step 2, each move one servant to a neighbouring tile; closing the step
     pays the Mint."""
-    seat = _require_turn(state, action, "move servants")
-    _require_step(state, 2, "moving servants")
+    seat = _require_turn(state, action, M("move servants"))
+    _require_step(state, 2, M("moving servants"))
     steps = list(action.data.get("steps") or ())
     allowance = move_allowance(state, seat, components)  # fixed before the first step (§5.5)
     if len(steps) > allowance:
         raise IllegalAction("too_many_moves",
-                            f"{whose(state, seat)} move allowance is "
-                            f"{plural(allowance, 'move')} (Stairway servants, advantage, "
-                            f"nobles and cards); {who(state, seat)} made {len(steps)}",
+                            Mn("{whose} move allowance is {count} move (Stairway servants, "
+                               "advantage, nobles and cards); {player} made {made}",
+                               "{whose} move allowance is {count} moves (Stairway servants, "
+                               "advantage, nobles and cards); {player} made {made}", allowance,
+                               whose=whose(state, seat), player=who(state, seat),
+                               made=len(steps)),
                             allowance=allowance, moves=len(steps))
     court = list(state.players[seat].court)
     diagonal = owns(state.players[seat], "diagonal_move", components)
@@ -316,29 +348,32 @@ def _check_step(state: State, court: list[int], step: Mapping[str, Any],
     # a step the data schema would refuse (an API caller is checked by it first; the
     # rules are still called directly) is refused, never a crash
     if not isinstance(step, Mapping):  # the words only for a refusal (a hot path)
-        raise IllegalAction("bad_move", f"move {number} is not a step from one court tile "
-                            "to another (it names the tile it leaves and the tile it "
-                            f"reaches); got {quoted(step)}", number=number)
+        raise IllegalAction("bad_move", M("move {number} is not a step from one court tile to "
+                                          "another (it names the tile it leaves and the tile "
+                                          "it reaches); got {given}", number=number,
+                                          given=quoted(step)), number=number)
     src = _tile(step.get("from"), components)
     dst = _tile(step.get("to"), components)
     # spec §5.5: "from ≠ to" - a servant "moved" to the tile it stands on is no move
     # (the no-op class of issue #19.4); each sentence is built only for a refusal
     if src == dst:
         raise IllegalAction("move_to_same_tile",
-                            f"move {number} goes from {the(src, components)} to "
-                            f"{the(src, components)}; a move takes a servant to another "
-                            "court tile", number=number, tile=src)
+                            M("move {number} goes from {tile} to {tile}; a move takes a "
+                              "servant to another court tile", number=number,
+                              tile=the(src, components)), number=number, tile=src)
     if court[components.tile_index[src]] <= 0:
         raise IllegalAction("no_servant_on_tile",
-                            f"move {number}: {who(state, state.active)} has no servant on "
-                            f"{the(src, components)} to move", tile=src)
+                            M("move {number}: {player} has no servant on {tile} to move",
+                              number=number, player=who(state, state.active),
+                              tile=the(src, components)), tile=src)
     if not is_adjacent(positions[src], positions[dst], diagonal):
-        diagonal_name = label("diagonal_move", components)
+        args = {"number": number, "dst": the(dst, components), "src": the(src, components)}
         raise IllegalAction(
             "not_adjacent",
-            f"move {number}: {the(dst, components)} is not "
-            f"{'' if diagonal else 'orthogonally '}next to {the(src, components)} in the "
-            "court" + ("" if diagonal else f" (a diagonal step needs a {diagonal_name} noble)"),
+            M("move {number}: {dst} is not next to {src} in the court", **args) if diagonal
+            else M("move {number}: {dst} is not orthogonally next to {src} in the court (a "
+                   "diagonal step needs a {diagonal} noble)",
+                   diagonal=label("diagonal_move", components), **args),
             src=src, dst=dst)
 
 
@@ -355,8 +390,8 @@ def is_adjacent(a: tuple[int, int], b: tuple[int, int], diagonal: bool) -> bool:
 
 def apply_court_placements(state: State, action: Action, components: Components) -> State:
     """Spec §5.6: the extra servants of the seal-tile advantages and of Seal +1 nobles."""
-    seat = _require_turn(state, action, "place servants on the seal tiles")
-    _require_step(state, 3, "placing the extra seal-tile servants")
+    seat = _require_turn(state, action, M("place servants on the seal tiles"))
+    _require_step(state, 3, M("placing the extra seal-tile servants"))
     state = close_steps(state, 3, components)  # §5.6: earlier steps close first (Mint paid)
     plan = _court_plan(state, seat, action.data, components)
     player = state.players[seat]
@@ -376,23 +411,29 @@ def _court_plan(state: State, seat: Seat, d: Mapping[str, Any],
         source = d.get(key)
         if source is not None:
             require(adv[tile], "no_advantage",
-                    f"the extra servant on {the(tile, components)} needs the advantage there; "
-                    f"{who(state, seat)} does not have it", tile=tile)
+                    M("the extra servant on {tile} needs the advantage there; {player} does "
+                      "not have it", tile=the(tile, components), player=who(state, seat)),
+                    tile=tile)
             plan.append((tile, source))
     bonus = list(d.get("seal_bonus") or ())
     owned = privilege_count(state.players[seat], "seal_plus_1", components)
     seal = label("seal_plus_1", components)
     require(len(bonus) <= owned, "too_many_seal_bonus",
-            f"{who(state, seat)} may place {plural(owned, 'bonus servant')} (one per "
-            f"{seal} noble owned); {who(state, seat)} placed {len(bonus)}", allowed=owned)
+            Mn("{player} may place {count} bonus servant (one per {seal} noble owned); "
+               "{player} placed {placed}",
+               "{player} may place {count} bonus servants (one per {seal} noble owned); "
+               "{player} placed {placed}", owned, player=who(state, seat), seal=seal,
+               placed=len(bonus)), allowed=owned)
     for entry in bonus:
         if not isinstance(entry, Mapping):
-            raise IllegalAction("bad_seal_bonus", f"each {seal} servant names the tile it "
-                                f"goes on and where it comes from; got {quoted(entry)}")
+            raise IllegalAction("bad_seal_bonus", M("each {seal} servant names the tile it "
+                                                    "goes on and where it comes from; got "
+                                                    "{given}", seal=seal, given=quoted(entry)))
         onto = entry.get("tile")
         require(onto in (KINGS, POMPADOUR), "bad_seal_bonus_tile",
-                f"a {seal} servant goes on {the(KINGS, components)} or on "
-                f"{the(POMPADOUR, components)}, not on {the(onto, components)}")
+                M("a {seal} servant goes on {kings} or on {pompadour}, not on {tile}", seal=seal,
+                  kings=the(KINGS, components), pompadour=the(POMPADOUR, components),
+                  tile=the(onto, components)))
         plan.append((onto, entry.get("source")))
     return plan
 
@@ -404,8 +445,8 @@ def _court_plan(state: State, seat: Seat, d: Mapping[str, Any],
 
 def apply_recruit_noble(state: State, action: Action, components: Components) -> State:
     """Spec §5.7: pay the seals and the gold, take the noble, maybe leave a servant."""
-    seat = _require_turn(state, action, "recruit a noble")
-    _require_step(state, 4, "recruiting nobles")
+    seat = _require_turn(state, action, M("recruit a noble"))
+    _require_step(state, 4, M("recruiting nobles"))
     state = close_steps(state, 4, components)  # review ruling 1: closing comes first
     space, noble_id = action.data.get("space"), action.data.get("noble")
     noble, price = check_recruit(state, seat, space, noble_id, components)
@@ -417,30 +458,45 @@ def check_recruit(state: State, seat: Seat, space: Any, noble_id: Any,
     """Spec §5.7 legality, in the listed order; returns the noble and its price."""
     rows, cols = components.garden_size
     require(space in components.space_index, "unknown_space",
-            f"{quoted(space)} is not a garden space (the garden has {rows} rows and "
-            f"{cols} columns)", space=space)
+            M("{space} is not a garden space (the garden has {rows} rows and {cols} columns)",
+              space=quoted(space), rows=rows, cols=cols), space=space)
     require(noble_id in components.nobles, "unknown_noble",
-            f"{quoted(noble_id)} is not a noble tile")
+            M("{noble} is not a noble tile", noble=quoted(noble_id)))
     here = state.garden[components.space_index[space]]
     where = label(space, components)
     require(here == noble_id, "noble_not_in_garden",
-            f"{the_noble(noble_id, components)} is not on {where}; " +
-            (f"that space holds {the_noble(here, components)}" if here
-             else "that space is empty"), space=space, noble=noble_id)
+            M("{noble} is not on {space}; that space holds {other}",
+              noble=the_noble(noble_id, components), space=where,
+              other=the_noble(here, components)) if here else
+            M("{noble} is not on {space}; that space is empty",
+              noble=the_noble(noble_id, components), space=where), space=space, noble=noble_id)
     noble = components.nobles[noble_id]
     player, name = state.players[seat], who(state, seat)
     require(servants_on(player, OFFICE, components) >= 1, "no_office_servant",
-            f"each recruit returns a servant from the Office; {name} has none there")
+            M("each recruit returns a servant from the Office; {player} has none there",
+              player=name))
     for colour, tile in (("purple", POMPADOUR), ("blue", KINGS)):
         _require_seals(state.turn, player, name, noble, colour, tile, components)
     price = recruit_price(state, space, noble, components)
     off = noble.gold - price
     require(player.gold >= price, "not_enough_gold",
-            f"{the_noble(noble.id, components)} costs {price} gold on {where}" +
-            (f" ({noble.gold} printed, {off} off for "
-             f"{plural(off, 'empty neighbouring space')})" if off else "") +
-            f"; {name} has {player.gold}", price=price)
+            _price_refusal(the_noble(noble.id, components), price, where, noble.gold, off, name,
+                           player.gold), price=price)
     return noble, price
+
+
+def _price_refusal(noble: str, price: int, where: str, printed: int, off: int, name: str,
+                   gold: int) -> Message:
+    """ "the 3-point noble costs 2 gold on row 1, column 2 (3 printed, 1 off for 1 empty
+    neighbouring space); Ann has 1"."""
+    if not off:
+        return M("{noble} costs {price} gold on {space}; {player} has {gold}", noble=noble,
+                 price=price, space=where, player=name, gold=gold)
+    return Mn("{noble} costs {price} gold on {space} ({printed} printed, {count} off for {count} "
+              "empty neighbouring space); {player} has {gold}",
+              "{noble} costs {price} gold on {space} ({printed} printed, {count} off for {count} "
+              "empty neighbouring spaces); {player} has {gold}", off, noble=noble, price=price,
+              space=where, printed=printed, player=name, gold=gold)
 
 
 def _require_seals(turn: Turn, player: PlayerState, name: str, noble: Noble, colour: str,
@@ -450,9 +506,11 @@ def _require_seals(turn: Turn, player: PlayerState, name: str, noble: Noble, col
                    else (noble.blue, turn.bonus_blue))
     servants = servants_on(player, tile, components)
     require(servants >= max(0, cost - bonus), f"not_enough_{colour}_seals",
-            f"{the_noble(noble.id, components)} costs {plural(cost, f'{colour} seal')}; "
-            f"{name} has {plural(bonus, f'bonus {colour} seal')} and "
-            f"{plural(servants, 'servant')} on {the(tile, components)}", noble=noble.id)
+            M("{noble} costs {cost}; {player} has {bonus} and {servants} on {tile}",
+              noble=the_noble(noble.id, components), cost=seal_count(cost, colour),
+              player=name, bonus=seal_count(bonus, colour, bonus=True),
+              servants=Mn("{count} servant", "{count} servants", servants),
+              tile=the(tile, components)), noble=noble.id)
 
 
 def _recruit(state: State, seat: Seat, space: SpaceId, noble: Noble, price: int,
@@ -490,26 +548,31 @@ def _recruit(state: State, seat: Seat, space: SpaceId, noble: Noble, price: int,
 
 def apply_draw_privilege_cards(state: State, action: Action, components: Components) -> State:
     """Spec §5.8: draw up to the Back Door allowance; the cards wait to be kept."""
-    seat = _require_turn(state, action, "draw privilege cards")
-    _require_step(state, 4, "drawing privilege cards at the Back Door", shown=5)
+    seat = _require_turn(state, action, M("draw privilege cards"))
+    _require_step(state, 4, M("drawing privilege cards at the Back Door"), shown=5)
     state = close_steps(state, 5, components)
     count = action.data.get("count")
     name = who(state, seat)
     if not (isinstance(count, int) and count >= 0):
-        raise IllegalAction("bad_count", "the number of cards to draw is a whole number, 0 or "
-                            f"more; got {quoted(count)}")
+        raise IllegalAction("bad_count", M("the number of cards to draw is a whole number, 0 "
+                                           "or more; got {given}", given=quoted(count)))
     allowance = draw_allowance(state, seat, components)
     extra = components.privilege_amount.get("cards_plus_3", 0)
     require(count <= allowance, "too_many_cards",
-            f"{possessive(name)} Back Door allowance is {plural(allowance, 'card')} (1 per "
-            f"servant there, plus {extra} per {label('cards_plus_3', components)} noble while "
-            f"a servant is there); {name} asked for {count}", allowance=allowance, count=count)
+            Mn("{whose} Back Door allowance is {count} card (1 per servant there, plus {extra} "
+               "per {privilege} noble while a servant is there); {player} asked for {asked}",
+               "{whose} Back Door allowance is {count} cards (1 per servant there, plus "
+               "{extra} per {privilege} noble while a servant is there); {player} asked for "
+               "{asked}", allowance, whose=possessive(name), extra=extra,
+               privilege=label("cards_plus_3", components), player=name, asked=count),
+            allowance=allowance, count=count)
     cards = list(action.data.get("cards") or ())
     expected = min(count, len(state.deck) + len(state.discard))
     require(len(cards) == expected, "wrong_card_count",
-            f"a draw of {plural(count, 'card')} names {expected} (draw pile "
-            f"{len(state.deck)}, discard pile {len(state.discard)}); "
-            f"{len(cards)} {'was' if len(cards) == 1 else 'were'} named")
+            M("a draw of {cards} names {expected} (draw pile {deck}, discard pile {discard}); "
+              "{named}", cards=Mn("{count} card", "{count} cards", count), expected=expected,
+              deck=len(state.deck), discard=len(state.discard),
+              named=Mn("{count} was named", "{count} were named", len(cards))))
     deck, discard = _take_drawn(cards, state.deck, state.discard, components)
     turn = replace(state.turn, pending=tuple(cards), open_step=5 if cards else DONE)
     return replace(state, deck=deck, discard=discard, turn=turn)
@@ -520,11 +583,11 @@ def _take_drawn(cards: Sequence[Any], deck: Bag, discard: Bag,
     """The piles after drawing `cards` in order (spec §5.8)."""
     for card in cards:
         require(card in components.cards, "unknown_card",
-                f"{quoted(card)} is not a privilege card", card=card)
+                M("{card} is not a privilege card", card=quoted(card)), card=card)
         if not len(deck):  # spec §5.8: the discard pile becomes the draw pile
             deck, discard = discard, Bag()
         require(deck.count(card) > 0, "not_available",
-                f"{the_card(card, components)} is not in the draw pile", card=card)
+                M("{card} is not in the draw pile", card=the_card(card, components)), card=card)
         deck = deck.take([card])
     return deck, discard
 
@@ -532,26 +595,29 @@ def _take_drawn(cards: Sequence[Any], deck: Bag, discard: Bag,
 def apply_keep_privilege_cards(state: State, action: Action, components: Components) -> State:
     """Spec §5.9: each kept card returns a servant from the Back Door; the rest are
     discarded face up."""
-    seat = _require_turn(state, action, "keep privilege cards")
+    seat = _require_turn(state, action, M("keep privilege cards"))
     pending = Bag(state.turn.pending)
     name = who(state, seat)
     require(len(pending) > 0, "nothing_drawn",
-            f"{name} has no drawn cards to keep: draw at the Back Door first (or the cards "
-            "were already kept this turn)")
+            M("{player} has no drawn cards to keep: draw at the Back Door first (or the cards "
+              "were already kept this turn)", player=name))
     kept = list(action.data.get("kept") or ())
     left = Counter(pending)
     for card in kept:
         require(left[card] > 0, "card_not_drawn",
-                f"{name} drew {plural(pending.count(card), 'copy', 'copies')} of "
-                f"{the_card(card, components)}" if card in pending else
-                f"{the_card(card, components)} is not among the cards {name} drew", card=card)
+                Mn("{player} drew {count} copy of {card}", "{player} drew {count} copies of "
+                   "{card}", pending.count(card), player=name, card=the_card(card, components))
+                if card in pending else
+                M("{card} is not among the cards {player} drew",
+                  card=the_card(card, components), player=name), card=card)
         left[card] -= 1
     rest = pending.take(kept)
     player = state.players[seat]
     on_door = servants_on(player, BACK_DOOR, components)
     require(len(kept) <= on_door, "too_many_kept",
-            f"each kept card returns a servant from the Back Door; {name} has {on_door} there "
-            f"and kept {len(kept)}", kept=len(kept), servants=on_door)
+            M("each kept card returns a servant from the Back Door; {player} has {servants} "
+              "there and kept {kept}", player=name, servants=on_door, kept=len(kept)),
+            kept=len(kept), servants=on_door)
     player = _return(player, BACK_DOOR, len(kept), components)
     player = replace(player, hand=player.hand.add(kept))
     return replace(state, players=with_item(state.players, seat, player),
@@ -562,10 +628,11 @@ def apply_keep_privilege_cards(state: State, action: Action, components: Compone
 def apply_end_turn(state: State, action: Action, components: Components) -> State:
     """Spec §5.10: the next seat clockwise; before every start-player turn, the end check
     of §6 (the final round begins once the garden has few nobles left)."""
-    _require_turn(state, action, "end the turn")
+    _require_turn(state, action, M("end the turn"))
     require(not state.turn.pending, "cards_pending",
-            f"{who(state, state.active)} keeps or discards the "
-            f"{plural(len(state.turn.pending), 'drawn card')} before ending the turn")
+            Mn("{player} keeps or discards the {count} drawn card before ending the turn",
+               "{player} keeps or discards the {count} drawn cards before ending the turn",
+               len(state.turn.pending), player=who(state, state.active)))
     state = close_steps(state, DONE, components)
     nxt = (state.active + 1) % state.player_count
     state = replace(state, active=nxt, turn=Turn(), turns_played=state.turns_played + 1)
@@ -584,32 +651,36 @@ def apply_end_turn(state: State, action: Action, components: Components) -> Stat
 
 def _require_actor(state: State, action: Action, seat: Seat, what: str) -> Seat:
     if action.actor != seat or isinstance(action.actor, bool):
-        raise IllegalAction("not_your_turn", f"it is {whose(state, seat)} turn to {what}, "
-                            f"not {whose(state, action.actor)}", expected=seat,
-                            actor=action.actor)
+        raise IllegalAction("not_your_turn", M("it is {whose} turn to {what}, not {actor}",
+                                               whose=whose(state, seat), what=what,
+                                               actor=whose(state, action.actor)),
+                            expected=seat, actor=action.actor)
     return seat
 
 
 def _require_turn(state: State, action: Action, what: str) -> Seat:
     require(state.phase == "play", "wrong_phase",
-            f"nobody can {what} before the game is set up and the initial placements are "
-            f"done ({PHASE_WORDS.get(state.phase, 'the game is elsewhere')})")
+            M("nobody can {what} before the game is set up and the initial placements are "
+              "done ({now})", what=what,
+              now=PHASE_WORDS.get(state.phase, M("the game is elsewhere"))))
     return _require_actor(state, action, state.active, what)
 
 
 def _require_step(state: State, step: int, what: str, shown: int | None = None) -> None:
     """Steps run in order and never reopen (spec §4.1)."""
     require(state.turn.open_step <= step, "step_closed",
-            f"{what} is step {shown or step}; this turn is already at "
-            f"{step_text(state.turn.open_step)}, and steps never go back",
+            M("{what} is step {step}; this turn is already at {now}, and steps never go back",
+              what=what, step=shown or step, now=step_text(state.turn.open_step)),
             open_step=state.turn.open_step)
 
 
 def _tile(tile: Any, components: Components) -> TileId:
     """`tile` when it names a court tile, else the refusal listing them."""
     if not (isinstance(tile, str) and tile in components.tile_index):
-        raise IllegalAction("unknown_tile", f"{quoted(tile)} is not a court tile (they are "
-                            f"{labels_text(components.tile_ids, components)})", tile=tile)
+        raise IllegalAction("unknown_tile", M("{tile} is not a court tile (they are {tiles})",
+                                              tile=quoted(tile),
+                                              tiles=labels_text(components.tile_ids,
+                                                                components)), tile=tile)
     return tile
 
 
@@ -715,11 +786,11 @@ def _place(name: str, player: PlayerState, dest: TileId, sources: Sequence[Any],
     only while the supply is empty. `name` names the player in refusals."""
     court, supply = list(player.court), player.supply
     for number, source in enumerate(sources, 1):
-        what = f"servant {number} for {the(dest, components)}"
+        what = M("servant {number} for {tile}", number=number, tile=the(dest, components))
         if source == SUPPLY:
             require(supply > 0, "supply_empty",
-                    f"{what}: {possessive(name)} personal supply is empty; take it from "
-                    "another court tile instead", number=number)
+                    M("{what}: {whose} personal supply is empty; take it from another court "
+                      "tile instead", what=what, whose=possessive(name)), number=number)
             supply -= 1
         else:
             _take_from_tile(name, court, supply, dest, source, number, components)
@@ -730,21 +801,25 @@ def _place(name: str, player: PlayerState, dest: TileId, sources: Sequence[Any],
 def _take_from_tile(name: str, court: list[int], supply: int, dest: TileId, source: Any,
                     number: int, components: Components) -> None:
     """One placed servant taken from another court tile (spec §4.2); `court` loses it."""
-    what = f"servant {number} for {the(dest, components)}"
+    what = M("servant {number} for {tile}", number=number, tile=the(dest, components))
     source = _tile(source, components)
     # spec §4.2: "from any other court tile (not the destination tile)" - a servant
     # "placed" where it already stands is no placement (issue #19.4)
     require(source != dest, "source_is_destination",
-            f"{what} cannot come from {the(dest, components)} itself: a placed servant "
-            "comes from the personal supply or, once it is empty, from another "
-            "court tile", number=number, tile=dest)
+            M("{what} cannot come from {tile} itself: a placed servant comes from the personal "
+              "supply or, once it is empty, from another court tile", what=what,
+              tile=the(dest, components)), number=number, tile=dest)
     require(supply == 0, "supply_not_empty",
-            f"{what}: a servant may be taken from a court tile "
-            f"({the(source, components)}) only when {possessive(name)} personal supply is "
-            f"empty; it holds {plural(supply, 'servant')}", number=number, supply=supply)
+            Mn("{what}: a servant may be taken from a court tile ({tile}) only when {whose} "
+               "personal supply is empty; it holds {count} servant",
+               "{what}: a servant may be taken from a court tile ({tile}) only when {whose} "
+               "personal supply is empty; it holds {count} servants", supply, what=what,
+               tile=the(source, components), whose=possessive(name)),
+            number=number, supply=supply)
     i = components.tile_index[source]
     require(court[i] > 0, "no_servant_on_source",
-            f"{what}: {name} has no servant on {the(source, components)}")
+            M("{what}: {player} has no servant on {tile}", what=what, player=name,
+              tile=the(source, components)))
     court[i] -= 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import M
 from ..rules import Action, Dealer, seat_name, thaw
 from .edition import Components, Noble, NobleId
 from .state import State
@@ -57,16 +58,18 @@ def _setup_slots(state: State, components: Components) -> list[Slot]:
     tiles, nobles = sorted(components.tile_ids), sorted(components.nobles)
     cols = components.grid_cols  # the layout is row-major (spec §2.1)
     slots = [_slot("court_layout", [i], tiles,
-                   f"court tile in row {i // cols + 1}, column {i % cols + 1}")
+                   M("court tile in row {row}, column {col}", row=i // cols + 1,
+                     col=i % cols + 1))
              for i in range(len(components.tile_ids))]
     groups = noble_groups(components)
-    slots += [{**_slot("garden", [s], nobles, f"noble on garden {label(s, components)}"),
+    slots += [{**_slot("garden", [s], nobles, M("noble on garden {space}",
+                                                 space=label(s, components))),
                "groups": groups}
               for s in components.space_ids]
     seats = [{"label": seat_name(state.names, seat), "values": [seat]}
              for seat in range(state.player_count)]
     slots.append({**_slot("start_player", [], list(range(state.player_count)),
-                          "start player"), "groups": [{"label": "", "items": seats}]})
+                          M("start player")), "groups": [{"label": "", "items": seats}]})
     return slots
 
 
@@ -94,10 +97,10 @@ def _noble_looks(components: Components
         key = (1, privileges.index(n.privilege)) \
             if n.privilege is not None and n.privilege in privileges else (0, n.points)
         by_group.setdefault(key, {}).setdefault(look(n), []).append(noble_id)
-    out = []
+    out: list[tuple[str, tuple[tuple[NobleId, ...], ...]]] = []
     for (kind, which), looks in sorted(by_group.items()):
-        group = (f"nobles with {label(privileges[which], components)}" if kind
-                 else f"{which}-point nobles without a privilege")
+        group: str = (M("nobles with {privilege}", privilege=label(privileges[which], components))
+                 if kind else M("{points}-point nobles without a privilege", points=which))
         out.append((group, tuple(tuple(ids) for ids in looks.values())))
     return out
 
@@ -116,13 +119,14 @@ def _draw_slots(state: State, count: Any) -> list[Slot]:
     wanted = min(count, len(deck) + len(discard))
     if wanted <= len(deck) or not deck:
         return [_slot("cards", [], deck if deck else discard,
-                      "privilege cards drawn, in the order turned up", many=True,
+                      M("privilege cards drawn, in the order turned up"), many=True,
                       count=wanted)]
     both = sorted(deck + discard)
     return [_slot("cards", [i], deck if i < len(deck) else both,
-                  f"privilege card {i + 1} of {wanted}, " + (
-                      "from the draw pile" if i < len(deck)
-                      else "from the reshuffled discard pile"))
+                  M("privilege card {number} of {count}, from the draw pile", number=i + 1,
+                    count=wanted) if i < len(deck) else
+                  M("privilege card {number} of {count}, from the reshuffled discard pile",
+                    number=i + 1, count=wanted))
             for i in range(wanted)]
 
 

@@ -71,6 +71,9 @@ class Printed:
     #: the base rule's printed names (top-level lists with id and name, the edition's own
     #: `labels`): they win over every designed label
     labels: Mapping[str, str]
+    #: the Chinese names the edition prints (a court tile's `name_zh`, a privilege's `zh`),
+    #: by id: the words of the seed (issue #33)
+    zh: Mapping[str, str]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -209,6 +212,9 @@ def _printed(content: Mapping[str, Any]) -> Printed:
         spaces=tuple((s["id"], int(s["row"]), int(s["col"])) for s in garden["spaces"]),
         statues=tuple(str(s["id"]) for s in garden.get("statues", ())),
         labels=GameRules[Any](content).labels(),  # the one place that rule lives
+        zh={str(p["id"]): str(p[key]) for p, key in
+            [(t, "name_zh") for t in court["tiles"]] +
+            [(p, "zh") for p in content["noble_privileges"]] if p.get(key)},
     )
 
 

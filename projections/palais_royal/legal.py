@@ -12,7 +12,8 @@ from itertools import combinations
 from typing import Any, cast
 
 from ..choices import DONE, Choice, Done, Made, Option, Step
-from ..rules import Action, Actor, IllegalAction, Seat, plural, words_list
+from ..messages import M, Mn, Seq
+from ..rules import Action, Actor, IllegalAction, Seat
 from .apply import (
     apply_court_placements,
     apply_play_privilege_card,
@@ -47,7 +48,7 @@ from .edition import (
     TileId,
 )
 from .state import PlayerState, State, placing_seat
-from .words import label, the, who
+from .words import label, opened, seal_count, the, who
 
 Proposal = tuple[str, dict[str, Any]]
 
@@ -361,16 +362,20 @@ def initial_placement_steps(state: State, actor: Actor, made: Made,
     done = sum(placed.values())
     if done >= need:
         return DONE
-    return Choice(("placements",), f"Where {who(state, actor)} places "
-                  f"{plural(need, 'servant')} ({done} of {need} placed)",
+    return Choice(("placements",), Mn("Where {player} places {count} servant ({done} of "
+                                      "{count} placed)",
+                                      "Where {player} places {count} servants ({done} of "
+                                      "{count} placed)", need, player=who(state, actor),
+                                      done=done),
                   tuple(_tile_option(tile, placed.get(tile, 0), components)
                         for tile in state.court_layout),
                   kind="tally", fewest=need, most=need)
 
 
 def _tile_option(tile: TileId, placed: int, components: Components) -> Option:
-    return Option(tile, the(tile, components)[:1].upper() + the(tile, components)[1:],
-                  detail=f"{plural(placed, 'servant')} placed" if placed else "")
+    return Option(tile, opened(the(tile, components)),
+                  detail=Mn("{count} servant placed", "{count} servants placed", placed)
+                  if placed else "")
 
 
 def play_privilege_card_steps(state: State, actor: Actor, made: Made,
@@ -386,14 +391,15 @@ def play_privilege_card_steps(state: State, actor: Actor, made: Made,
         return None
     if not made.has("card"):
         hand = state.players[seat].hand
-        return Choice(("card",), "Which privilege card to play", tuple(
+        return Choice(("card",), M("Which privilege card to play"), tuple(
             Option(c, label(c, components), detail=_card_detail(c, hand.count(c),
                                                                  components))
             for c in playable))
     total = int(components.cards[made.get("card")].effect.get("bonus_seals", 0))
     if not total or made.has("seals"):
         return DONE
-    return Choice(("seals",), f"How the {plural(total, 'bonus seal')} split",
+    return Choice(("seals",), Mn("How the {count} bonus seal split",
+                                 "How the {count} bonus seals split", total),
                   tuple(Option({"blue": b, "purple": total - b}, _seals_words(b, total - b))
                         for b in range(total, -1, -1)))
 
@@ -408,14 +414,13 @@ def _playable(state: State, seat: Seat, card: CardId, components: Components) ->
 
 def _card_detail(card: CardId, held: int, components: Components) -> str:
     cost = components.cards[card].cost
-    text = f"costs {cost} gold" if cost else "free"
-    return text if held == 1 else f"{text} · {held} held"
+    text = M("costs {cost} gold", cost=cost) if cost else M("free")
+    return text if held == 1 else M("{price} · {held} held", price=text, held=held)
 
 
 def _seals_words(blue: int, purple: int) -> str:
-    parts = [plural(k, f"{colour} seal") for k, colour in ((blue, "blue"), (purple, "purple"))
-             if k]
-    return words_list(parts)[:1].upper() + words_list(parts)[1:]
+    parts = [seal_count(k, colour) for k, colour in ((blue, "blue"), (purple, "purple")) if k]
+    return opened(Seq(parts)) if len(parts) > 1 else opened(parts[0]) if parts else ""
 
 
 def _source_options(supply: int, court: Sequence[int], dest: TileId, state: State,
@@ -424,7 +429,7 @@ def _source_options(supply: int, court: Sequence[int], dest: TileId, state: Stat
     it holds any, else each other court tile holding one of the player's servants, in the
     court's reading order. (value, words, servants there)."""
     if supply > 0:
-        return [(SUPPLY, "the personal supply", supply)]
+        return [(SUPPLY, M("the personal supply"), supply)]
     index = components.tile_index
     return [(t, the(t, components), court[index[t]]) for t in state.court_layout
             if t != dest and court[index[t]] > 0]
@@ -458,14 +463,17 @@ def place_at_gate_steps(state: State, actor: Actor, made: Made,
     if not made.is_open("sources") or full:
         return Done({"sources": []})
     supply, court = _after_sources(state, seat, [(GATE, s) for s in sources], components)
-    options = tuple(Option(value, f"A servant from {words}", detail=f"{held} there")
+    options = tuple(Option(value, M("A servant from {source}", source=words),
+                           detail=M("{count} there", count=held))
                     for value, words, held in _source_options(supply, court, GATE, state,
                                                               components))
     if not options:
         return Done({"sources": []})
-    limit = "as many as you like" if allowance is None else f"up to {allowance}"
-    return Choice(("sources",), f"Servants to put on {the(GATE, components)} ({limit}; "
-                  f"{len(sources)} so far)", options, kind="sequence", can_end=True,
+    args = {"gate": the(GATE, components), "done": len(sources)}
+    prompt = M("Servants to put on {gate} (as many as you like; {done} so far)", **args) \
+        if allowance is None else \
+        M("Servants to put on {gate} (up to {most}; {done} so far)", most=allowance, **args)
+    return Choice(("sources",), prompt, options, kind="sequence", can_end=True,
                   most=allowance)
 
 
@@ -488,7 +496,8 @@ def move_servants_steps(state: State, actor: Actor, made: Made,
     options = tuple(_step_choices(state, seat, court, components))
     if not options:
         return Done({"steps": []})
-    return Choice(("steps",), f"Moves ({len(steps)} of up to {allowance} made)", options,
+    return Choice(("steps",), M("Moves ({done} of up to {most} made)", done=len(steps),
+                                most=allowance), options,
                   kind="sequence", can_end=True, most=allowance)
 
 
@@ -502,12 +511,14 @@ def _step_choices(state: State, seat: Seat, court: Sequence[int], components: Co
         held = court[index[src]]
         if held <= 0:
             continue
-        group = f"From {the(src, components)} ({plural(held, 'servant')})"
+        group = Mn("From {tile} ({count} servant)", "From {tile} ({count} servants)", held,
+                   tile=the(src, components))
         for dst in state.court_layout:
             if dst != src and is_adjacent(positions[src], positions[dst], diagonal):
                 yield Option({"from": src, "to": dst},
-                             f"From {the(src, components)} to {the(dst, components)}",
-                             group=group[:1].upper() + group[1:])
+                             M("From {src} to {dst}", src=the(src, components),
+                               dst=the(dst, components)),
+                             group=opened(group))
 
 
 #: court_placements' data when nothing is placed (spec §5.6)
@@ -534,25 +545,30 @@ def court_placements_steps(state: State, actor: Actor, made: Made,
         return Done(NO_COURT_PLACEMENTS)
     supply, court = _court_taken(closed, seat, made, components)
     options = tuple(
-        Option({"tile": tile, "source": value}, f"On {the(tile, components)}, from {words}",
-               detail=f"{held} there", group=f"On {the(tile, components)}")
+        Option({"tile": tile, "source": value},
+               M("On {tile}, from {source}", tile=the(tile, components), source=words),
+               detail=M("{count} there", count=held),
+               group=M("On {tile}", tile=the(tile, components)))
         for tile in (KINGS, POMPADOUR)
         for value, words, held in _source_options(supply, court, tile, closed, components))
     if not options:
         return Done(NO_COURT_PLACEMENTS)
     seal = label("seal_plus_1", components)
-    return Choice(("seal_bonus",), f"Servants of the {seal} nobles ({len(bonus)} of up to "
-                  f"{owned} placed)", options, kind="sequence", can_end=True, most=owned)
+    return Choice(("seal_bonus",), M("Servants of the {seal} nobles ({done} of up to {most} "
+                                     "placed)", seal=seal, done=len(bonus), most=owned),
+                  options, kind="sequence", can_end=True, most=owned)
 
 
 def _extra_choice(closed: State, seat: Seat, made: Made, tile: TileId, key: str,
                   components: Components) -> Choice:
     """The advantage's extra servant on `tile`: none, or one from where §4.2 allows."""
     supply, court = _court_taken(closed, seat, made, components)
-    options = [Option(None, "No extra servant")] + [
-        Option(value, f"One from {words}", detail=f"{held} there")
+    options = [Option(None, M("No extra servant"))] + [
+        Option(value, M("One from {source}", source=words), detail=M("{count} there",
+                                                                    count=held))
         for value, words, held in _source_options(supply, court, tile, closed, components)]
-    return Choice((key,), f"The extra servant on {the(tile, components)} (advantage)",
+    return Choice((key,), M("The extra servant on {tile} (advantage)",
+                            tile=the(tile, components)),
                   tuple(options))
 
 
@@ -582,7 +598,7 @@ def recruit_noble_steps(state: State, actor: Actor, made: Made,
     options = tuple(_recruit_options_in_words(closed, seat, components))
     if not options:
         return None
-    return Choice(("noble",), "Which noble to recruit", options)
+    return Choice(("noble",), M("Which noble to recruit"), options)
 
 
 def _recruit_options_in_words(closed: State, seat: Seat, components: Components
@@ -597,14 +613,15 @@ def _recruit_options_in_words(closed: State, seat: Seat, components: Components
         except IllegalAction:
             continue
         yield Option(noble, label(noble, components),
-                     detail=f"{label(space, components)} · {price} gold here", group=group)
+                     detail=M("{space} · {price} gold here", space=label(space, components),
+                              price=price), group=group)
 
 
 @lru_cache(maxsize=16)
 def _nobles_by_look(components: Components) -> tuple[tuple[str, NobleId], ...]:
     """Every noble with its heading, in the order of the setup's groups (chance.py: by
     privilege icon, or by the points of a tile without one)."""
-    return tuple((str(g["label"])[:1].upper() + str(g["label"])[1:], str(noble))
+    return tuple((opened(g["label"]), str(noble))
                  for g in noble_groups(components) for item in g["items"]
                  for noble in item["values"])
 
@@ -619,9 +636,11 @@ def draw_privilege_cards_steps(state: State, actor: Actor, made: Made,
         return DONE
     allowance = draw_allowance(state, cast(Seat, actor), components)
     pile = len(state.deck) + len(state.discard)
-    return Choice(("count",), f"How many privilege cards to draw (up to {allowance})",
-                  tuple(Option(k, plural(k, "card") if k else "No cards",
-                               detail="" if k <= pile else f"{pile} left to draw")
+    return Choice(("count",), M("How many privilege cards to draw (up to {most})",
+                                most=allowance),
+                  tuple(Option(k, Mn("{count} card", "{count} cards", k) if k
+                               else M("No cards"),
+                               detail="" if k <= pile else M("{count} left to draw", count=pile))
                         for k in range(allowance, -1, -1)))
 
 
@@ -641,9 +660,10 @@ def keep_privilege_cards_steps(state: State, actor: Actor, made: Made,
     left.subtract(kept)
     order = list(components.cards)
     options = tuple(Option(c, label(c, components),
-                           detail="" if left[c] == 1 else f"{left[c]} drawn")
+                           detail="" if left[c] == 1 else M("{count} drawn", count=left[c]))
                     for c in sorted(left, key=order.index) if left[c] > 0)
-    return Choice(("kept",), f"Privilege cards to keep ({len(kept)} of up to {room})",
+    return Choice(("kept",), M("Privilege cards to keep ({done} of up to {most})",
+                               done=len(kept), most=room),
                   options, kind="subset", can_end=True, most=room)
 
 

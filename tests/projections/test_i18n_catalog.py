@@ -23,7 +23,7 @@ from projections.messages import Name, parse_po, placeholders, translate
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "projections" / "locale"
 #: the games whose sentences are messages (Thrones keeps English until its rewrite lands)
-CONVERTED = ("adaman", "royals", "in_the_shadow_of_the_emperor")
+CONVERTED = ("adaman", "royals", "in_the_shadow_of_the_emperor", "palais_royal")
 
 
 def catalog_problems(template: list[dict[str, Any]], translated: list[dict[str, Any]]

@@ -75,7 +75,8 @@ def _sweep(page, size: str, targets: list[tuple[str, str, str]], axe: bool,
     problems: list[str] = []
     for name, url, ready in targets:
         _open(page, url, ready)
-        if name.startswith("replay") or name in ("index", "statistics"):
+        if name.startswith("replay") or name in ("index", "statistics") or \
+                (name.startswith("record") and lang != "en"):
             snap(page, f"layout-{name}-{size}" + ("" if lang == "en" else f"-{lang}"))
         for kind, what, where in faults(page, taps=size != "1280"):
             problems.append(f"{name} at {size} px: {kind}: {what} ({where})")
@@ -241,3 +242,42 @@ def test_royals_names_whose_cube_is_on_every_title_tile_and_cathedral(page, serv
         if box.count():
             shown = box.inner_text()
             assert all(players[seat] in shown for seat, n in enumerate(row) if n), (city, shown)
+
+
+# -- Palais Royal in Chinese (issue #33) ---------------------------------------------------------
+ZH_READER = {"locale": "zh-CN", "extra_http_headers": {"Accept-Language": "zh-CN,zh;q=0.9"}}
+
+
+def _setup_recorder(server, page) -> None:
+    """A new Palais Royal table game at its recorder, the setup open and a few court tiles
+    and garden nobles tapped: the garden preview and "Deal the rest here" on screen."""
+    made = server.post("/games", {"game": "palais_royal", "players": ["Anne", "Bastien",
+                                                                      "Claire", "Denis"],
+                                  "mode": "table"}).json()
+    _open(page, f"{server.url}/games/{made['id']}/record?token={made['recorder_token']}",
+              "[data-deal]")
+    for _ in range(11):  # the 9 court tiles, then 2 garden nobles: the preview fills in
+        page.locator(".choice .choices button").first.click()
+        page.wait_for_timeout(400)
+    page.wait_for_timeout(800)  # the last answer drawn, its "Deal the rest here" with it
+    page.locator("[data-deal]").wait_for()
+    assert page.locator(".palais .pr-garden .pr-noble").count() == 2
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_palais_royal_reads_whole_in_chinese_at_every_width(browser, server, size) -> None:
+    """The replay at its start, middle and end, the recorder mid-game and at the table's
+    setup (its garden preview, "Deal the rest here") in zh-Hans: no text past its box, no
+    word broken (a CJK segment may wrap, an English one not), nothing under 12 px, axe."""
+    ctx = new_context(browser, viewport=SIZES[size], **ZH_READER)
+    page = ctx.new_page()
+    problems = _sweep(page, size, _pages(server, _widest("palais_royal")), axe=True,
+                      lang="zh_Hans")
+    _setup_recorder(server, page)
+    snap(page, f"layout-zh-palais-setup-{size}")
+    problems += [f"setup at {size} px: {kind}: {what} ({where})"
+                 for kind, what, where in faults(page, taps=size != "1280")]
+    problems += [f"setup at {size} px: axe {v['id']} ({v['help']}): {v['nodes'][:3]}"
+                 for v in axe_violations(page)]
+    ctx.close()
+    assert not problems, "\n".join(problems[:40])

@@ -6,27 +6,49 @@
 "use strict";
 (() => {
   const {h, val, seats} = CH;
-  // the shape GameRules.labels gives a designed noble (projections/palais_royal_words.py)
-  const NOBLE = /^(\d+)-point noble(?: with (.+?))? \((.+)\)$/;
+  // the shape GameRules.labels gives a designed noble (projections/palais_royal/words.py:
+  // "{points}-point noble with {privilege} ({cost})", "2 gold, 1 purple"), in English and as
+  // the zh-Hans catalog renders it ("{points}分贵族，{privilege}（{cost}）", "2金币、1紫色印章")
+  const SHAPES = [
+    {noble: /^(\d+)-point noble(?: with (.+?))? \((.+)\)$/, free: "free", sep: ", ",
+      cost: /^(\d+) (gold|purple|blue)$/, colours: {gold: "gold", purple: "purple", blue: "blue"}},
+    {noble: /^(\d+)分贵族(?:，(.+?))?（(.+)）$/, free: "免费", sep: "、",
+      cost: /^(\d+)(金币|紫色印章|蓝色印章)$/, colours: {"金币": "gold", "紫色印章": "purple", "蓝色印章": "blue"}},
+  ];
   const COLOURS = ["gold", "purple", "blue"];
-  const PHASES = {awaiting_setup: "Waiting for the setup", initial_placement: "Initial placements",
-    play: "Play", over: "Game over"};
+  const PHASES = {awaiting_setup: t("Waiting for the setup"), initial_placement: t("Initial placements"),
+    play: t("Play"), over: t("Game over")};
 
   function nobleParts(label) {
-    const m = NOBLE.exec(label || "");
-    if (!m) return null;
-    const costs = {};
-    if (m[3] !== "free") {
-      for (const part of m[3].split(", ")) {
-        const [n, colour] = part.split(" ");
-        if (!COLOURS.includes(colour) || !/^\d+$/.test(n)) return null;
-        costs[colour] = Number(n);
+    for (const shape of SHAPES) {
+      const m = shape.noble.exec(label || "");
+      if (!m) continue;
+      const costs = {};
+      if (m[3] !== shape.free) {
+        for (const part of m[3].split(shape.sep)) {
+          const c = shape.cost.exec(part);
+          if (!c) return null;
+          costs[shape.colours[c[2]]] = Number(c[1]);
+        }
       }
+      return {points: Number(m[1]), privilege: m[2] || null, costs};
     }
-    return {points: Number(m[1]), privilege: m[2] || null, costs};
+    return null;
   }
 
-  const plural = (n, one, many) => `${n} ${n === 1 ? one : (many || one + "s")}`;
+  // a translated template with nodes in its placeholders (a template of t() with a node for
+  // its {count}), so each language puts the value where its words want it
+  function fill(template, nodes) {
+    return String(template).split(/(\{\w+\})/).map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      return m && nodes[m[1]] !== undefined ? nodes[m[1]] : part;
+    }).filter((part) => part !== "");
+  }
+
+  // what a cost cell's tooltip says: "2 gold", "1 purple seal"
+  const costWords = (n, c) => (c === "gold" ? t("{count} gold", {count: n})
+    : c === "purple" ? tn("{count} purple seal", "{count} purple seals", n)
+      : tn("{count} blue seal", "{count} blue seals", n));
   const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
   // one scalar of the view drawn as `el`, marked like CH.val (data-value keeps the raw value)
@@ -46,12 +68,11 @@
     if (!parts) return h("span", {class: "pr-noble named", title: label}, label);
     return h("span", {class: "pr-noble" + (parts.privilege ? " up" : "") + (opts.small ? " small" : ""),
       title: label, role: "group", "aria-label": label},
-    h("span", {class: "pr-points"}, String(parts.points), h("small", {}, parts.points === 1 ? " pt" : " pts")),
+    h("span", {class: "pr-points"}, String(parts.points), h("small", {}, tn(" pt", " pts", parts.points))),
     parts.privilege ? h("span", {class: "pr-priv"}, parts.privilege) : null,
     h("span", {class: "pr-costs"}, COLOURS.filter((c) => parts.costs[c]).map((c) =>
-      h("span", {class: `pr-cost ${c}`, title: plural(parts.costs[c], c === "gold" ? "gold" : `${c} seal`,
-        c === "gold" ? "gold" : null)}, String(parts.costs[c]))),
-    Object.keys(parts.costs).length ? null : h("span", {class: "pr-free"}, "free")));
+      h("span", {class: `pr-cost ${c}`, title: costWords(parts.costs[c], c)}, String(parts.costs[c]))),
+    Object.keys(parts.costs).length ? null : h("span", {class: "pr-free"}, t("free"))));
   }
 
   function pawn(ctx, seat, extra = "") {
@@ -62,37 +83,41 @@
   // -- status line -----------------------------------------------------------------
   function stepWords(turn) {
     if (!isObj(turn)) return "";
-    const out = [turn.open_step === "done" ? "all steps done" : `step ${turn.open_step} open`];
-    if (turn.cardinal_active) out.push("Cardinal card in play");
-    if (turn.gate_unlimited) out.push("no Gate limit");
-    if (turn.gate_bonus) out.push(`+${plural(turn.gate_bonus, "Gate servant")}`);
-    if (turn.move_bonus) out.push(`+${plural(turn.move_bonus, "move")}`);
+    const out = [turn.open_step === "done" ? t("all steps done") : t("step {step} open", {step: turn.open_step})];
+    if (turn.cardinal_active) out.push(t("Cardinal card in play"));
+    if (turn.gate_unlimited) out.push(t("no Gate limit"));
+    if (turn.gate_bonus) out.push(tn("+{count} Gate servant", "+{count} Gate servants", turn.gate_bonus));
+    if (turn.move_bonus) out.push(tn("+{count} move", "+{count} moves", turn.move_bonus));
     const seals = isObj(turn.bonus_seals) ? turn.bonus_seals : {};
-    for (const c of ["blue", "purple"]) if (seals[c]) out.push(plural(seals[c], `bonus ${c} seal`));
-    if (turn.pending_drawn_count) out.push(`${plural(turn.pending_drawn_count, "drawn card")} to keep`);
+    if (seals.blue) out.push(tn("{count} bonus blue seal", "{count} bonus blue seals", seals.blue));
+    if (seals.purple) out.push(tn("{count} bonus purple seal", "{count} bonus purple seals", seals.purple));
+    if (turn.pending_drawn_count) {
+      out.push(tn("{count} drawn card to keep", "{count} drawn cards to keep", turn.pending_drawn_count));
+    }
     return out.join(" · ");
   }
 
   function status(view, ctx) {
     const parts = [val(ctx, "phase", {show: (p) => PHASES[p] || String(p).replace(/_/g, " "), class: "pr-phase"})];
     if (view.phase === "play") {
-      parts.push(h("span", {}, "round ", val(ctx, "round")));
-      if (view.final_round) parts.push(h("span", {class: "pr-last"}, "the last round"));
+      parts.push(h("span", {}, fill(t("round {round}"), {round: val(ctx, "round")})));
+      if (view.final_round) parts.push(h("span", {class: "pr-last"}, t("the last round")));
       if (typeof view.active === "number") {
-        parts.push(h("span", {}, pawn(ctx, view.active), " ",
-          val(ctx, "active", {show: (s) => ctx.seatName(s), class: `pr-name c${view.active}`}), " to play"));
+        parts.push(h("span", {}, pawn(ctx, view.active), " ", fill(t("{player} to play"), {player:
+          val(ctx, "active", {show: (s) => ctx.seatName(s), class: `pr-name c${view.active}`})})));
         parts.push(h("span", {class: "note"}, stepWords(view.turn)));
       }
     } else if (view.phase === "initial_placement") {
       for (const s of (view.to_act || []).filter((a) => typeof a === "number")) {
-        parts.push(h("span", {}, pawn(ctx, s), ` ${ctx.seatName(s)} places 5 servants`));
+        parts.push(h("span", {}, pawn(ctx, s), " ", t("{player} places 5 servants", {player: ctx.seatName(s)})));
       }
     }
     if (view.phase === "awaiting_setup") {
-      parts.push(h("span", {class: "note"}, "the table lays out the court and the garden and names the start player"));
+      parts.push(h("span", {class: "note"}, t("the table lays out the court and the garden and names the start player")));
     } else {
-      parts.push(h("span", {}, val(ctx, "nobles_left"), " nobles in the garden"));
-      parts.push(h("span", {}, "draw pile ", val(ctx, "deck_count"), " · discard pile ", val(ctx, "discard_count")));
+      parts.push(h("span", {}, fill(t("{count} nobles in the garden"), {count: val(ctx, "nobles_left")})));
+      parts.push(h("span", {}, fill(t("draw pile {deck} · discard pile {discard}"),
+        {deck: val(ctx, "deck_count"), discard: val(ctx, "discard_count")})));
     }
     return h("div", {class: "pr-status"}, parts);
   }
@@ -120,11 +145,11 @@
       cells.push(mark(ctx, `garden.${k}`, cell));
     }
     return h("section", {class: "pr-garden-wrap"},
-      h("h3", {}, "Garden"),
+      h("h3", {}, t("Garden")),
       h("div", {class: "pr-garden", style: `grid-template-columns: repeat(${cols}, minmax(min-content, 1fr))`}, cells),
-      h("p", {class: "note pr-key"}, h("span", {class: "pr-cost gold"}, "1"), " gold ",
-        h("span", {class: "pr-cost purple"}, "1"), " purple seal ",
-        h("span", {class: "pr-cost blue"}, "1"), " blue seal · rows from the north, columns from the west"));
+      h("p", {class: "note pr-key"}, h("span", {class: "pr-cost gold"}, "1"), t(" gold "),
+        h("span", {class: "pr-cost purple"}, "1"), t(" purple seal "),
+        h("span", {class: "pr-cost blue"}, "1"), t(" blue seal · rows from the north, columns from the west")));
   }
 
   // -- court -----------------------------------------------------------------------
@@ -133,7 +158,7 @@
     if (!layout.length) return null;
     const players = Array.isArray(view.players) ? view.players : [];
     return h("section", {class: "pr-court-wrap"},
-      h("h3", {}, "Court"),
+      h("h3", {}, t("Court")),
       h("div", {class: "pr-court"}, layout.map((tile) => h("div", {class: "pr-tile", "data-tile": tile},
         h("b", {}, ctx.label(tile)),
         h("div", {class: "pr-tile-servants"}, players.map((p, i) => isObj(p) && isObj(p.court) && p.court[tile]
@@ -165,10 +190,10 @@
   function hand(ctx, i, p) {
     if (!isObj(p.hand)) return null;
     const cards = Object.entries(p.hand);
-    return h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, "hand"),
+    return h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, t("hand")),
       cards.length ? cards.map(([c, k]) => h("span", {class: ctx.cls("chip pr-card", `players.${i}.hand.${c}`)}, ctx.label(c),
         k > 1 ? h("span", {}, " ×", val(ctx, `players.${i}.hand.${c}`, {tag: "span"})) : null))
-        : h("span", {class: "nil"}, "empty"));
+        : h("span", {class: "nil"}, t("empty")));
   }
 
   function playerPanel(view, ctx, i) {
@@ -177,19 +202,19 @@
     const down = Array.isArray(p.nobles_face_down);
     return [
       h("div", {class: "pr-score"}, final
-        ? h("span", {}, view.phase === "over" ? "final score " : "score so far ",
+        ? h("span", {}, view.phase === "over" ? t("final score ") : t("score so far "),
           val(ctx, `scores.${i}`, {class: "pr-big"}))
-        : Array.isArray(view.public_scores) ? h("span", {}, val(ctx, `public_scores.${i}`, {class: "pr-big"}),
-          " points showing") : null),
-      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, "gold"), val(ctx, `players.${i}.gold`)),
-      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, "servants"), val(ctx, `players.${i}.supply`),
-        " in the supply · ", val(ctx, `players.${i}.general_supply`), " in reserve"),
-      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, "face up"), nobleList(ctx, `players.${i}.nobles_face_up`, "none")),
-      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, "face down"), down
-        ? nobleList(ctx, `players.${i}.nobles_face_down`, "none")
-        : h("span", {}, val(ctx, `players.${i}.nobles_face_down_count`), " nobles")),
-      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, "cards"), val(ctx, `players.${i}.hand_count`),
-        " in hand", Array.isArray(p.played_cards) && p.played_cards.length ? h("span", {}, " · played ",
+        : Array.isArray(view.public_scores) ? h("span", {}, fill(t("{points} points showing"),
+          {points: val(ctx, `public_scores.${i}`, {class: "pr-big"})})) : null),
+      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, t("gold")), val(ctx, `players.${i}.gold`)),
+      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, t("servants")), fill(t("{supply} in the supply · {reserve} in reserve"),
+        {supply: val(ctx, `players.${i}.supply`), reserve: val(ctx, `players.${i}.general_supply`)})),
+      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, t("face up")), nobleList(ctx, `players.${i}.nobles_face_up`, t("none"))),
+      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, t("face down")), down
+        ? nobleList(ctx, `players.${i}.nobles_face_down`, t("none"))
+        : h("span", {}, fill(t("{count} nobles"), {count: val(ctx, `players.${i}.nobles_face_down_count`)}))),
+      h("div", {class: "pr-row"}, h("span", {class: "pr-k"}, t("cards")), fill(t("{count} in hand"), {count: val(ctx, `players.${i}.hand_count`)}),
+        Array.isArray(p.played_cards) && p.played_cards.length ? h("span", {}, t(" · played "),
           cardList(ctx, `players.${i}.played_cards`)) : null),
       hand(ctx, i, p),
     ];
@@ -219,10 +244,10 @@
     return h("div", {class: "palais"},
       status(view, ctx),
       h("div", {class: "pr-main"}, garden(view, ctx), court(view, ctx, n)),
-      seated ? h("h3", {}, "Players") : null,
+      seated ? h("h3", {}, t("Players")) : null,
       n ? seats(ctx, n, (i) => playerPanel(view, ctx, i))
-        : seats(ctx, seated, () => h("p", {class: "nil"}, "waiting for the setup")),
-      typeof view.my_score === "number" ? h("p", {class: "pr-mine"}, "Your score, with your face-down nobles: ",
+        : seats(ctx, seated, () => h("p", {class: "nil"}, t("waiting for the setup"))),
+      typeof view.my_score === "number" ? h("p", {class: "pr-mine"}, t("Your score, with your face-down nobles: "),
         val(ctx, "my_score")) : null);
   });
 })();
