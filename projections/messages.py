@@ -235,7 +235,8 @@ def render(value: Any, lang: str = DEFAULT) -> str:
     legacy plain string (returned as it is: English until its game is converted)."""
     kind = type(value)
     if kind is str:  # a player's name, a word typed: most arguments, so asked first
-        return value
+        text: str = value
+        return text
     if kind is int:
         return str(value)
     if isinstance(value, Message):
