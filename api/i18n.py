@@ -49,6 +49,13 @@ def reader_language() -> str:
         pass
     except RuntimeError:  # outside a request: the English default
         return DEFAULT
+    environ = request.environ
+    if not environ.get("HTTP_ACCEPT_LANGUAGE") and "lang" not in environ.get(
+            "QUERY_STRING", "") and COOKIE not in environ.get("HTTP_COOKIE", ""):
+        # nothing asks for a language (a script's request): English, without parsing the
+        # query, the cookies and the header, a tenth of a POST's CPU (issue #34)
+        g.reader_language = DEFAULT
+        return DEFAULT
     wanted = request.args.get("lang") or request.cookies.get(COOKIE)
     if wanted:
         lang = language_of(wanted)

@@ -18,6 +18,11 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's busy handler queues the processes
+    fcntl = None  # type: ignore[assignment]
+
 from sqlite_utils import Database
 
 from .errors import StorageError
@@ -28,9 +33,12 @@ from .sqlite_schema import migrations
 
 T = TypeVar("T")
 
-#: one writer lock per database file in this process (see SQLiteStore._writing)
-_WRITE_LOCKS: dict[str, threading.RLock] = {}
+#: one writer lock per database file in this process (see SQLiteStore._writing), and
+#: the lock of that file between processes
+_WRITE_LOCKS: dict[str, tuple[threading.RLock, ProcessLock]] = {}
 _WRITE_LOCKS_GUARD = threading.Lock()
+#: beside the database, the file whose flock queues the writers of every process
+WRITER_SUFFIX = "-writer"
 
 SQLITE = Dialect(
     mark="?", json_value="?",
@@ -40,11 +48,48 @@ SQLITE = Dialect(
     decodes_json=False, target="json_extract(data, '$.target_seq')")
 
 
-def _write_lock(path: str) -> threading.RLock:
+def _write_lock(path: str) -> tuple[threading.RLock, ProcessLock]:
     if path == ":memory:":
-        return threading.RLock()  # a private database per connection
+        return threading.RLock(), ProcessLock(path)  # a private database per connection
     with _WRITE_LOCKS_GUARD:
-        return _WRITE_LOCKS.setdefault(os.path.realpath(path), threading.RLock())
+        real = os.path.realpath(path)
+        if real not in _WRITE_LOCKS:
+            _WRITE_LOCKS[real] = (threading.RLock(), ProcessLock(path))
+        return _WRITE_LOCKS[real]
+
+
+class ProcessLock:
+    """The writers of every process (gunicorn's workers, a CLI beside a server) queue on
+    one flock of `<db>-writer` (issue #34). Without it a second process met the first one's
+    write lock in SQLite's busy handler, which sleeps in growing steps (1, 2, 5, ... 100 ms)
+    and polls: two workers recorded fewer actions a second than one. A blocked flock wakes
+    when the holder lets go.
+
+    One per database file and process, entered only under that file's thread lock
+    (`_write_lock`), so its depth needs no lock of its own; reopened after a fork (a child
+    sharing its parent's open file would share its lock). Where there is no flock
+    (Windows) or no plain path (":memory:", a file: URI), SQLite's busy handler stays the
+    only queue between processes."""
+
+    def __init__(self, path: str) -> None:
+        plain = path != ":memory:" and not path.startswith("file:")
+        self.path = path + WRITER_SUFFIX if plain and fcntl is not None else None
+        self._fd: int | None = None
+        self._pid = 0
+        self._depth = 0
+
+    def __enter__(self) -> None:
+        self._depth += 1
+        if self.path is None or self._depth > 1:
+            return
+        if self._fd is None or self._pid != os.getpid():
+            self._fd, self._pid = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644), os.getpid()
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
 
 
 class SQLiteStore(SQLStore):
@@ -56,7 +101,7 @@ class SQLiteStore(SQLStore):
         self.url = path
         # Threads of one process queue here for the write; SQLite's own busy handler
         # sleeps in growing steps (up to 100 ms) and left the file idle between writers.
-        self._writing = _write_lock(path)
+        self._writing, self._processes = _write_lock(path)
         #: appends waiting together commit together; an in-memory database is private
         self._group = GroupCommit() if path == ":memory:" else group_for(path)
         try:
@@ -106,7 +151,7 @@ class SQLiteStore(SQLStore):
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def _transaction(self, work: Callable[[Run], T], *, cache: bool = False) -> T:
-        with self._writing:
+        with self._writing, self._processes:
             if cache:
                 # a cache's commit need not wait for the disk (synchronous=NORMAL keeps the
                 # WAL consistent; the next event's FULL commit syncs it anyway)
@@ -148,7 +193,7 @@ class SQLiteStore(SQLStore):
         """Every append of `batch` in one transaction, each in its own SAVEPOINT; a refused
         one (stale seq, taken key, a bug) is rolled back alone. If the database fails the
         transaction, none is stored and each is told so."""
-        with self._writing:
+        with self._writing, self._processes:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as err:

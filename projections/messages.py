@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -78,12 +78,13 @@ class Message(str):
     def __new__(cls, key: str, args: Mapping[str, Any] | None = None, *,
                 plural: str | None = None, context: str | None = None,
                 cap: str | None = None) -> Message:
-        frozen = dict(args or {})
+        frozen = dict(args) if args else {}
         text = _render(key, plural, frozen, context, cap, DEFAULT)
         self = super().__new__(cls, text)
-        for name, value in (("key", key), ("plural", plural), ("args", MappingProxyType(frozen)),
-                            ("context", context), ("cap", cap)):
-            object.__setattr__(self, name, value)
+        # one update of the instance dict, not five object.__setattr__ calls: the rules build
+        # several messages an event, and __setattr__ is closed to everyone else
+        self.__dict__.update(key=key, plural=plural, args=MappingProxyType(frozen),
+                             context=context, cap=cap)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -238,6 +239,12 @@ class Ordinal:
 def render(value: Any, lang: str = DEFAULT) -> str:
     """Any sentence or argument in `lang`: a Message, a Name, a Seq, an Ordinal, or a
     legacy plain string (returned as it is: English until its game is converted)."""
+    kind = type(value)
+    if kind is str:  # a player's name, a word typed: most arguments, so asked first
+        text: str = value
+        return text
+    if kind is int:
+        return str(value)
     if isinstance(value, Message):
         return value.render(lang)
     if isinstance(value, Name | Seq | Ordinal):
@@ -272,19 +279,26 @@ def _render(key: str, plural: str | None, args: Mapping[str, Any], context: str 
                              count=count if isinstance(count, int) else None)
     if template is None:
         template = plural if plural is not None and count != 1 else key
-
-    def one(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in args:
-            return match.group(0)
-        return render(args[name], lang)
-
-    text = _PLACEHOLDER.sub(one, template)
+    pieces = _pieces(template)
+    if len(pieces) == 1:
+        text = template
+    else:
+        text = "".join([piece if i % 2 == 0 else
+                        render(args[piece], lang) if piece in args else f"{{{piece}}}"
+                        for i, piece in enumerate(pieces)])
     if cap == "upper":
         return text[:1].upper() + text[1:]
     if cap == "lower":
         return text[:1].lower() + text[1:]
     return text
+
+
+@lru_cache(maxsize=4096)
+def _pieces(template: str) -> tuple[str, ...]:
+    """A template split once at its placeholders: text, name, text, name, ..., text (an
+    unknown name stays as written: "{name}"). Templates are a fixed set of msgids and
+    catalog entries; the bound keeps a caller that builds keys from growing it."""
+    return tuple(_PLACEHOLDER.split(template))
 
 
 # ---------------------------------------------------------------------------

@@ -257,10 +257,14 @@ def with_item(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]
     return (*items[:index], value, *items[index + 1:])
 
 
-def require(condition: bool, code: str, message: str, **details: Any) -> None:
-    """Raise IllegalAction(code, message) unless condition holds: one guard, one line."""
+def require(condition: bool, code: str, message: str | Callable[[], str],
+            **details: Any) -> None:
+    """Raise IllegalAction(code, message) unless condition holds: one guard, one line.
+
+    `message` may be a function that builds the sentence (`lambda: M(...)`): a fold checks
+    thousands of guards that hold, and a sentence is then built only for a refusal."""
     if not condition:
-        raise IllegalAction(code, message, **details)
+        raise IllegalAction(code, message() if callable(message) else message, **details)
 
 
 # ---------------------------------------------------------------------------

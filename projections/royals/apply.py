@@ -41,8 +41,9 @@ Entry = tuple[str, str, Any]  # (kind, source, card) of one draw
 def apply_setup(state: State, action: Action, components: Components) -> State:
     """Colours, the start player and the display (spec §3 steps 5-7); then the first draw."""
     require(action.actor == "table", "not_your_turn",
-            M("The table makes the setup, not {actor}", actor=_who(state, action.actor)))
-    require(state.phase == AWAITING_SETUP, "already_set_up", M("The game is already set up"))
+            lambda: M("The table makes the setup, not {actor}", actor=_who(state, action.actor)))
+    require(state.phase == AWAITING_SETUP, "already_set_up",
+            lambda: M("The game is already set up"))
     data = action.data
     _check_setup_repeats(state, data)
     colours = _check_colours(state, data.get("colours"), components)
@@ -50,13 +51,13 @@ def apply_setup(state: State, action: Action, components: Components) -> State:
     given = M("none was named") if raw is None else M("not {value}", value=words.shown(raw))
     require(isinstance(raw, int) and not isinstance(raw, bool)
             and 0 <= raw < state.players, "bad_start_player",
-            M("The start player is one of the {players} players (a seat from 0 to {last}); "
+            lambda: M("The start player is one of the {players} players (a seat from 0 to {last}); "
               "{given}", players=state.players, last=state.players - 1, given=given))
     start = raw if isinstance(raw, int) else 0  # checked just above
     display = _country_list(data.get("display") or (), components)
     size = components.display_size
     require(len(display) == size, "wrong_display_size",
-            M("The setup turns {cards} face up for the display; {named}",
+            lambda: M("The setup turns {cards} face up for the display; {named}",
               cards=Mn("{count} card", "{count} cards", size),
               named=Mn("{count} card was named", "{count} cards were named", len(display))))
     deck = _take(state.deck, display, "not_available", M("the prepared deck"), components)
@@ -69,13 +70,13 @@ def _check_setup_repeats(state: State, data: Mapping[str, Any]) -> None:
     """Ruling R7: a setup that repeats the player count or the variant must agree."""
     players = data.get("players")
     require(players is None or players == state.players, "setup_disagrees",
-            M("The setup says {given} players but the game was created for {players}",
+            lambda: M("The setup says {given} players but the game was created for {players}",
               given=words.shown(players), players=state.players))
     variant = (data.get("variants") or {}).get("period3_finish_round")
     on = {True: M("on"), False: M("off")}
     require(variant is None or bool(variant) == state.finish_round, "setup_disagrees",
-            M("The setup turns the variant “{variant}” {setup}, but the game was created with "
-              "it {created}", variant=words.VOCABULARY["period3_finish_round"],
+            lambda: M("The setup turns the variant “{variant}” {setup}, but the game was "
+                      "created with it {created}", variant=words.VOCABULARY["period3_finish_round"],
               setup=on[bool(variant)], created=on[state.finish_round]))
 
 
@@ -83,7 +84,7 @@ def _check_colours(state: State, given: Any, components: Components) -> tuple[st
     """One cube colour each, all different; black and white with 2 players (spec §3)."""
     colours = tuple(given or ())
     require(len(colours) == state.players, "wrong_colours",
-            Mn("Every player takes one colour: {count} colour needed, {given} given",
+            lambda: Mn("Every player takes one colour: {count} colour needed, {given} given",
                "Every player takes one colour: {count} colours needed, {given} given",
                state.players, given=len(colours)))
     for colour in colours:
@@ -94,12 +95,12 @@ def _check_colours(state: State, given: Any, components: Components) -> tuple[st
                 colour=colour)
     twice = sorted({str(c) for c in colours if colours.count(c) > 1})
     require(not twice, "duplicate_colour",
-            Mn("Each player takes a different colour; {colours} is named more than once",
+            lambda: Mn("Each player takes a different colour; {colours} is named more than once",
                "Each player takes a different colour; {colours} are named more than once",
                len(twice), colours=Seq(words.colour_word(c) for c in twice)))
     pair = components.two_player_colours
     require(state.players != 2 or set(colours) == set(pair), "two_player_colours",
-            M("With 2 players the colours are {pair}, not {colours}",
+            lambda: M("With 2 players the colours are {pair}, not {colours}",
               pair=Seq(words.colour_word(c) for c in pair),
               colours=Seq(words.colour_word(str(c)) for c in colours)))
     return tuple(str(c) for c in colours)
@@ -114,7 +115,7 @@ def apply_draw_cards(state: State, action: Action, components: Components) -> St
     """The turn's draw: from the display, the deck and the intrigue pile (spec §5.1)."""
     _require_turn(state, action, M("draw"))
     require(state.phase == DRAW, "already_drawn",
-            M("{player} has already drawn this turn (§4: one draw per turn)",
+            lambda: M("{player} has already drawn this turn (§4: one draw per turn)",
               player=_who(state, action.actor)))
     entries = parse_draws(action.data)
     _check_draw_counts(state, entries, components)
@@ -227,7 +228,7 @@ def _take_from_display(state: State, piles: Piles, card: Any, components: Compon
     """A face-up card chosen from the display (spec §5.1): it must still be there."""
     got = _country(card, components)
     require(piles.display[got] > 0, "not_in_display",
-            M("No {country} card is face up in the display any more",
+            lambda: M("No {country} card is face up in the display any more",
               country=_cname(got, components)) if state.display.count(got) else
             M("No {country} card is face up in the display", country=_cname(got, components)),
             card=got)
@@ -237,11 +238,11 @@ def _take_from_display(state: State, piles: Piles, card: Any, components: Compon
 
 def _named_country(card: Any, components: Components) -> Pick:
     def pick(pile: Counter[str]) -> str:
-        require(card is not None, "missing_card", M(
+        require(card is not None, "missing_card", lambda: M(
             "Name the card drawn from the deck (in digital play the server fills it in)"))
         named = _country(card, components)
         require(pile[named] > 0, "not_available",
-                M("No {country} card remains in the draw pile",
+                lambda: M("No {country} card remains in the draw pile",
                   country=_cname(named, components)), card=named)
         return named
     return pick
@@ -249,11 +250,11 @@ def _named_country(card: Any, components: Components) -> Pick:
 
 def _named_intrigue(card: Any, components: Components) -> Pick:
     def pick(pile: Counter[str]) -> str:
-        require(card is not None, "missing_card", M(
+        require(card is not None, "missing_card", lambda: M(
             "Name the intrigue card drawn (in digital play the server fills it in)"))
         named = _intrigue(card, components)
         require(pile[named] > 0, "not_available",
-                M("No {card} intrigue card remains in the intrigue pile",
+                lambda: M("No {card} intrigue card remains in the intrigue pile",
                   card=components.intrigue_name(named)), card=intrigue_pair(named))
         return named
     return pick
@@ -272,12 +273,12 @@ def apply_claim_noble(state: State, action: Action, components: Components) -> S
     who, noble = _who(state, seat), words.portrait_phrase(components, portrait)
     # issue #19.4: a cube "moved" to where it already stands is no move (§5.2, §5.3)
     require(holder != seat, "own_noble",
-            M("{player} already holds {noble}: a claim places a cube on a vacant portrait "
+            lambda: M("{player} already holds {noble}: a claim places a cube on a vacant portrait "
               "(§5.2) and nobody usurps their own noble (§5.3), so the cube would stay where "
               "it stands", player=who, noble=noble), holder=holder)
     require(holder is None, "portrait_occupied",
-            M("{noble} is held by {holder}: a claim needs a vacant portrait (§5.2); {player} "
-              "may usurp it instead (§5.3)", noble=words.capital(noble),
+            lambda: M("{noble} is held by {holder}: a claim needs a vacant portrait (§5.2); "
+                      "{player} may usurp it instead (§5.3)", noble=words.capital(noble),
               holder=_who(state, holder), player=who), holder=holder)
     cards = _country_list(action.data.get("country_cards") or (), components)
     _check_country_payment(state, seat, portrait, cards, components)
@@ -291,12 +292,12 @@ def apply_usurp_noble(state: State, action: Action, components: Components) -> S
     holder = state.board[components.portrait_index[portrait.id]]
     who, noble = _who(state, seat), words.portrait_phrase(components, portrait)
     require(holder is not None, "portrait_empty",
-            M("{noble} is vacant: there is no cube to usurp (§5.3); {player} may claim it "
+            lambda: M("{noble} is vacant: there is no cube to usurp (§5.3); {player} may claim it "
               "instead (§5.2)", noble=words.capital(noble), player=who))
     # issue #19.4: the actor's cube would replace itself: no move (§5.3)
     require(holder != seat, "own_noble",
-            M("{player} already holds {noble}: nobody usurps their own noble (§5.3), the cube "
-              "would only replace itself", player=who, noble=noble))
+            lambda: M("{player} already holds {noble}: nobody usurps their own noble (§5.3), "
+                      "the cube would only replace itself", player=who, noble=noble))
     cards = _country_list(action.data.get("country_cards") or (), components)
     _check_country_payment(state, seat, portrait, cards, components)
     intrigues = [_intrigue(c, components) for c in action.data.get("intrigue_cards") or ()]
@@ -316,7 +317,7 @@ def _check_country_payment(state: State, seat: Seat, portrait: Portrait, cards: 
     country = _cname(portrait.country, components)
     noble = words.capital(words.portrait_phrase(components, portrait))
     require(ok, "wrong_payment",
-            Mn("{noble} needs exactly {count} {country} card (any {wild} cards count as 1; "
+            lambda: Mn("{noble} needs exactly {count} {country} card (any {wild} cards count as 1; "
                "§5.2); {player} offered {offer}",
                "{noble} needs exactly {count} {country} cards (any {wild} cards count as 1; "
                "§5.2); {player} offered {offer}", need, noble=noble, country=country, wild=wild,
@@ -337,8 +338,8 @@ def _check_intrigue_payment(state: State, seat: Seat, portrait: Portrait,
     country = _cname(portrait.country, components)
     title = components.title_names[portrait.title]
     require(ok, "wrong_intrigue_payment",
-            Mn("A {title} needs {count} intrigue card showing {country} (any {wild} intrigue "
-               "cards count as 1; §5.3); {player} offered {offer}",
+            lambda: Mn("A {title} needs {count} intrigue card showing {country} (any {wild} "
+                       "intrigue cards count as 1; §5.3); {player} offered {offer}",
                "A {title} needs {count} intrigue cards showing {country} (any {wild} intrigue "
                "cards count as 1; §5.3); {player} offered {offer}", need, title=title,
                country=country, wild=wild, player=who,
@@ -375,7 +376,7 @@ def _place(state: State, seat: Seat, portrait: Portrait, cards: Sequence[str],
     state = _recycle_cubes(state, seat, components)
     have, need = state.supply[seat], components.cubes_per_claim
     require(have >= need, "no_cubes",
-            Mn("{player} has only {count} cube left; a claim needs {need} (§5.2)",
+            lambda: Mn("{player} has only {count} cube left; a claim needs {need} (§5.2)",
                "{player} has only {count} cubes left; a claim needs {need} (§5.2)", have,
                player=_who(state, seat), need=need), supply=have)
     index = components.portrait_index[portrait.id]
@@ -511,7 +512,7 @@ def _refill(state: State, pick: Pick | None, named: list[Any],
         turned.append(card)
     extra = named[len(turned):]
     require(pick is not None or not extra, "refill_too_long",
-            M("The refill turns up {cards}; the refill names {named} (§5.4)",
+            lambda: M("The refill turns up {cards}; the refill names {named} (§5.4)",
               cards=Mn("{count} card", "{count} cards", len(turned)) if turned
               else M("no card"), named=len(named)), turned=len(turned), listed=len(named))
     return piles, turned
@@ -524,7 +525,7 @@ def _refill_from(named: list[Any], components: Components) -> Pick:
     def from_list(pile: Counter[str]) -> str:
         card = next(names, None)
         require(card is not None, "refill_too_short",
-                M("The display is refilled to {size}: the refill names {named}, more are "
+                lambda: M("The display is refilled to {size}: the refill names {named}, more are "
                   "needed (§5.4)", size=Mn("{count} card", "{count} cards",
                                             components.display_size),
                   named=Mn("{count} card", "{count} cards", len(named))),
@@ -660,7 +661,7 @@ def counter_of(items: Mapping[str, int] | Bag) -> Counter[str]:
 
 def _require_turn(state: State, action: Action, what: str) -> Seat:
     require(state.phase != AWAITING_SETUP, "game_not_started",
-            M("The game is not set up yet: the setup event comes first"))
+            lambda: M("The game is not set up yet: the setup event comes first"))
     if action.actor != state.current:
         raise IllegalAction("not_your_turn",
                             M("It is {whose} turn: {actor} cannot {what} now",
@@ -706,14 +707,15 @@ def _country_list(cards: Sequence[Any], components: Components) -> list[str]:
 def _intrigue(card: Any, components: Components) -> str:
     key = intrigue_id(card)
     require(key is not None and key in components.intrigue_cards, "unknown_intrigue_card",
-            M("{card} is not an intrigue card; an intrigue card shows two different countries",
+            lambda: M("{card} is not an intrigue card; an intrigue card shows two different "
+                      "countries",
               card=_shown_pair(card, components)), card=thaw(card))
     return str(key)
 
 
 def _portrait(portrait: Any, components: Components) -> Portrait:
     require(isinstance(portrait, str) and portrait in components.portrait_index,
-            "unknown_portrait", M("{portrait} is not a portrait on the board",
+            "unknown_portrait", lambda: M("{portrait} is not a portrait on the board",
                                   portrait=words.shown(portrait)),
             portrait=portrait)
     return components.portrait(str(portrait))

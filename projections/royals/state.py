@@ -62,7 +62,7 @@ def initial_state(created: Mapping[str, Any], components: Components) -> State:
     """Before the setup event: the prepared decks (spec §3 steps 3-4), nothing dealt."""
     players = len(created.get("players") or ())
     require(players in PLAYER_COUNTS, "wrong_player_count",
-            f"Royals is played by 2 to 5 players, not {players}", players=players)
+            lambda: f"Royals is played by 2 to 5 players, not {players}", players=players)
     variants = _variants(created.get("options") or {})
     deck, removed = components.prepared_deck(players)
     seats = range(players)
@@ -80,18 +80,18 @@ def _variants(options: Mapping[str, Any]) -> dict[str, bool]:
     """The variants a game is created with; ruling R1 refuses the Arcane Wonders deck."""
     defaults = DEFAULT_OPTIONS["variants"]
     unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    require(not unknown, "unknown_option", M(
+    require(not unknown, "unknown_option", lambda: M(
         "Royals has no option {options}; its only option is the choice of variants",
         options=Seq(words.shown(o) for o in unknown)), options=unknown)
     variants = {**defaults, **(options.get("variants") or {})}
     extra = sorted(set(variants) - set(defaults))
     known = Seq(M("“{variant}”", variant=words.VOCABULARY[v]) for v in defaults)
-    require(not extra, "unknown_option", M("Royals has no variant {variants}; its variants "
+    require(not extra, "unknown_option", lambda: M("Royals has no variant {variants}; its variants "
                                            "are {known}",
                                            variants=Seq(words.shown(v) for v in extra),
                                            known=known), options=extra)
     # ruling R1: the Arcane Wonders deck is an edition (other card counts), not an option
     require(not variants["edition_arcane_wonders_deck"], "unsupported_option",
-            M("The Arcane Wonders deck (102 cards) has no known removal table; load it as an "
-              "edition with its own card counts instead"))
+            lambda: M("The Arcane Wonders deck (102 cards) has no known removal table; load it "
+                      "as an edition with its own card counts instead"))
     return {k: bool(v) for k, v in variants.items()}
