@@ -453,7 +453,11 @@ class Verify(MethodView):
     @blp.doc(operationId="verifyGame")
     @blp.response(200, s.VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
-        """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
+        """Audit: chain intact, every event re-applied, deals re-derived, result recomputed.
+
+        `rulings` lists every change in effect recorded outside card text (a Thrones table's
+        free-form `effect`, the recorder's ruling with its reason): counted and listed, not a
+        problem."""
         return localised(recorder().verify(game_id, access(game_id)))
 
 

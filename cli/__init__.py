@@ -51,6 +51,11 @@ class Refused(click.ClickException):
 
     exit_code = 1
 
+    def show(self, file: Any = None) -> None:
+        """`Error: …` in the reader's language (click's own words are English)."""
+        click.echo(render.say(M("Error: {message}", message=self.format_message())),
+                   file=file, err=file is None)
+
 
 def refusals(func: F) -> F:
     """Turn any ChronicleError (the rules' IllegalAction among them) into one line on
@@ -234,7 +239,21 @@ def games(ctx: click.Context, slug: str | None, player: str | None, status: str 
         _print(render.games_table(rows, total, _titles()))
 
 
-@main.command()
+class WithGameOptions(click.Command):
+    """`new --help` ends with each game's options, worded in the reader's language (issue
+    #33): the language is known by then, `main` having run first."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        width = min(formatter.width or 80, 80)
+        for title, rows in render.option_rows(GAMES):
+            formatter.write_paragraph()
+            formatter.write_text(render.say(M("Options of {game}:", game=title)))
+            for typed, meaning in rows:  # wrapped by cells: a Chinese character takes two
+                formatter.write(f"  {typed}\n{render.indented(meaning, 6, width)}")
+
+
+@main.command(cls=WithGameOptions)
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True,
               help="a player's name, once per seat in seat order")

@@ -246,7 +246,7 @@ def verify_summary(reports: list[dict[str, Any]]) -> RenderableType:
     table.add_column("", no_wrap=True)
     table.add_column(say(M("events")), justify="right")
     table.add_column(say(M("rulings")), justify="right")
-    table.add_column(say(M("first problem")), ratio=1)
+    table.add_column(say(M("first problem")), ratio=1, overflow="fold")
     for r in reports:
         problem = (r.get("problems") or [{}])[0].get("message", "") if not r["ok"] else ""
         table.add_row(Text(r["game_id"]), Text("✓" if r["ok"] else "✗"),
@@ -286,18 +286,22 @@ def reaudit_table(reports: list[dict[str, Any]], titles: Mapping[str, str]) -> R
         return title
     table = Table(title=title, box=box.SIMPLE_HEAD)
     table.add_column(say(M("id")), no_wrap=True)
-    table.add_column(say(M("game")), ratio=1)
-    table.add_column(say(M("what changed")), ratio=2)
+    table.add_column(say(M("game")), ratio=1, overflow="fold")
+    table.add_column(say(M("what changed")), ratio=2, overflow="fold")
     for r in reports:
         pinned, current = r["pinned_rules_version"], r["current_rules_version"]
         change = _reaudit_change(r) if pinned == current else M(
             "rules {pinned} → {current}: {change}", pinned=pinned, current=current,
             change=_reaudit_change(r))
-        cell = Text(say(change))
-        for line in reaudit_rulings(r.get("rulings") or []):
-            cell.append("\n" + say(line), style="yellow")
-        table.add_row(Text(r["game_id"]), Text(titles.get(r["game"], words(r["game"]))), cell)
-    return table
+        table.add_row(Text(r["game_id"]), Text(titles.get(r["game"], words(r["game"]))),
+                      Text(say(change)))
+    ruled: list[RenderableType] = []
+    for r in reports:  # below the table, at the full width: a reason is a sentence
+        lines = reaudit_rulings(r.get("rulings") or [])
+        if lines:
+            ruled.append(Text(f"{r['game_id']}: {say(lines[0])}", style="bold"))
+            ruled += [Text("  " + say(line)) for line in lines[1:]]
+    return Group(table, *ruled) if ruled else table
 
 
 def _reaudit_change(r: Mapping[str, Any]) -> Any:
@@ -309,7 +313,7 @@ def _reaudit_change(r: Mapping[str, Any]) -> Any:
         return M("the result changed")
     if r.get("first_differing_seq") is not None:
         return M("the state differs from step {seq}", seq=r["first_differing_seq"])
-    return M("nothing")
+    return M("nothing changed")
 
 
 def reaudit_rulings(rulings: Sequence[Mapping[str, Any]]) -> list[Message]:

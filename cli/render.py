@@ -9,6 +9,7 @@ renderable fits the console's width (80 and 120 columns are tested).
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -418,3 +419,29 @@ def editions_table(rows: list[dict[str, Any]], titles: Mapping[str, str]) -> Ren
         table.add_row(Text(titles.get(row["slug"], words(row["slug"]))), Text(row["name"]),
                       row["sha256"])
     return table
+
+
+def option_rows(games: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Per game with options, its title and one (KEY=VALUE as typed, with the default
+    value; what the option means) row per option, a nested option's keys one row each."""
+    out = []
+    for cls in games.values():
+        rows = []
+        for key, value in cls.default_options.items():
+            inner = value.items() if isinstance(value, Mapping) else [(None, value)]
+            for sub, default in inner:
+                typed = json.dumps(default if sub is None else {sub: default})
+                rows.append((f"{key}={typed}", say(cls.option_labels.get(sub or key,
+                                                                          words(sub or key)))))
+        if rows:
+            out.append((str(cls.title), rows))
+    return out
+
+
+def indented(text: str, indent: int, width: int) -> str:
+    """`text` wrapped to `width` terminal cells (a Chinese character is two), each line
+    after `indent` spaces, for help text that click would wrap by characters."""
+    probe = Console(width=width - indent, file=io.StringIO(), color_system=None,
+                    legacy_windows=False)
+    lines = Text(text).wrap(probe, width - indent)
+    return "".join(" " * indent + line.plain.rstrip() + "\n" for line in lines)

@@ -281,7 +281,8 @@ def audit_report(report: dict[str, Any], access: Access, mode: str) -> dict[str,
     problems = [{"seq": p.get("seq"), "code": p.get("code"),
                  "message": _hidden_problem(p)} for p in report["problems"]]
     # a ruling's reason is the recorder's own words, which may name a hidden card
-    rulings = [{**r, "reason": None} for r in report.get("rulings") or ()]
+    rulings = [{"seq": r["seq"], "actor": r["actor"], "reason": None}
+               for r in report.get("rulings") or ()]
     return {**report, "problems": problems, "rulings": rulings}
 
 

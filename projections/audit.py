@@ -313,12 +313,19 @@ def first_difference(left: list[tuple[int, dict[str, Any]]],
 def rulings_in(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> list[dict[str, Any]]:
     """Every event of the history in effect (corrections applied, undone ones left out:
     they changed nothing) that the rules call a ruling (`GameRules.ruling`, issue #30):
-    `{"seq", "actor", "reason"}` in log order, for `verify` and `reaudit` to count and list."""
+    `{"seq", "actor", "reason", "message"}` in log order, for `verify` and `reaudit` to
+    count and list; the message names who ruled."""
+    names = list(envelopes[0]["data"].get("players") or []) if envelopes else []
     out = []
     for seq, action in effective_actions(envelopes):
         reason = rules.ruling(Action.of(action["type"], action["actor"], action["data"]))
-        if reason is not None:
-            out.append({"seq": seq, "actor": action["actor"], "reason": reason})
+        if reason is None:
+            continue
+        who = seat_name(names, action["actor"])
+        out.append({"seq": seq, "actor": action["actor"], "reason": reason, "message": M(
+            "step {seq}: a ruling by {who}: {reason}", seq=seq, who=who, reason=reason)
+            if reason else M("step {seq}: a ruling by {who}, with no reason given", seq=seq,
+                             who=who)})
     return out
 
 

@@ -33,7 +33,7 @@ OPTION_LABELS: Mapping[str, Message] = {
                               "characters, or any"),
     "defense_compulsory": M("defending a challenge is compulsory"),
     "dead_pile_blocks_unique": M("a unique card in the dead pile keeps its copies out"),
-    "draw_cap": M("most cards an effect draws per player per round (empty: no cap)"),
+    "draw_cap": M("most cards an effect draws per player per round (no value: no cap)"),
     "allow_mulligan": M("a mulligan is allowed"),
 }
 
