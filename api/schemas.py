@@ -516,7 +516,11 @@ def refine_action(document: dict[str, Any]) -> None:
     document["properties"]["actor"] = actor_schema()
     document["properties"]["data"]["additionalProperties"] = JSON_VALUE_REF
     document["description"] = ("One action: its type and data are the game's (GET "
-                               "/games/{game_id}/legal-actions lists those allowed now)")
+                               "/games/{game_id}/choices builds them choice by choice, GET "
+                               "/games/{game_id}/legal-actions lists those allowed now). A "
+                               "Thrones card's ability: `use_ability` {card, ability, "
+                               "choices}; a ruling by a Thrones table: `effect` by actor "
+                               '"table" with its `reason` (POST /games/{game_id}/events)')
 
 
 def refine_new_edition(document: dict[str, Any]) -> None:

@@ -36,3 +36,7 @@ def test_the_openapi_describes_the_rulings(client):
     schemas = spec["components"]["schemas"]
     assert set(schemas["Ruling"]["properties"]) == {"seq", "actor", "reason", "message"}
     assert "outside card text" in schemas["Verify"]["properties"]["rulings"]["description"]
+    post = spec["paths"]["/games/{game_id}/events"]["post"]["description"]
+    for said in ("use_ability", '"card"', "limit_reached", "cannot_pay", "Ruling by the table",
+                 "`reason`", "effect_not_allowed", "responses"):
+        assert said in post, said
