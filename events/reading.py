@@ -280,7 +280,7 @@ def audit_report(report: dict[str, Any], access: Access, mode: str) -> dict[str,
         return report
     problems = [{"seq": p.get("seq"), "code": p.get("code"),
                  "message": _hidden_problem(p)} for p in report["problems"]]
-    # a ruling's reason is the recorder's own words, which may name a hidden card
+    # a ruling's reason is the recorder's words, which may name a hidden card (ruling 17)
     rulings = [{"seq": r["seq"], "actor": r["actor"], "reason": None}
                for r in report.get("rulings") or ()]
     return {**report, "problems": problems, "rulings": rulings}

@@ -312,7 +312,8 @@ def first_difference(left: list[tuple[int, dict[str, Any]]],
 # -- rulings: what the table decided outside card text ----------------------------------------
 def rulings_in(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> list[dict[str, Any]]:
     """Every event of the history in effect (corrections applied, undone ones left out:
-    they changed nothing) that the rules call a ruling (`GameRules.ruling`, issue #30):
+    they changed nothing: engine ruling 17) that the rules call a ruling (`GameRules.ruling`,
+    issue #30):
     `{"seq", "actor", "reason", "message"}` in log order, for `verify` and `reaudit` to
     count and list; the message names who ruled."""
     names = list(envelopes[0]["data"].get("players") or []) if envelopes else []

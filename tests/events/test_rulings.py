@@ -92,3 +92,18 @@ def test_a_seat_reads_when_and_who_ruled_but_not_the_reason_while_the_game_runs(
     seat = rec.verify(game_id, Access("seat", 0))["rulings"]
     assert seat == [{"seq": first, "actor": "table", "reason": None}]
     assert rec.verify(game_id)["rulings"][0]["reason"] == expected_rulings(path)[0][2]
+
+
+def test_a_corrected_ruling_is_listed_at_its_step_with_the_corrected_reason():
+    from events import open_store
+
+    path = FIXTURES / "thrones" / "2_players_worked_example.jsonl"
+    events = [json.loads(line) for line in _lines(path)]
+    first = expected_rulings(path)[0][0]
+    rec = Recorder(open_store("memory:rulings-correction"))
+    game_id = _running_prefix(rec, path, first)
+    fixed = {**events[first]["data"], "reason": "the judge's call, corrected"}
+    rec.record(game_id, {"type": "correction", "actor": "table", "data": {
+        "target_seq": first, "action": {"type": "effect", "actor": "table", "data": fixed}}})
+    assert _listed(rec.verify(game_id)["rulings"]) == [
+        (first, "table", "the judge's call, corrected")]
