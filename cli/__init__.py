@@ -787,13 +787,13 @@ def repair(ctx: click.Context, game_id: str) -> None:
         words = _game_words(rec, game_id)
     for env in done["written"]:
         said = words.describe(env["type"], env["actor"], env["data"])
-        click.echo(f"wrote step {env['seq']}: {said}")
+        click.echo(render.say(M("wrote step {seq}: {sentence}", seq=env["seq"], sentence=said)))
     if not done["written"]:
-        click.echo("nothing was owed: every server event is written")
+        click.echo(render.say(M("nothing was owed: every server event is written")))
     report = done["audit"]
     if not report["ok"]:
         raise Refused(_failed(report))
-    click.echo("the record verifies; its audit mark is saved")
+    click.echo(render.say(M("the record verifies; its audit mark is saved")))
 
 
 def _failed(report: dict[str, Any]) -> str:
@@ -872,7 +872,7 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
             rules = None
     if rules is not None:
         return _words_of(rules, players, mode)
-    return render.GameWords(title=render.words(slug) or "an unknown game",
+    return render.GameWords(title=render.words(slug) or render.say(M("an unknown game")),
                             ctx=BoardContext(tuple(players), lang=render.language()),
                             describe=lambda kind, actor, data: render.words(kind), mode=mode)
 
