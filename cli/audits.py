@@ -132,7 +132,8 @@ def verify_report(report: Mapping[str, Any], log: AuditedLog, width: int) -> Pan
         _deals_line(kinds["deals"], log, ctx),
         _result_line(report, kinds["moves"], ctx),
         _claims_line(kinds["claims"], log, ctx),
-        rulings_line(report.get("rulings") or [], ctx),
+        rulings_line(report.get("rulings") or [], ctx) if not kinds["moves"] else
+        _mark(SKIP, M("Rulings: not counted, since the moves do not replay.")),
     ]
     checks = Table.grid(padding=(0, 1))
     checks.add_column(no_wrap=True)
