@@ -277,7 +277,23 @@ class Events(MethodView):
     @blp.alt_response(409, schema=s.ErrorSchema, description="stale If-Match")
     @blp.alt_response(422, schema=s.ErrorSchema, description="illegal action")
     def post(self, game_id: str) -> Any:
-        """Record one action; refused (and nothing stored) unless the rules allow it now."""
+        """Record one action; refused (and nothing stored) unless the rules allow it now.
+
+        The `type` and `data` are the game's; GET /games/{game_id}/choices builds them choice
+        by choice. **A Thrones card's ability** is recorded as `use_ability`, data `{"card",
+        "ability", "choices"}`: the source (a card id, `plot:<seat>`, `title:<id>` or
+        `house:<seat>`), the ability's id on it and its targets and payments by name
+        (`?type=use_ability` offers only those that can complete a legal move). The rules
+        check that the source is the actor's and in its zone, that the ability's window is
+        open, its condition holds, its limit is not reached, the targets match and the cost
+        can be paid, then apply the card's own ops; each refusal is a 422 naming the card
+        (`not_in_zone`, `outside_window`, `condition_failed`, `limit_reached`,
+        `wrong_target`, `cannot_pay`). Triggered abilities (responses) are answered in
+        their own windows as the rules open them. **A ruling**: what no card text covers is
+        a free-form `effect`, which at a table only the recorder records (actor `"table"`,
+        a required `reason`), read "Ruling by the table: ..." and counted and listed by GET
+        /games/{game_id}/verify (`rulings`); in digital play it is refused
+        (`effect_not_allowed`)."""
         who = access(game_id)
         minimal = prefers_minimal()
         recorded = recorder().record(game_id, json_body(), expected_seq=if_match(),
@@ -453,7 +469,11 @@ class Verify(MethodView):
     @blp.doc(operationId="verifyGame")
     @blp.response(200, s.VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
-        """Audit: chain intact, every event re-applied, deals re-derived, result recomputed."""
+        """Audit: chain intact, every event re-applied, deals re-derived, result recomputed.
+
+        `rulings` lists every change in effect recorded outside card text (a Thrones table's
+        free-form `effect`, the recorder's ruling with its reason): counted and listed, not a
+        problem."""
         return localised(recorder().verify(game_id, access(game_id)))
 
 

@@ -115,7 +115,10 @@ class StatsSchema(Schema):
 
 
 class ReauditSchema(Schema):
-    games = fields.List(fields.Dict(), required=True)
+    games = fields.List(fields.Dict(), required=True, metadata={
+        "description": "per game: whether its legality, result or states changed, and "
+                       "`rulings`, every change in effect recorded outside card text "
+                       "(`{seq, actor, reason, message}`, as in the verify report)"})
     changed = fields.Integer(required=True)
 
 
@@ -285,6 +288,21 @@ class ProblemSchema(Schema):
     message = fields.String()
 
 
+class RulingSchema(Schema):
+    """One change recorded outside card text (issue #30): at a Thrones table, a free-form
+    `effect` the recorder recorded as a ruling, with its reason."""
+
+    seq = fields.Integer(required=True, metadata={"description": "the event's step"})
+    actor = fields.Raw(required=True, metadata={
+        "description": 'who ruled: "table" (the recorder), or a seat index for an effect a '
+                       "seat recorded before rulings were the table's"})
+    reason = fields.String(allow_none=True, required=True, metadata={
+        "description": "the reason the recorder gave, as typed (\"\" when none); null for a "
+                       "viewer who may not see every card while the game runs"})
+    message = fields.String(metadata={
+        "description": "the ruling in a sentence, in the request's language"})
+
+
 class VerifySchema(Schema):
     ok = fields.Boolean(required=True)
     first_bad_seq = fields.Integer(allow_none=True, required=True)
@@ -292,6 +310,10 @@ class VerifySchema(Schema):
     events = fields.Integer()
     checked = fields.Integer()
     result = fields.Dict(allow_none=True)
+    rulings = fields.List(fields.Nested(RulingSchema), metadata={
+        "description": "every change in effect recorded outside card text, in log order: "
+                       "the rules' rulings (its length is their count); a ruling is not a "
+                       "problem, the record still verifies"})
 
 
 class EditionSchema(Schema):
@@ -494,7 +516,11 @@ def refine_action(document: dict[str, Any]) -> None:
     document["properties"]["actor"] = actor_schema()
     document["properties"]["data"]["additionalProperties"] = JSON_VALUE_REF
     document["description"] = ("One action: its type and data are the game's (GET "
-                               "/games/{game_id}/legal-actions lists those allowed now)")
+                               "/games/{game_id}/choices builds them choice by choice, GET "
+                               "/games/{game_id}/legal-actions lists those allowed now). A "
+                               "Thrones card's ability: `use_ability` {card, ability, "
+                               "choices}; a ruling by a Thrones table: `effect` by actor "
+                               '"table" with its `reason` (POST /games/{game_id}/events)')
 
 
 def refine_new_edition(document: dict[str, Any]) -> None:

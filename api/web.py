@@ -83,6 +83,8 @@ def _entry(slug: str) -> dict[str, Any]:
     return {
         "slug": slug, "title": cls.title, "player_counts": list(cls.player_counts),
         "default_options": dict(cls.default_options),
+        # what the form calls each option's key, in the request's language (issue #33)
+        "option_labels": dict(cls.option_labels),
         "actions": sorted(cls.action_schemas),
         "chance_fields": {k: list(v) for k, v in cls.chance_fields.items()},
         # its moves are built from their declared choices (GET /games/<id>/choices)

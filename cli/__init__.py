@@ -33,10 +33,10 @@ from events.recorder import (
     verify_games,
 )
 from projections import GAMES, get_rules
-from projections.messages import M, language_of
+from projections.messages import M, Mn, language_of
 from projections.rules import Action, GameRules
 
-from . import moving, render
+from . import audits, moving, render
 from .boards import BoardContext
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,6 +50,11 @@ class Refused(click.ClickException):
     """A refusal: exit code 1 and the reason (naming the rule) on stderr."""
 
     exit_code = 1
+
+    def show(self, file: Any = None) -> None:
+        """`Error: …` in the reader's language (click's own words are English)."""
+        click.echo(render.say(M("Error: {message}", message=self.format_message())),
+                   file=file, err=file is None)
 
 
 def refusals(func: F) -> F:
@@ -142,6 +147,11 @@ def _titles() -> dict[str, str]:
     return {slug: cls.title for slug, cls in GAMES.items()}
 
 
+def _move_labels() -> dict[str, dict[str, Any]]:
+    """Each game's moves by type, as its buttons name them (for the statistics)."""
+    return {slug: {a.name: a.label for a in cls.actions} for slug, cls in GAMES.items()}
+
+
 def _words_of(rules: GameRules[Any], players: list[str], mode: str) -> render.GameWords:
     """The game's title, its players' names, its labels and its sentences, for printing."""
     names = tuple(str(p) for p in players)
@@ -229,7 +239,21 @@ def games(ctx: click.Context, slug: str | None, player: str | None, status: str 
         _print(render.games_table(rows, total, _titles()))
 
 
-@main.command()
+class WithGameOptions(click.Command):
+    """`new --help` ends with each game's options, worded in the reader's language (issue
+    #33): the language is known by then, `main` having run first."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        width = min(formatter.width or 80, 80)
+        for title, rows in render.option_rows(GAMES):
+            formatter.write_paragraph()
+            formatter.write_text(render.say(M("Options of {game}:", game=title)))
+            for typed, meaning in rows:  # wrapped by cells: a Chinese character takes two
+                formatter.write(f"  {typed}\n{render.indented(meaning, 6, width)}")
+
+
+@main.command(cls=WithGameOptions)
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True,
               help="a player's name, once per seat in seat order")
@@ -717,11 +741,13 @@ def verify(ctx: click.Context, targets: tuple[str, ...], every: bool, slug: str 
     if as_json:
         _json_out({"games": reports, "failed": sum(not r["ok"] for r in reports)})
     else:
-        _print(render.verify_summary(reports))
+        _print(audits.verify_summary(reports))
     failed = [r for r in reports if not r["ok"]]
     if failed:
-        raise Refused(f"{len(failed)} of {len(reports)} records do not verify; the first: "
-                      f"{failed[0]['game_id']}: {failed[0]['problems'][0]['message']}")
+        raise Refused(render.say(M(
+            "{failed} of {records} do not verify; the first: {game_id}: {problem}",
+            failed=len(failed), records=Mn("{count} record", "{count} records", len(reports)),
+            game_id=failed[0]["game_id"], problem=failed[0]["problems"][0]["message"])))
 
 
 def _verify_file(ctx: click.Context, path: str) -> dict[str, Any]:
@@ -761,25 +787,29 @@ def repair(ctx: click.Context, game_id: str) -> None:
         words = _game_words(rec, game_id)
     for env in done["written"]:
         said = words.describe(env["type"], env["actor"], env["data"])
-        click.echo(f"wrote step {env['seq']}: {said}")
+        click.echo(render.say(M("wrote step {seq}: {sentence}", seq=env["seq"], sentence=said)))
     if not done["written"]:
-        click.echo("nothing was owed: every server event is written")
+        click.echo(render.say(M("nothing was owed: every server event is written")))
     report = done["audit"]
     if not report["ok"]:
-        raise Refused(f"verification failed at seq {report['first_bad_seq']}: "
-                      f"{report['problems'][0]['message']}")
-    click.echo("the record verifies; its audit mark is saved")
+        raise Refused(_failed(report))
+    click.echo(render.say(M("the record verifies; its audit mark is saved")))
 
 
-def _verify_out(report: dict[str, Any], log: render.AuditedLog | None) -> None:
+def _failed(report: dict[str, Any]) -> str:
+    """The one line on stderr of a record that does not verify."""
+    return render.say(M("verification failed at seq {seq}: {problem}",
+                        seq=report["first_bad_seq"], problem=report["problems"][0]["message"]))
+
+
+def _verify_out(report: dict[str, Any], log: audits.AuditedLog | None) -> None:
     """The verify report (the document with --json), and exit 1 when it does not verify."""
     if log is None:
         _json_out(report)
     else:
-        _print(render.verify_report(report, log, _width()))
+        _print(audits.verify_report(report, log, _width()))
     if not report["ok"]:
-        raise Refused(f"verification failed at seq {report['first_bad_seq']}: "
-                      f"{report['problems'][0]['message']}")
+        raise Refused(_failed(report))
 
 
 @main.command()
@@ -811,14 +841,14 @@ def editions(ctx: click.Context, words: tuple[str, ...], name: str | None,
 
 
 def _audited_log(rec: Recorder, envelopes: list[dict[str, Any]],
-                 report: dict[str, Any]) -> render.AuditedLog:
+                 report: dict[str, Any]) -> audits.AuditedLog:
     """Whose game a log is and what it holds, for the verify report's sentences."""
     data = envelopes[0].get("data") if envelopes else None
     created: dict[str, Any] = data if isinstance(data, dict) else {}
     named = created.get("players")
     players = named if isinstance(named, list) else []
     mode = str(created.get("mode", "table"))
-    return render.AuditedLog(
+    return audits.AuditedLog(
         game=_created_words(rec, created, [str(p) for p in players], mode),
         events=len(envelopes), claims=sum(e.get("type") == "claim_result" for e in envelopes),
         seed_revealed=any(e.get("type") == "seed_revealed" for e in envelopes),
@@ -842,7 +872,7 @@ def _created_words(rec: Recorder, created: dict[str, Any], players: list[str],
             rules = None
     if rules is not None:
         return _words_of(rules, players, mode)
-    return render.GameWords(title=render.words(slug) or "an unknown game",
+    return render.GameWords(title=render.words(slug) or render.say(M("an unknown game")),
                             ctx=BoardContext(tuple(players), lang=render.language()),
                             describe=lambda kind, actor, data: render.words(kind), mode=mode)
 
@@ -880,7 +910,7 @@ def compare(ctx: click.Context, game_a: str, game_b: str, as_json: bool) -> None
     if as_json or game is None:
         _json_out(report)
     else:
-        _print(render.compare_panel(report, (game_a, game_b), game, _width()))
+        _print(audits.compare_panel(report, (game_a, game_b), game, _width()))
     if not report["agree"]:
         ctx.exit(1)
 
@@ -901,7 +931,7 @@ def reaudit(ctx: click.Context, slug: str | None, jobs: int, as_json: bool) -> N
     if as_json:
         _json_out({"games": reports, "changed": sum(r["changed"] for r in reports)})
     else:
-        _print(render.reaudit_table(reports, _titles()))
+        _print(audits.reaudit_table(reports, _titles()))
 
 
 @main.command()
@@ -919,7 +949,7 @@ def stats(ctx: click.Context, slug: str | None, as_json: bool) -> None:
     if as_json:
         _json_out(report)
     else:
-        _print(render.stats_view(report, _titles()))
+        _print(audits.stats_view(report, _titles(), _move_labels()))
 
 
 @main.command()

@@ -9,6 +9,7 @@ renderable fits the console's width (80 and 120 columns are tested).
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -22,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from projections.messages import M, Mn, Seq, render
-from projections.rules import ordinal, plural, possessive, words_list
+from projections.rules import plural, words_list
 
 from .boards import BoardContext, board_for, generic
 from .wrap import breakable
@@ -422,256 +423,27 @@ def editions_table(rows: list[dict[str, Any]], titles: Mapping[str, str]) -> Ren
     return table
 
 
-# -- audits --------------------------------------------------------------------------------------
-CHAIN_CODES = frozenset({"missing_fields", "seq_gap", "wrong_game", "broken_chain",
-                         "hash_mismatch", "no_game_created", "empty_log"})
-DEAL_CODES = frozenset({"deal_mismatch", "seed_mismatch", "seed_not_revealed"})
-CLAIM_CODES = frozenset({"claimed_result_differs"})
-PASS, FAIL, SKIP = "✓", "✗", "·"
+def option_rows(games: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Per game with options, its title and one (KEY=VALUE as typed, with the default
+    value; what the option means) row per option, a nested option's keys one row each."""
+    out = []
+    for cls in games.values():
+        rows = []
+        for key, value in cls.default_options.items():
+            inner = value.items() if isinstance(value, Mapping) else [(None, value)]
+            for sub, default in inner:
+                typed = json.dumps(default if sub is None else {sub: default})
+                rows.append((f"{key}={typed}", say(cls.option_labels.get(sub or key,
+                                                                          words(sub or key)))))
+        if rows:
+            out.append((str(cls.title), rows))
+    return out
 
 
-@dataclass(frozen=True, slots=True)
-class AuditedLog:
-    """What `verify` needs to know of a log besides the report: whose game, which kind."""
-
-    game: GameWords
-    events: int
-    claims: int
-    seed_revealed: bool
-    finished: bool
-
-
-def _problem_sentence(problem: Mapping[str, Any], ctx: BoardContext) -> str:
-    seq, code = problem.get("seq"), problem.get("code")
-    at = f"Step {seq}: " if isinstance(seq, int) else ""
-    if code == "deal_mismatch":
-        return f"{at}the cards recorded are not the ones the revealed seed deals"
-    if code == "seed_mismatch":
-        return f"{at}the revealed seed is not the one committed to when the game was created"
-    if code == "seed_not_revealed":
-        return "The game is over, but the seed it was dealt from was never revealed"
-    if code == "claimed_result_differs":
-        diffs = [_claim_difference(d, ctx) for d in problem.get("differences") or []]
-        return f"{at}the result written at the table differs: " + "; ".join(diffs)
-    message = without_codes(problem.get("message", ""))
-    prefix = f"event {seq} is illegal: "  # the audit's sentence for an illegal event
-    if message.startswith(prefix):
-        return at + message[len(prefix):]
-    if message.startswith(f"event {seq} "):  # "event 3 is illegal after the corrections: .."
-        return f"Step {seq} {message[len(f'event {seq} '):]}"
-    return at + message
-
-
-def _claim_difference(diff: Mapping[str, Any], ctx: BoardContext) -> str:
-    category, claimed, computed = diff.get("category"), diff.get("claimed"), diff.get("computed")
-    if category == "result":
-        return f"a result was written down, but {computed}"
-    if category == "winners":
-        return (f"the winners were written as {_seats(claimed, ctx)}, the rules make it "
-                f"{_seats(computed, ctx)}")
-    whose = possessive(ctx.name(diff["seat"])) + " " if diff.get("seat") is not None else ""
-    what = "score" if category == "total" else ctx.label(category)
-    return f"{whose}{what} was written as {_cell(claimed, ctx)}, the rules make it " \
-           f"{_cell(computed, ctx)}"
-
-
-def _seats(value: Any, ctx: BoardContext) -> str:
-    if isinstance(value, list):
-        return words_list(ctx.name(s) for s in value) or "nobody"
-    return _cell(value, ctx)
-
-
-def verify_report(report: Mapping[str, Any], log: AuditedLog, width: int) -> Panel:
-    """chain, moves, deals, result, claims: one line each, then every problem in words."""
-    ctx = log.game.ctx
-    problems = list(report.get("problems") or [])
-    kinds = {"chain": [p for p in problems if p.get("code") in CHAIN_CODES],
-             "deals": [p for p in problems if p.get("code") in DEAL_CODES],
-             "claims": [p for p in problems if p.get("code") in CLAIM_CODES]}
-    kinds["moves"] = [p for p in problems if not any(p in v for v in kinds.values())]
-    lines = [
-        _check(M("Hash chain"), kinds["chain"], ctx,
-               Mn("Hash chain intact: {count} event, each linked to the one before.",
-                  "Hash chain intact: {count} events, each linked to the one before.",
-                  log.events)),
-        _check(M("Moves"), kinds["moves"], ctx,
-               Mn("Moves re-applied: all {count} event replay under the rules.",
-                  "Moves re-applied: all {count} events replay under the rules.",
-                  report.get("checked", 0))),
-        _deals_line(kinds["deals"], log, ctx),
-        _result_line(report, kinds["moves"], log, ctx),
-        _claims_line(kinds["claims"], log, ctx),
-    ]
-    first = report.get("first_bad_seq")
-    failing = Mn("{count} problem", "{count} problems", len(problems))
-    verdict = Text(say(M("The record verifies.") if report.get("ok") else
-                       M("The record does not verify: {problems}, the first at step {seq}.",
-                         problems=failing, seq=first) if first is not None else
-                       M("The record does not verify: {problems}.", problems=failing)),
-                   style="bold green" if report.get("ok") else "bold red")
-    checks = Table.grid(padding=(0, 1))
-    checks.add_column(no_wrap=True)
-    checks.add_column(ratio=1)
-    for sign, text in lines:
-        checks.add_row(Text(sign, style={PASS: "green", FAIL: "bold red", SKIP: "dim"}[sign]),
-                       text)
-    return Panel(Group(checks, Text(""), verdict), width=width,
-                 title=Text(f"verify · {log.game.title}"))
-
-
-Check = tuple[str, Text]
-
-
-def _check(name: str, problems: list[Mapping[str, Any]], ctx: BoardContext,
-           fine: str) -> Check:
-    if not problems:
-        return _mark(PASS, fine)
-    sign, text = _mark(FAIL, Mn("{check}: {count} problem.", "{check}: {count} problems.",
-                                len(problems), check=name))
-    for problem in problems:
-        text.append(f"\n{say(_problem_sentence(problem, ctx))}")
-    return sign, text
-
-
-def _mark(sign: str, sentence: str) -> Check:
-    return sign, Text(say(sentence))
-
-
-def _deals_line(problems: list[Mapping[str, Any]], log: AuditedLog,
-                ctx: BoardContext) -> Check:
-    if log.game.mode != "digital":
-        return _mark(SKIP, M("Deals: a table game; the cards were entered at the table, "
-                             "so there is no seed to re-derive them from."))
-    if problems:
-        return _check(M("Deals"), problems, ctx, "")
-    if not log.seed_revealed:
-        return _mark(SKIP, M("Deals: the seed stays secret until the game ends; every deal "
-                             "is re-derived from it then."))
-    return _mark(PASS, M("Deals re-derived: every deal is the one the revealed seed gives."))
-
-
-def _result_line(report: Mapping[str, Any], moves: list[Any], log: AuditedLog,
-                 ctx: BoardContext) -> Check:
-    result = report.get("result")
-    if result:
-        return _mark(PASS, M("Result recomputed: {result}.",
-                             result=result_sentence(result, ctx)))
-    if moves:
-        return _mark(FAIL, M("Result: not recomputed, since the moves do not replay."))
-    return _mark(SKIP, M("Result: the game is not over yet."))
-
-
-def _claims_line(problems: list[Mapping[str, Any]], log: AuditedLog,
-                 ctx: BoardContext) -> Check:
-    if problems:
-        return _check(M("Claims"), problems, ctx, "")
-    if not log.claims:
-        return _mark(SKIP, M("Claims: no result was written down at the table."))
-    return _mark(PASS, Mn("Claims compared: the {count} result written down at the table "
-                          "match the rules.",
-                          "Claims compared: the {count} results written down at the table "
-                          "match the rules.", log.claims))
-
-
-def compare_panel(report: Mapping[str, Any], ids: tuple[str, str], game: GameWords,
-                  width: int) -> Panel:
-    if report.get("agree"):
-        return Panel(Text(sentence_case(str(report["message"])) + ".", style="green"),
-                     title=Text("compare"), width=width)
-    index = report.get("index")
-    lines: list[RenderableType] = [Text(
-        f"The records differ at the {ordinal(index + 1)} action:" if index is not None
-        else "The records differ:", style="bold")]
-    for side, game_id in zip(("a", "b"), ids, strict=True):
-        entry = report.get(side)
-        line = Text(f"{game_id}: ", style="bold")
-        if entry:
-            line.append(f"step {entry['seq']}: {sentence_case(game.sentence(entry['action']))}")
-        else:
-            line.append("ends before it")
-        lines.append(line)
-    return Panel(Group(*lines), title=Text("compare"), width=width)
-
-
-def verify_summary(reports: list[dict[str, Any]]) -> RenderableType:
-    """Several records audited: a line each, the first problem of a record that fails."""
-    failed = sum(not r["ok"] for r in reports)
-    title = Text(f"Verified {plural(len(reports), 'record')}: "
-                 + ("every one verifies" if not failed else f"{failed} do not verify"))
-    if not reports:
-        return title
-    table = Table(title=title, box=box.SIMPLE_HEAD)
-    table.add_column("record", no_wrap=True)
-    table.add_column("", no_wrap=True)
-    table.add_column("events", justify="right")
-    table.add_column("first problem", ratio=1)
-    for r in reports:
-        problem = (r.get("problems") or [{}])[0].get("message", "") if not r["ok"] else ""
-        table.add_row(Text(r["game_id"]), Text("✓" if r["ok"] else "✗"),
-                      str(r.get("events", "")), Text(without_codes(problem)))
-    return table
-
-
-def reaudit_table(reports: list[dict[str, Any]], titles: Mapping[str, str]) -> RenderableType:
-    changed = sum(bool(r["changed"]) for r in reports)
-    title = Text(f"Re-audit under today's rules: {plural(len(reports), 'game')}, "
-                 f"{changed} changed")
-    if not reports:
-        return title
-    table = Table(title=title, box=box.SIMPLE_HEAD)
-    table.add_column("id", no_wrap=True)
-    table.add_column("game", ratio=1)
-    table.add_column("what changed", ratio=2)
-    for r in reports:
-        pinned, current = r["pinned_rules_version"], r["current_rules_version"]
-        rules = "" if pinned == current else f"rules {pinned} → {current}: "
-        table.add_row(Text(r["game_id"]), Text(titles.get(r["game"], words(r["game"]))),
-                      Text(rules + _reaudit_change(r)))
-    return table
-
-
-def _reaudit_change(r: Mapping[str, Any]) -> str:
-    if r.get("legality_changed") and r.get("first_illegal"):
-        bad = r["first_illegal"]
-        return f"step {bad['seq']} is now illegal: {without_codes(bad['message'])}"
-    if r.get("result_changed"):
-        return "the result changed"
-    if r.get("first_differing_seq") is not None:
-        return f"the state differs from step {r['first_differing_seq']}"
-    return "nothing"
-
-
-def stats_view(report: Mapping[str, Any], titles: Mapping[str, str]) -> Group:
-    parts: list[RenderableType] = [Text(f"{plural(report['total_games'], 'game')} in the "
-                                        "archive", style="bold")]
-    for game, stats in report["games"].items():
-        length = stats.get("average_length")
-        parts += [Text(""), Text(
-            f"{titles.get(game, words(game))}: {stats['played']} played, "
-            f"{stats['finished']} finished, "
-            + (f"{length} actions on average" if length is not None else "none finished yet"),
-            style="bold")]
-        if stats["win_rate_by_seat"]:
-            table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-            table.add_column("seat")
-            table.add_column("wins", justify="right")
-            for seat, rate in stats["win_rate_by_seat"].items():
-                table.add_row(f"{ordinal(int(seat) + 1)} seat", f"{rate:.0%}")
-            parts.append(table)
-        if stats.get("scores"):
-            s = stats["scores"]
-            parts.append(Text(f"scores: lowest {s['min']}, median {s['median']}, "
-                              f"highest {s['max']}"))
-            hist = Table(box=None, show_header=False, pad_edge=False)
-            hist.add_column("range", justify="right")
-            hist.add_column("games", ratio=1)
-            most = max((b["count"] for b in s["histogram"]), default=1) or 1
-            for b in s["histogram"]:
-                bar = "█" * max(0, round(30 * b["count"] / most))
-                span = str(b["from"]) if b["from"] == b["to"] else f"{b['from']} to {b['to']}"
-                hist.add_row(span, f"{bar} {b['count']}")
-            parts.append(hist)
-        if stats.get("most_frequent_actions"):
-            parts.append(Text("most frequent actions: " + ", ".join(
-                f"{words(name)} ({n})" for name, n in stats["most_frequent_actions"])))
-    return Group(*parts)
+def indented(text: str, indent: int, width: int) -> str:
+    """`text` wrapped to `width` terminal cells (a Chinese character is two), each line
+    after `indent` spaces, for help text that click would wrap by characters."""
+    probe = Console(width=width - indent, file=io.StringIO(), color_system=None,
+                    legacy_windows=False)
+    lines = Text(text).wrap(probe, width - indent)
+    return "".join(" " * indent + line.plain.rstrip() + "\n" for line in lines)

@@ -17,8 +17,10 @@ from projections.audit import (
     digest_key,
     effective_actions,
     first_difference,
+    rulings_in,
     state_digest,
 )
+from projections.messages import M, Seq
 from projections.replay import META_TYPES, Folder
 from projections.rules import GameRules, IllegalAction
 
@@ -28,6 +30,8 @@ from .reading import GameReader
 from .store import GameFilter, ReadModel, Store
 
 Envelope = dict[str, Any]
+#: what two records of one game must share, in words
+_FIELDS = {"game": M("games"), "players": M("players"), "edition_sha256": M("editions")}
 
 
 # -- two recorders, one table ----------------------------------------------------------------
@@ -50,10 +54,10 @@ def compare(archive: Archive, game_a: str, game_b: str,
     a, b = left.ctx.row, right.ctx.row
     same = {k: (a[k], b[k]) for k in ("game", "players", "edition_sha256") if a[k] != b[k]}
     if same:
-        raise IllegalAction("not_the_same_game", "these records are not of the same game: "
-                            + "; ".join(f"{k.replace('_', ' ')} {x!r} vs {y!r}"
-                                        for k, (x, y) in same.items()),
-                            differences={k: list(v) for k, v in same.items()})
+        raise IllegalAction("not_the_same_game", M(
+            "these records are not of the same game: their {what} differ",
+            what=Seq([_FIELDS[k] for k in same])),
+            differences={k: list(v) for k, v in same.items()})
     report = first_difference(effective_actions(left.envelopes()),
                               effective_actions(right.envelopes()), (a["id"], b["id"]))
     describe_actions(left.rules, report, list(a["players"]))
@@ -110,6 +114,7 @@ def reaudit_game(store: Store, editions: Editions, row: Mapping[str, Any],
         "result_changed": result_changed, "stored_result": row.get("result"),
         "current_result": result,
         "first_differing_seq": first_illegal["seq"] if first_illegal else first_differs,
+        "rulings": [] if first_illegal else rulings_in(rules, envelopes),
     }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from projections.chance import server_move
+from projections.messages import M, Seq
 from projections.replay import META_TYPES, Cursor
 from projections.rules import Action, GameRules, IllegalAction, seat_name
 
@@ -32,14 +33,17 @@ __all__ = ["RESERVED_TYPES", "aimed", "check_actor", "check_correction", "check_
 def check_new_game(cls: type[GameRules[Any]], req: Mapping[str, Any]) -> None:
     players = req["players"]
     if len(players) not in cls.player_counts:
-        raise IllegalAction("wrong_player_count",
-                            f"{cls.title} is played by {_counts(cls.player_counts)} "
-                            f"players, not {len(players)}", players=len(players))
+        raise IllegalAction("wrong_player_count", M(
+            "{game} is played by {counts} players, not {count}", game=cls.title,
+            counts=_counts(cls.player_counts), count=len(players)), players=len(players))
     unknown = sorted(set(req["options"]) - set(cls.default_options))
     if unknown:
-        raise IllegalAction("unknown_option", f"{cls.title} has no option "
-                            f"{', '.join(unknown)}; it knows "
-                            f"{', '.join(sorted(cls.default_options)) or 'none'}")
+        known = Seq(sorted(cls.default_options))
+        raise IllegalAction("unknown_option", M(
+            "{game} has no option {options}; it knows {known}", game=cls.title,
+            options=Seq(unknown), known=known) if cls.default_options else M(
+            "{game} has no option {options}; it has none", game=cls.title,
+            options=Seq(unknown)))
 
 
 def check_actor(ctx: GameContext, access: Access, action: Mapping[str, Any]) -> None:
@@ -128,11 +132,11 @@ def aimed(kind: str, data: Mapping[str, Any], cursor: Cursor) -> dict[str, Any]:
     return {**data, "target_seq": target}
 
 
-def _counts(counts: tuple[int, ...]) -> str:
+def _counts(counts: tuple[int, ...]) -> Any:
     if len(counts) == 1:
         return str(counts[0])
     if list(counts) == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(map(str, counts))
+        return M("{low} to {high}", low=counts[0], high=counts[-1])
+    return Seq(map(str, counts), "or")
 
 

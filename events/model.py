@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from projections.messages import M
+
 GENESIS = "0" * 64
 ENVELOPE_FIELDS = ("game_id", "seq", "type", "actor", "data", "recorded_at", "prev_hash",
                    "hash", "salt", "idempotency_key")
@@ -69,23 +71,26 @@ def chain_problems(envelopes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any
         if any(k not in env for k in ENVELOPE_FIELDS):
             missing = [k for k in ENVELOPE_FIELDS if k not in env]
             problems.append({"seq": seq, "code": "missing_fields",
-                             "message": f"event {seq} lacks {', '.join(missing)}"})
+                             "message": M("event {seq} lacks {fields}", seq=seq,
+                                          fields=", ".join(missing))})
             return problems
         game_id = game_id or env["game_id"]
         # the messages are built only for a failed check: most logs have none
         if seq != expected_seq:
             problems.append({"seq": seq, "code": "seq_gap",
-                             "message": f"expected seq {expected_seq}, found {seq}"})
+                             "message": M("expected step {expected}, found {seq}",
+                                          expected=expected_seq, seq=seq)})
         if env["game_id"] != game_id:
             problems.append({"seq": seq, "code": "wrong_game",
-                             "message": f"event {seq} belongs to {env['game_id']}"})
+                             "message": M("event {seq} belongs to the game {game_id}",
+                                          seq=seq, game_id=env["game_id"])})
         if env["prev_hash"] != prev:
-            problems.append({"seq": seq, "code": "broken_chain", "message":
-                             f"event {seq}'s prev_hash does not match the hash of event "
-                             f"{expected_seq - 1}"})
+            problems.append({"seq": seq, "code": "broken_chain", "message": M(
+                "event {seq}'s link to the event before does not match the hash of event "
+                "{before}", seq=seq, before=expected_seq - 1)})
         if event_hash(env) != env["hash"]:
-            problems.append({"seq": seq, "code": "hash_mismatch", "message":
-                             f"event {seq}'s content does not match its hash: it was altered"})
+            problems.append({"seq": seq, "code": "hash_mismatch", "message": M(
+                "event {seq}'s content does not match its hash: it was altered", seq=seq)})
         prev = env["hash"]
         expected_seq = (seq if isinstance(seq, int) else expected_seq) + 1
     return problems

@@ -280,14 +280,19 @@ def audit_report(report: dict[str, Any], access: Access, mode: str) -> dict[str,
         return report
     problems = [{"seq": p.get("seq"), "code": p.get("code"),
                  "message": _hidden_problem(p)} for p in report["problems"]]
-    return {**report, "problems": problems}
+    # a ruling's reason is the recorder's words, which may name a hidden card (ruling 17)
+    rulings = [{"seq": r["seq"], "actor": r["actor"], "reason": None}
+               for r in report.get("rulings") or ()]
+    return {**report, "problems": problems, "rulings": rulings}
 
 
-def _hidden_problem(problem: dict[str, Any]) -> str:
-    seq = problem.get("seq")
-    where = f"at event {seq}" if seq is not None else "in this game"
-    return f"a problem {where} ({str(problem.get('code')).replace('_', ' ')}); its details " \
-        "are shown once the game is over"
+def _hidden_problem(problem: dict[str, Any]) -> Any:
+    seq, code = problem.get("seq"), str(problem.get("code")).replace("_", " ")
+    if seq is None:
+        return M("a problem in this game ({code}); its details are shown once the game is "
+                 "over", code=code)
+    return M("a problem at event {seq} ({code}); its details are shown once the game is "
+             "over", seq=seq, code=code)
 
 
 def _lines(envelopes: Any) -> Iterator[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from projections import game_class
 from projections.audit import audit_log
+from projections.messages import M
 from projections.rules import GameRules, IllegalAction
 
 from . import schemas
@@ -45,28 +46,29 @@ class Verifier:
     def verify_envelopes(self, envelopes: list[Envelope]) -> dict[str, Any]:
         """The audit of a log: {"ok", "first_bad_seq", "problems", "result", ...}."""
         problems = chain_problems(envelopes)
-        result = None
-        checked = 0
+        result, checked, rulings = None, 0, []
         if envelopes and envelopes[0].get("type") == "game_created":
             try:
                 audit = audit_log(self._rules_of(envelopes[0]["data"]), envelopes)
-                result, checked = audit.result, audit.checked
+                result, checked, rulings = audit.result, audit.checked, audit.rulings
                 problems += audit.problems
             except ChronicleError as err:
                 problems.append({"seq": 0, "code": err.code, "message": err.message})
             except (KeyError, TypeError, ValueError, AttributeError, IndexError):
                 problems.append({"seq": 0, "code": "malformed_log",
-                                 "message": "the log's events are not the documented shape"})
+                                 "message": M("the log's events are not the documented "
+                                              "shape")})
         elif envelopes:
             problems.append({"seq": envelopes[0].get("seq"), "code": "no_game_created",
-                             "message": "a log must start with game_created"})
+                             "message": M("a log must start with the game's creation")})
         else:
-            problems.append({"seq": None, "code": "empty_log", "message": "the log is empty"})
+            problems.append({"seq": None, "code": "empty_log", "message": M("the log is empty")})
         seqs = [p["seq"] for p in problems if isinstance(p.get("seq"), int)]
         return {"ok": not problems, "first_bad_seq": min(seqs) if seqs else None,
                 "problems": sorted(problems, key=lambda p: (p.get("seq") is None,
                                                             p.get("seq") or 0)),
-                "events": len(envelopes), "checked": checked, "result": result}
+                "events": len(envelopes), "checked": checked, "result": result,
+                "rulings": rulings}
 
     def _rules_of(self, created: Mapping[str, Any]) -> GameRules[Any]:
         """The reducer a game_created names, from an edition this store holds."""
@@ -80,9 +82,9 @@ class Verifier:
         report = self.verify_envelopes(envelopes)
         if not report["ok"]:
             first = report["problems"][0]
-            raise IllegalAction("import_refused",
-                                f"the file does not verify (event {report['first_bad_seq']}: "
-                                f"{first['message']})", report=report)
+            raise IllegalAction("import_refused", M(
+                "the file does not verify (event {seq}: {problem})",
+                seq=report["first_bad_seq"], problem=first["message"]), report=report)
         created = envelopes[0]["data"]
         game_id = envelopes[0]["game_id"]
         rules = self._rules_of(created)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .chance import commitment, deal_problem, scheme_of
+from .messages import N_, M, Message, Mn, Seq
 from .replay import (
     META_TYPES,
     Cursor,
@@ -28,6 +29,11 @@ from .rules import ALL, Action, GameRules, IllegalAction, seat_name, thaw
 
 Envelope = Mapping[str, Any]
 Problem = dict[str, Any]
+
+#: the sentences of an event the fold refuses, by key: a report in words (cli/render.py)
+#: says "Step 3: <reason>" without repeating the step (docs/design.md, "Sentences as data")
+ILLEGAL = N_("event {seq} is illegal: {reason}")
+ILLEGAL_AFTER_CORRECTIONS = N_("event {seq} is illegal after the corrections: {reason}")
 
 
 def state_digest(rules: GameRules[Any], cursor: Cursor,
@@ -58,6 +64,8 @@ class AuditReport:
     checked: int = 0
     result: dict[str, Any] | None = None
     last: Cursor | None = None
+    #: the table's rulings in effect (`rulings_in`), once every event has folded
+    rulings: list[dict[str, Any]] = field(default_factory=list)
 
 
 def audit_log(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> AuditReport:
@@ -73,13 +81,14 @@ def audit_log(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> AuditRepo
         try:
             folder.feed(env)
         except IllegalAction as err:
-            report.problems.append({"seq": env["seq"], "code": err.code,
-                                    "message": f"event {env['seq']} is illegal: {err.message}"})
+            report.problems.append({"seq": env["seq"], "code": err.code, "message": Message(
+                ILLEGAL, {"seq": env["seq"], "reason": err.message})})
             return report
         except Exception:  # altered data the reducer cannot even read
             report.problems.append({"seq": env["seq"], "code": "unreadable_event",
-                                    "message": f"event {env['seq']}'s data is not the shape "
-                                    f"of a {str(env.get('type')).replace('_', ' ')} action"})
+                                    "message": M("event {seq}'s data is not the shape of a "
+                                                 "{move} action", seq=env["seq"],
+                                                 move=str(env.get("type")).replace("_", " "))})
             return report
         report.checked += 1
         if seed is not None and before is not None:
@@ -90,14 +99,16 @@ def audit_log(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> AuditRepo
     if report.last is None:
         return report
     report.result = rules.result(report.last.state)
+    report.rulings = rulings_in(rules, envelopes)
     report.problems += [{"seq": seq, "code": "invalidated_by_correction",
-                         "message": f"event {seq} is illegal after the corrections: {message}"}
+                         "message": Message(ILLEGAL_AFTER_CORRECTIONS,
+                                            {"seq": seq, "reason": message})}
                         for seq, _code, message in report.last.invalid]
     report.problems += claim_problems(envelopes, report.result, created.get("players") or [])
     if digital and seed is None and report.result is not None and not any(
             p["code"] == "seed_mismatch" for p in report.problems):
         report.problems.append({"seq": None, "code": "seed_not_revealed",
-                                "message": "a finished digital game must reveal its seed"})
+                                "message": M("a finished digital game must reveal its seed")})
     return report
 
 
@@ -111,13 +122,14 @@ def _revealed_seed(envelopes: Sequence[Envelope], created: Mapping[str, Any],
     seed, salt, scheme = data.get("seed"), data.get("salt"), scheme_of(created)
     if scheme < 0:
         problems.append({"seq": 0, "code": "unknown_seed_scheme",
-                         "message": f"game_created names seed scheme "
-                         f"{created.get('seed_scheme')!r}, which chronicle does not know"})
+                         "message": M("the game's creation names seed scheme {scheme}, which "
+                                      "chronicle does not know",
+                                      scheme=json.dumps(created.get("seed_scheme")))})
         return None
     if not isinstance(seed, str) or (scheme > 1 and not isinstance(salt, str)) or \
             commitment(seed, salt, scheme) != created.get("seed_commitment"):
         problems.append({"seq": revealed["seq"], "code": "seed_mismatch",
-                         "message": "the revealed seed does not match its commitment"})
+                         "message": M("the revealed seed does not match its commitment")})
         return None
     return seed
 
@@ -128,7 +140,7 @@ def claim_differences(claim: Mapping[str, Any], result: Mapping[str, Any] | None
     """Each way the scores written at the table differ from the recomputed result."""
     if result is None:
         return [{"seat": None, "category": "result", "claimed": "finished",
-                 "computed": "the game is not over"}]
+                 "computed": M("the game is not over")}]
     diffs: list[dict[str, Any]] = []
     for seat, claimed in enumerate(claim.get("scores") or []):
         computed = result["scores"][seat] if seat < len(result["scores"]) else None
@@ -168,26 +180,46 @@ def claim_problems(envelopes: Sequence[Envelope], result: Mapping[str, Any] | No
             continue
         diffs = claim_differences(env["data"], result)
         if diffs:
-            summary = "; ".join(_difference_words(d, names) for d in diffs)
+            summary = _semicolons([_difference_words(d, names) for d in diffs])
             problems.append({"seq": env["seq"], "code": "claimed_result_differs",
-                             "message": f"the result written at the table differs: {summary}",
+                             "message": M("the result written at the table differs: "
+                                          "{differences}", differences=summary),
                              "differences": diffs})
     return problems
 
 
-def _difference_words(diff: Mapping[str, Any], names: list[str] | tuple[str, ...]) -> str:
-    who = f"{seat_name(names, diff['seat'])}'s " if diff["seat"] is not None else ""
-    category = str(diff["category"]).replace("_", " ")
-    return f"{who}{category}: claimed {_words(diff['claimed'], names)}, computed " \
-        f"{_words(diff['computed'], names)}"
+def _semicolons(items: list[Message]) -> Message:
+    """ "a; b; c" as one message (each part rendered in the reader's language)."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = M("{first}; {then}", first=joined, then=item)
+    return joined
 
 
-def _words(value: Any, names: list[str] | tuple[str, ...]) -> str:
+#: the categories of a claim that are not a game's own score categories
+_CATEGORIES = {"total": M("score"), "winners": M("winners"), "result": M("result")}
+
+
+def _difference_words(diff: Mapping[str, Any], names: list[str] | tuple[str, ...]
+                      ) -> Message:
+    category = _CATEGORIES.get(diff["category"], str(diff["category"]).replace("_", " "))
+    claimed, computed = _words(diff["claimed"], names), _words(diff["computed"], names)
+    if diff["seat"] is None:
+        return M("{category}: claimed {claimed}, computed {computed}", category=category,
+                 claimed=claimed, computed=computed)
+    return M("{player}'s {category}: claimed {claimed}, computed {computed}",
+             player=seat_name(names, diff["seat"]), category=category, claimed=claimed,
+             computed=computed)
+
+
+def _words(value: Any, names: list[str] | tuple[str, ...]) -> Any:
     if value is None:
-        return "nothing"
+        return M("nothing")
     if isinstance(value, list):
-        return ", ".join(seat_name(names, v) for v in value) or "nobody"
-    return str(value)
+        return Seq(seat_name(names, v) for v in value) if value else M("nobody")
+    if value == "finished":
+        return M("finished")
+    return value if isinstance(value, Message) else str(value)
 
 
 # -- corrections -----------------------------------------------------------------------------
@@ -259,8 +291,9 @@ def first_difference(left: list[tuple[int, dict[str, Any]]],
         if act_a != act_b:
             return {"agree": False, "index": index, "a": {"seq": seq_a, "action": act_a},
                     "b": {"seq": seq_b, "action": act_b},
-                    "message": f"the records differ at action {index + 1}: "
-                               f"{a_name} event {seq_a}, {b_name} event {seq_b}"}
+                    "message": M("the records differ at action {number}: {a} event "
+                                 "{seq_a}, {b} event {seq_b}", number=index + 1, a=a_name,
+                                 seq_a=seq_a, b=b_name, seq_b=seq_b)}
     if len(left) != len(right):
         longer, extra = (a_name, left) if len(left) > len(right) else (b_name, right)
         index = min(len(left), len(right))
@@ -268,10 +301,33 @@ def first_difference(left: list[tuple[int, dict[str, Any]]],
         return {"agree": False, "index": index,
                 "a": {"seq": seq, "action": action} if longer == a_name else None,
                 "b": {"seq": seq, "action": action} if longer == b_name else None,
-                "message": f"the records agree for {index} actions; {longer} goes on "
-                           f"({len(extra) - index} more)"}
+                "message": M("the records agree for {agreed}; {game} goes on ({more} more)",
+                             agreed=Mn("{count} action", "{count} actions", index),
+                             game=longer, more=len(extra) - index)}
     return {"agree": True, "index": None, "a": None, "b": None,
-            "message": f"the records agree on all {len(left)} actions"}
+            "message": Mn("the records agree on the {count} action",
+                          "the records agree on all {count} actions", len(left))}
+
+
+# -- rulings: what the table decided outside card text ----------------------------------------
+def rulings_in(rules: GameRules[Any], envelopes: Sequence[Envelope]) -> list[dict[str, Any]]:
+    """Every event of the history in effect (corrections applied, undone ones left out:
+    they changed nothing: engine ruling 17) that the rules call a ruling (`GameRules.ruling`,
+    issue #30):
+    `{"seq", "actor", "reason", "message"}` in log order, for `verify` and `reaudit` to
+    count and list; the message names who ruled."""
+    names = list(envelopes[0]["data"].get("players") or []) if envelopes else []
+    out = []
+    for seq, action in effective_actions(envelopes):
+        reason = rules.ruling(Action.of(action["type"], action["actor"], action["data"]))
+        if reason is None:
+            continue
+        who = seat_name(names, action["actor"])
+        out.append({"seq": seq, "actor": action["actor"], "reason": reason, "message": M(
+            "step {seq}: a ruling by {who}: {reason}", seq=seq, who=who, reason=reason)
+            if reason else M("step {seq}: a ruling by {who}, with no reason given", seq=seq,
+                             who=who)})
+    return out
 
 
 def describe_actions(rules: GameRules[Any], report: dict[str, Any], names: list[str]) -> None:
@@ -286,4 +342,4 @@ def describe_actions(rules: GameRules[Any], report: dict[str, Any], names: list[
 
 __all__ = ["AuditReport", "audit_log", "claim_differences", "claim_problems",
            "correction_impact", "describe_actions", "digest_key", "effective_actions",
-           "first_difference", "state_digest"]
+           "first_difference", "rulings_in", "state_digest"]

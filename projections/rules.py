@@ -490,6 +490,9 @@ class GameRules(Generic[S]):
     chance_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: options accepted in game_created, with their defaults
     default_options: ClassVar[Mapping[str, Any]] = {}
+    #: what a person reads for each option's key (a nested option's keys too), as
+    #: messages: the new-game form, `chronicle new --help` (issue #33)
+    option_labels: ClassVar[Mapping[str, Any]] = {}
     #: action types a seat may seal with its own token at a table: chronicle marks them
     #: `"sealed": true`, and the table's recorder sees them (viewer TABLE) no more than any
     #: other seat does until the rules reveal them (issue #32). Empty: the table's
@@ -727,6 +730,14 @@ class GameRules(Generic[S]):
         if isinstance(own, Mapping):
             out.update({str(k): str(v) for k, v in own.items()})
         return out
+
+    def ruling(self, action: Action) -> str | None:
+        """Whether `action` changes the game outside the text of its cards, as the table's
+        ruling rather than a move the rules check (Thrones' free-form `effect`, issue #30):
+        the reason it gives ("" when it gives none), else None. `verify` and `reaudit`
+        count and list every such event (projections/audit.py, `rulings_in`); by default
+        no move of a game is one."""
+        return None
 
     def is_undoable_in_digital(self, action: Action) -> bool:
         """Digital undo policy: nothing that revealed hidden information."""

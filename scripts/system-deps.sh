@@ -3,6 +3,9 @@
 # manager is waited for (scripts/apt.sh); what cannot be installed stops ./test, saying why.
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# a font with Han characters: the zh-Hans pages and scripts/screenshots.py draw boxes without
+# one (WenQuanYi Micro Hei, 5 MB; the Noto CJK fonts are 90 MB)
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || need+=(fonts-wqy-microhei)
 # npm fetches Pyodide for the offline recorder (scripts/offline-deps.sh, which also installs
 # it for ./run; asked for here too so a fresh machine runs apt-get once)
 command -v npm >/dev/null 2>&1 || need+=(npm)

@@ -14,17 +14,23 @@
     return li;
   }
 
+  // an option's words: the game's own label (the catalog's, in the page's language), else its key
+  function optionLabel(key) {
+    const g = games[$("game").value] || {};
+    return (g.option_labels || {})[key] || CH.words(key);
+  }
+
   function optionField(key, value, path) {
     const name = path ? `${path}.${key}` : key;
     if (value && typeof value === "object" && !Array.isArray(value)) {
-      return h("fieldset", {}, h("legend", {}, CH.words(key)),
+      return h("fieldset", {}, h("legend", {}, optionLabel(key)),
         Object.entries(value).map(([k, v]) => optionField(k, v, name)));
     }
     if (typeof value === "boolean") {
-      return h("div", {}, h("label", {}, h("input", {type: "checkbox", "data-option": name, "data-kind": "bool", checked: value}), " ", CH.words(key)));
+      return h("div", {}, h("label", {}, h("input", {type: "checkbox", "data-option": name, "data-kind": "bool", checked: value}), " ", optionLabel(key)));
     }
     const kind = typeof value === "number" ? "number" : value === null ? "json" : "string";
-    return h("div", {}, h("label", {}, CH.words(key), " ",
+    return h("div", {}, h("label", {}, optionLabel(key), " ",
       h("input", {type: kind === "number" ? "number" : "text", "data-option": name, "data-kind": kind,
         value: value === null ? "" : String(value), placeholder: value === null ? t("none") : null})));
   }

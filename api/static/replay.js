@@ -152,6 +152,15 @@
           report.events ?? 0, {checked: report.checked ?? "?"})),
       ];
       if (!report.ok) parts.push(h("ul", {}, report.problems.map((p) => h("li", {}, p.message))));
+      // issue #30: every change recorded outside card text, each a link to its step
+      const rulings = report.rulings || [];
+      if (rulings.length) {
+        parts.push(h("p", {id: "rulings"}, tn("{count} change was recorded outside card text, as a ruling:",
+          "{count} changes were recorded outside card text, as rulings:", rulings.length)),
+        h("ul", {class: "rulings"}, rulings.map((r) => h("li", {}, h("a", {href: `?at=${r.seq}`,
+          onclick: (e) => { e.preventDefault(); stop(); go(r.seq); }},
+          r.message || t("step {seq}: a ruling; its reason is shown once the game is over", {seq: r.seq}))))));
+      }
       body.replaceChildren(...parts);
     } catch (err) { body.textContent = t("The audit is unavailable: {reason}", {reason: err.message}); }
   }

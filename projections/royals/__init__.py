@@ -36,6 +36,7 @@ class Royals(GameRules[State]):
     player_counts: ClassVar[tuple[int, ...]] = PLAYER_COUNTS
     rules_version: ClassVar[str] = "1"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
+    option_labels: ClassVar[Mapping[str, Any]] = words.OPTION_LABELS
     actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ACTIONS
     parts: ClassVar[Parts[Any, Any] | None] = PARTS
 

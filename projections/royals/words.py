@@ -36,6 +36,11 @@ VOCABULARY = {
     # the result's breakdown (scoring.py), as the score tables name its rows
     "titles": M("titles"), "total": M("total"), "largest_marker": M("largest marker"),
 }
+#: what a person reads for the options of game_created (spec §9 ruling 5, §2): the form
+#: that creates a game and `chronicle new --help`
+OPTION_LABELS = {"variants": M("variants"),
+                 **{k: VOCABULARY[k] for k in ("period3_finish_round",
+                                               "edition_arcane_wonders_deck")}}
 #: the cube colours (spec §2), as a sentence names them ("Ann plays black")
 COLOURS = {"black": M("black"), "white": M("white"), "grey": M("grey"), "purple": M("purple"),
            "orange": M("orange")}

@@ -37,7 +37,7 @@ from .apply.effects import OP_TYPES
 from .apply.rounds import dominance_outcome
 from .apply.turns import to_act
 from .edition import Components, components_of, edition_problems
-from .state import DEFAULT_OPTIONS, State, initial_state
+from .state import DEFAULT_OPTIONS, OPTION_LABELS, State, initial_state
 
 
 def load_components(edition: Mapping[str, Any]) -> Components:
@@ -60,6 +60,7 @@ class Thrones(GameRules[State]):
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     rules_version: ClassVar[str] = "1"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
+    option_labels: ClassVar[Mapping[str, Any]] = OPTION_LABELS
     actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ACTIONS
     parts: ClassVar[Parts[Any, Any] | None] = PARTS
 
@@ -92,6 +93,15 @@ class Thrones(GameRules[State]):
         """Besides the chance fields: an effect that takes named cards from another seat's
         hand or deck (engine ruling 16); one's own hand and deck are in one's own view."""
         return super().names_unseen(action) or chance.names_others_hidden(action)
+
+    def ruling(self, action: Action) -> str | None:
+        """Every free-form `effect` is recorded outside card text (§9, ruling 29): at a
+        table it is the recorder's ruling with its reason; one a seat recorded before
+        issue #30 is one too, with no reason ("")."""
+        if action.type != "effect":
+            return None
+        reason = action.data.get("reason")
+        return reason.strip() if isinstance(reason, str) else ""
 
     def is_undoable_in_digital(self, action: Action) -> bool:
         return not chance.reveals_cards(action) and super().is_undoable_in_digital(action)

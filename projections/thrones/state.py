@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..messages import M, Message
 from ..rules import Bag, replace, with_item
 from .edition import CardId, Components, Seat
 
@@ -25,6 +26,15 @@ DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
     "dead_pile_blocks_unique": True,
     "draw_cap": None,
     "allow_mulligan": False,
+}
+#: what a person reads for each option (§4), on the new-game form and in `new --help`
+OPTION_LABELS: Mapping[str, Message] = {
+    "military_claim_scope": M("who a lost military challenge kills: participating "
+                              "characters, or any"),
+    "defense_compulsory": M("defending a challenge is compulsory"),
+    "dead_pile_blocks_unique": M("a unique card in the dead pile keeps its copies out"),
+    "draw_cap": M("most cards an effect draws per player per round (no value: no cap)"),
+    "allow_mulligan": M("a mulligan is allowed"),
 }
 
 
