@@ -41,13 +41,8 @@ def _import(db: str, path: Path) -> tuple[str, int]:
     return IMPORTED[db, path], len(path.read_text().splitlines()) - 1
 
 
-<<<<<<< HEAD
 def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT, lang: str = "en"
           ) -> list[str]:
-=======
-def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT,
-          lang: str = "en") -> list[str]:
->>>>>>> palais-zh
     env = {"COLUMNS": str(WIDTH), **({"LINES": str(lines)} if lines else {})}
     out = CliRunner().invoke(main, ["--db", db, "--lang", lang, "replay", game_id, "--at",
                                     str(at)], env=env)
@@ -92,10 +87,12 @@ def test_every_step_fits_an_80_by_50_terminal_with_its_sentence_on_top(db: str,
     assert not problems, "\n".join(problems)
 
 
-<<<<<<< HEAD
-@pytest.mark.parametrize("path", sorted((ROOT / "fixtures" / "in_the_shadow_of_the_emperor")
-                                        .glob("*.jsonl")), ids=lambda p: p.stem)
-def test_every_emperor_step_fits_in_chinese_too(db: str, path: Path) -> None:
+ZH_FIXTURES = [p for slug in ("in_the_shadow_of_the_emperor", "palais_royal")
+               for p in sorted((ROOT / "fixtures" / slug).glob("*.jsonl"))]
+
+
+@pytest.mark.parametrize("path", ZH_FIXTURES, ids=lambda p: f"zh-{p.parent.name}-{p.stem}")
+def test_every_converted_step_fits_in_chinese_too(db: str, path: Path) -> None:
     """Chinese takes two cells a character: the converted boards must still fit."""
     problems = _fit_problems(db, path, "zh_Hans")
     assert not problems, "\n".join(problems)
@@ -104,34 +101,6 @@ def test_every_emperor_step_fits_in_chinese_too(db: str, path: Path) -> None:
 def test_a_line_of_chinese_is_measured_in_cells() -> None:
     """Planted: 41 Chinese characters are 41 characters but 82 cells, past the edge."""
     assert len("选" * 41) <= WIDTH < cell_len("选" * 41)
-=======
-ZH_FIXTURES = sorted((ROOT / "fixtures" / "palais_royal").glob("*.jsonl"))
-
-
-@pytest.mark.parametrize("path", ZH_FIXTURES, ids=lambda p: f"zh-{p.stem}")
-def test_every_palais_step_fits_in_chinese_too(db: str, path: Path) -> None:
-    """The same terminal in zh-Hans: a Chinese character takes two columns, so widths are
-    counted in terminal cells (rich's cell_len), not in characters."""
-    game_id, last = _import(db, path)
-    problems = []
-    for at in _steps(last):
-        shown = _step(db, game_id, at, lang="zh-Hans")
-        if len(shown) > HEIGHT - 1:
-            problems.append(f"step {at}: {len(shown)} lines")
-        wide = [line for line in shown if cell_len(line) > WIDTH]
-        if wide:
-            problems.append(f"step {at}: {len(wide)} lines wider than {WIDTH}: {wide[:2]}")
-        if not shown[0].startswith(render(M("Step {seq} of {last}: ", seq=at, last=last),
-                                          "zh_Hans")):
-            problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
-    assert not problems, "\n".join(problems)
-
-
-def test_the_cell_count_sees_what_a_character_count_misses() -> None:
-    """Planted: 41 Chinese characters are 41 characters but 82 cells, past 80 columns."""
-    line = "僕" * 41
-    assert len(line) <= WIDTH < cell_len(line)
->>>>>>> palais-zh
 
 
 def test_the_fit_check_fails_on_the_whole_board() -> None:
