@@ -167,7 +167,8 @@ class Name(str):
 
 
 class Seq(str):
-    """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and", "or" or "/".
+    """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and", "or", "/",
+    "slash" ("a/b"), "comma" ("a, b" / "a、b") or "dot" ("a · b").
     A `str` whose text is the English list."""
 
     items: tuple[Any, ...]
@@ -199,6 +200,10 @@ def _joined(items: list[str], conjunction: str, lang: str) -> str:
         return " / ".join(items)
     if conjunction == "slash":  # "Britain/Spain": the two countries of an intrigue card
         return "/".join(items)
+    if conjunction == "dot":  # "cost 3 · STR 4": the printed values beside a name
+        return " · ".join(items)
+    if conjunction == "comma":  # "military, power": a plain list, no conjunction
+        return ("、" if lang == "zh_Hans" else ", ").join(items)
     if lang == "zh_Hans":
         joiner = "或" if conjunction == "or" else "和"
         return f"{'、'.join(items[:-1])}{joiner}{items[-1]}"
