@@ -139,6 +139,12 @@ def a_an(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
+#: "an event card": what a card is, as a refusal of a marshal names it
+A_TYPE_CARD = {"character": M("a character card"), "location": M("a location card"),
+               "attachment": M("an attachment card"), "event": M("an event card"),
+               "plot": M("a plot card"), "house": M("a House card"), "title": M("a title card")}
+
+
 def a_challenge(kind: Any) -> str:
     """ "a military challenge", "an intrigue challenge": a challenge by its type."""
     return A_CHALLENGE.get(str(kind)) or M("a {type} challenge", type=words(str(kind)))
@@ -193,6 +199,38 @@ OP_NAMES = {
     "cost_reduction": M("cost reduction"), "note": M("note"),
 }
 
+#: the action types (actions.ACTIONS) as a refusal names one
+ACTION_NAMES = {
+    "apply_claim": M("apply claim"), "apply_deadly": M("apply deadly"),
+    "assign_stealth": M("assign stealth"), "break_initiative_tie": M("break initiative tie"),
+    "choose_claim_targets": M("choose claim targets"),
+    "choose_first_player": M("choose first player"), "choose_plot": M("choose plot"),
+    "choose_title": M("choose title"), "choose_winner": M("choose winner"),
+    "concede": M("concede"), "declare_challenge": M("declare challenge"),
+    "declare_defenders": M("declare defenders"), "draw_phase": M("draw phase"),
+    "effect": M("effect"), "end_challenges": M("end challenges"),
+    "end_marshalling": M("end marshalling"), "end_round": M("end round"),
+    "marshal_card": M("marshal card"), "mulligan": M("mulligan"),
+    "redirect_challenge": M("redirect challenge"), "resolve_challenge": M("resolve challenge"),
+    "resolve_dominance": M("resolve dominance"), "setup_cards": M("setup cards"),
+    "setup_draw": M("setup draw"), "start_game": M("start game"),
+    "take_challenge": M("take challenge"), "use_ability": M("use ability"),
+}
+#: the fields of an action's data or an op, as a refusal names one
+FIELD_NAMES = {
+    "players": M("players"), "cards": M("cards"), "card": M("card"), "type": M("type"),
+    "defender": M("defender"), "attackers": M("attackers"), "defenders": M("defenders"),
+    "not_kneeling": M("not kneeling"), "bypass": M("bypass"), "new_defender": M("new defender"),
+    "extra_opponents": M("extra opponents"), "kills": M("kills"), "discards": M("discards"),
+    "saves": M("saves"), "title": M("title"), "plot": M("plot"),
+    "first_player": M("first player"), "winner": M("winner"), "draws": M("draws"),
+    "drawn_counts": M("drawn counts"), "setup_hands": M("setup hands"),
+    "setup_first": M("setup first"), "new_hand": M("new hand"), "attach_to": M("attach to"),
+    "as_duplicate": M("as duplicate"), "ability": M("ability"), "choices": M("choices"),
+    "source": M("source"), "ops": M("ops"), "costs": M("costs"), "reason": M("reason"),
+    "text": M("text"), "seat": M("seat"), "amount": M("amount"), "target": M("target"),
+    "controller": M("controller"),
+}
 #: every word table above; an id in two of them has the same words in both (tested)
 TABLES = (PHASES, STEPS, CHALLENGE_TYPES, CARD_TYPES, BOARD_AREAS, MODIFIER_KINDS, UNTILS,
           PENDING, SIDES, END_REASONS, OPTIONS, PILES)
@@ -542,9 +580,10 @@ def _say_apply_deadly(d: Any, names: Names, actor: Any, ed: Components) -> str:
 
 _KILLS = {
     "claim": (M("had no character to lose to the military claim"),
-              "chose {cards} for the military claim", "lost {cards} to the military claim"),
-    "deadly": (M("had no character to lose to deadly"), "chose {cards} for deadly",
-               "lost {cards} to deadly"),
+              M("chose {cards} for the military claim"),
+              M("lost {cards} to the military claim")),
+    "deadly": (M("had no character to lose to deadly"), M("chose {cards} for deadly"),
+               M("lost {cards} to deadly")),
 }
 
 
@@ -557,8 +596,8 @@ def _kills_words(d: Any, names: Names, what: str, ed: Components) -> str:
         return none
     cards = _card_words(kills, ed)
     if d.get("saves"):
-        return _with_saves(Message(chose, {"cards": cards}), d, names, ed)
-    return _with_saves(Message(lost, {"cards": cards}), d, names, ed)
+        return _with_saves(Message(chose.key, {"cards": cards}), d, names, ed)
+    return _with_saves(Message(lost.key, {"cards": cards}), d, names, ed)
 
 
 def _say_end_challenges(d: Any, names: Names, actor: Any, ed: Components) -> str:
