@@ -737,6 +737,14 @@ def _say_use_ability(d: Any, names: Names, actor: Any, ed: Components) -> str:
     return text
 
 
+def cannot_use_now(source: Any, label: Any, problem: Any) -> str:
+    """ "Ice: “Sacrifice Ice to kill another participant” cannot be used now: <why>": the
+    refusal of an ability used outside its window or condition, as a message (issue #33;
+    the ability engine, apply/abilities.py, adopts it with its trigger rewrite)."""
+    return M("{card}: “{ability}” cannot be used now: {reason}", card=source, ability=label,
+             reason=problem)
+
+
 def op_words(op: Any, names: Names, ed: Components) -> str:
     """One change of an effect as a clause: "Eddard Stark kneels"."""
     kind = str(op.get("op")) if hasattr(op, "get") else ""

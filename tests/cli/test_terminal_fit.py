@@ -37,9 +37,11 @@ def _import(db: str, path: Path) -> tuple[str, int]:
     return IMPORTED[db, path], len(path.read_text().splitlines()) - 1
 
 
-def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT) -> list[str]:
+def _step(db: str, game_id: str, at: int, lines: int | None = HEIGHT, lang: str = "en"
+          ) -> list[str]:
     env = {"COLUMNS": str(WIDTH), **({"LINES": str(lines)} if lines else {})}
-    out = CliRunner().invoke(main, ["--db", db, "replay", game_id, "--at", str(at)], env=env)
+    out = CliRunner().invoke(main, ["--db", db, "--lang", lang, "replay", game_id, "--at",
+                                    str(at)], env=env)
     assert out.exit_code == 0, out.output
     return out.output.splitlines()
 
@@ -70,6 +72,27 @@ def test_every_step_fits_an_80_by_50_terminal_with_its_sentence_on_top(db: str,
             problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
         if not any("step" in line and "╭" in line for line in shown[1:6]):
             problems.append(f"step {at}: the board does not follow the sentence")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "fixtures" / "thrones").glob("*.jsonl")),
+                         ids=lambda p: p.stem)
+def test_every_thrones_step_fits_in_chinese_too(db: str, path: Path) -> None:
+    """zh-Hans: a Chinese character takes two columns, so the width is the terminal's cells
+    (rich's cell_len), not the characters; the step's number opens the first line."""
+    from rich.cells import cell_len
+
+    game_id, last = _import(db, path)
+    problems = []
+    for at in _steps(last):
+        shown = _step(db, game_id, at, lang="zh-Hans")
+        if len(shown) > HEIGHT - 1:
+            problems.append(f"step {at}: {len(shown)} lines")
+        wide = [line for line in shown if cell_len(line) > WIDTH]
+        if wide:
+            problems.append(f"step {at}: {len(wide)} lines wider than {WIDTH}: {wide[0]!r}")
+        if not shown[0].startswith(f"第{at}步"):
+            problems.append(f"step {at}: the first line is not the step's sentence: {shown[0]!r}")
     assert not problems, "\n".join(problems)
 
 
