@@ -398,7 +398,7 @@ def games_table(rows: list[dict[str, Any]], total: int,
     table.add_column(say(M("game")), ratio=1)
     for row in rows:
         status = M("finished") if row.get("status") == "finished" else M("in progress")
-        about = Text(titles.get(row["game"], words(row["game"])), style="bold")
+        about = Text(say(titles.get(row["game"], words(row["game"]))), style="bold")
         about.append(f"\n{say(Seq(str(p) for p in row['players']))}")
         about.append("\n" + say(M("{status} · {mode} · created {date}", status=status,
                                    mode=_mode(row.get("mode", "table")),
@@ -415,7 +415,7 @@ def editions_table(rows: list[dict[str, Any]], titles: Mapping[str, str]) -> Ren
     table.add_column("name", ratio=1)
     table.add_column("sha256", overflow="fold", ratio=2)
     for row in rows:
-        table.add_row(Text(titles.get(row["slug"], words(row["slug"]))), Text(row["name"]),
+        table.add_row(Text(say(titles.get(row["slug"], words(row["slug"])))), Text(row["name"]),
                       row["sha256"])
     return table
 
@@ -514,7 +514,7 @@ def verify_report(report: Mapping[str, Any], log: AuditedLog, width: int) -> Pan
         checks.add_row(Text(sign, style={PASS: "green", FAIL: "bold red", SKIP: "dim"}[sign]),
                        text)
     return Panel(Group(checks, Text(""), verdict), width=width,
-                 title=Text(f"verify · {log.game.title}"))
+                 title=Text(f"verify · {say(log.game.title)}"))
 
 
 Check = tuple[str, Text]

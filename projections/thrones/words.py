@@ -122,6 +122,9 @@ TRAITS = {
     "The East": M("The East"), "Title": M("Title"), "Unsullied": M("Unsullied"),
     "Weapon": M("Weapon"), "Westeros": M("Westeros"), "Winterfell": M("Winterfell"),
 }
+#: the rows of a result's breakdown (scoring.py), as a results table labels them
+BREAKDOWN = {"house_power": M("house power"), "card_power": M("card power"),
+             "total": M("total"), "conceded": M("conceded")}
 #: the seats a label set covers for ids that carry a seat ("house:2", "plot:3")
 MAX_SEATS = 4
 
@@ -249,6 +252,7 @@ def vocabulary(components: Components) -> dict[str, str]:
         out.update(table)
     out.update({op: words(op) for op in components.effect_ops if op not in out})
     out["table"] = M("the table")
+    out.update(BREAKDOWN)
     for card in components.cards:
         for printed in (card.keywords, card.crests, card.traits):
             out.update({k: words(k) for k in printed if k not in out})

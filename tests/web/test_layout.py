@@ -74,7 +74,7 @@ def _sweep(page, size: str, targets: list[tuple[str, str, str]], axe: bool) -> l
     problems: list[str] = []
     for name, url, ready in targets:
         _open(page, url, ready)
-        if name.startswith("replay") or name in ("index", "statistics"):
+        if name.startswith(("replay", "zh-replay")) or name in ("index", "statistics"):
             snap(page, f"layout-{name}-{size}")
         for kind, what, where in faults(page, taps=size != "1280"):
             problems.append(f"{name} at {size} px: {kind}: {what} ({where})")
@@ -89,6 +89,18 @@ def test_every_kind_of_page_reads_whole_at_every_width(sized, server) -> None:
     size, ctx = sized
     page = ctx.new_page()
     targets = _site(server) + [t for slug in FAST_GAMES for t in _pages(server, _widest(slug))]
+    problems = _sweep(page, size, targets, axe=size != "768")
+    page.close()
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_thrones_pages_read_whole_in_chinese_at_every_width(sized, server) -> None:
+    """zh-Hans (issue #33): the Thrones replay at its start, middle and end and its recorder,
+    with Chinese sentences, card names and board words, at 1280, 768 and 390 px."""
+    size, ctx = sized
+    page = ctx.new_page()
+    targets = [(f"zh-{name}", f"{url}&lang=zh-Hans", ready)
+               for name, url, ready in _pages(server, _widest("thrones"))]
     problems = _sweep(page, size, targets, axe=size != "768")
     page.close()
     assert not problems, "\n".join(problems[:40])

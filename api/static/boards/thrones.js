@@ -12,7 +12,7 @@
     return wordsList(items.filter((x) => x !== null && x !== undefined && x !== ""), conj);
   }
   const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
-  const cards = (n) => tn("{count} card", "{count} cards", n);
+  const cardCount = (n) => tn("{count} card", "{count} cards", n);
   // "a military challenge": the type with its article (projections/thrones/words.py)
   const aChallenge = (type) => ({military: t("a military challenge"), intrigue: t("an intrigue challenge"),
     power: t("a power challenge")})[type] || t("a {type} challenge", {type});
@@ -159,7 +159,7 @@
       h("div", {class: "th-zone"}, h("div", {class: "row-label"}, t("Locations")),
         h("div", {class: "th-row"}, faces((c) => typeof c.strength !== "number"))),
       h("div", {class: "th-zone"}, h("div", {class: "row-label"}, t("Hand"), " · ",
-        val(ctx, `players.${i}.hand_count`, {tag: "span", show: (x) => cards(x)})),
+        val(ctx, `players.${i}.hand_count`, {tag: "span", show: (x) => cardCount(x)})),
       // .hand / .chip: the markers the hidden-information tests look for (tests/web)
       handCards ? h("div", {class: ctx.cls("th-row th-hand hand", `players.${i}.hand`), "data-path": `players.${i}.hand`, "data-list": true},
         handCards.map((id) => h("span", {class: "card chip th-handcard" + (ctx.isNew(`players.${i}.hand`, id) ? " changed" : ""),
