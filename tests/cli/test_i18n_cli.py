@@ -52,8 +52,9 @@ def _imported(runner, path) -> tuple[str, list[str]]:
 
 def _left(text: str, names: list[str], game_id: str) -> list[str]:
     # a cell cut short ("…") may end inside a player's name: the cut name is still a name
-    cut = re.sub(r"[A-Za-z]+…", lambda m: "…" if any(n.startswith(m.group(0)[:-1])
-                                                        for n in names) else m.group(0), text)
+    known = {w for n in names for w in n.split()}
+    cut = re.sub(r"[A-Za-z]+…", lambda m: "…" if any(w.startswith(m.group(0)[:-1])
+                                                        for w in known) else m.group(0), text)
     return [w for w in english_words(cut.replace(game_id, ""), names) if w not in TYPED]
 
 
