@@ -401,7 +401,7 @@ def games_table(rows: list[dict[str, Any]], total: int,
     table.add_column(say(M("game")), ratio=1)
     for row in rows:
         status = M("finished") if row.get("status") == "finished" else M("in progress")
-        about = Text(titles.get(row["game"], words(row["game"])), style="bold")
+        about = Text(say(titles.get(row["game"], words(row["game"]))), style="bold")
         about.append(f"\n{say(Seq(str(p) for p in row['players']))}")
         about.append("\n" + say(M("{status} · {mode} · created {date}", status=status,
                                    mode=_mode(row.get("mode", "table")),
@@ -418,7 +418,7 @@ def editions_table(rows: list[dict[str, Any]], titles: Mapping[str, str]) -> Ren
     table.add_column("name", ratio=1)
     table.add_column("sha256", overflow="fold", ratio=2)
     for row in rows:
-        table.add_row(Text(titles.get(row["slug"], words(row["slug"]))), Text(row["name"]),
+        table.add_row(Text(say(titles.get(row["slug"], words(row["slug"])))), Text(row["name"]),
                       row["sha256"])
     return table
 

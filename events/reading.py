@@ -204,7 +204,8 @@ class GameReader:
         if shown["type"] in self.rules.outcome_types and not withheld:
             said = self._outcome(shown)
             if said:
-                note["description"] += f": {said}"
+                note["description"] = M("{sentence}: {outcome}", sentence=note["description"],
+                                        outcome=said)
         return note
 
     def _outcome(self, shown: Envelope) -> str | None:

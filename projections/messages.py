@@ -169,7 +169,8 @@ class Name(str):
 
 class Seq(str):
     """A list in a sentence: "a, b and c" / "a、b和c"; `conjunction` is "and", "or", "/",
-    "slash" (no spaces), or ";" and "," (clauses joined by that mark alone).
+    "slash" ("a/b"), "comma" ("a, b" / "a、b"), "dot" ("a · b"), or ";" and "," (clauses
+    joined by that mark alone).
     A `str` whose text is the English list."""
 
     items: tuple[Any, ...]
@@ -206,6 +207,10 @@ def _joined(items: list[str], conjunction: str, lang: str) -> str:
     if conjunction in (";", ","):  # clauses of their own: "Anna for the Emperor; Bo for..."
         zh = "\uff1b" if conjunction == ";" else "\uff0c"  # the full-width ; and ,
         return (zh if lang == "zh_Hans" else f"{conjunction} ").join(items)
+    if conjunction == "dot":  # "cost 3 · STR 4": the printed values beside a name
+        return " · ".join(items)
+    if conjunction == "comma":  # "military, power": a plain list, no conjunction
+        return ("、" if lang == "zh_Hans" else ", ").join(items)
     if lang == "zh_Hans":
         joiner = "或" if conjunction == "or" else "和"
         return f"{'、'.join(items[:-1])}{joiner}{items[-1]}"

@@ -127,7 +127,8 @@ class Table:
                 note["description"] = self.describe(env)
                 said = self.outcome(env)
                 if said:
-                    note["description"] += f": {said}"
+                    note["description"] = M("{sentence}: {outcome}",
+                                                sentence=note["description"], outcome=said)
             notes[str(env["seq"])] = note
         return {"events": shown, "annotations": notes, "next": None}
 

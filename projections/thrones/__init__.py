@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..choices import ActionType
+from ..messages import Name
 from ..rules import Action, GameRules, Parts, replace
 from . import chance, legal, scoring, views, words
 
@@ -56,7 +57,9 @@ PARTS: Parts[State, Components] = Parts(
 
 class Thrones(GameRules[State]):
     slug: ClassVar[str] = "thrones"
-    title: ClassVar[str] = "A Game of Thrones: The Card Game (first edition)"
+    #: the game's name, in Chinese as the Chinese edition calls it (权力的游戏, 2010)
+    title: ClassVar[str] = Name("A Game of Thrones: The Card Game (first edition)",
+                                {"zh_Hans": "权力的游戏卡牌游戏（第一版）"})  # noqa: RUF001
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     rules_version: ClassVar[str] = "1"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import M
 from ..rules import Action, Dealer, IllegalAction, seat_name, thaw
 from .apply.claims import pending_need
 from .apply.effects import OP_TYPES
@@ -112,7 +113,7 @@ def _slot(field: str, path: list[Any], options: list[Any], many: bool, count: in
 def _who(state: State, seat: Seat, also: str = "") -> str:
     """A player as the table knows them: "Bo", or "Bo (House Stark)"."""
     name = seat_name(state.names, seat)
-    return f"{name} (House {also})" if also else name
+    return M("{player} (House {house})", player=name, house=also) if also else name
 
 
 def _filled(data: Any, field: str, path: list[Any]) -> bool:
@@ -155,10 +156,10 @@ def _slots_for(state: State, action: Action, ed: Components) -> list[Slot]:
         counts = setup_draw_counts(state, ed) if kind == "setup_draw" \
             else draw_counts(state, ed)
         return [_slot("draws", [str(s)], sorted(state.players[s].deck), True, n,
-                      f"cards {_who(state, s)} drew") for s, n in counts.items()]
+                      M("cards {player} drew", player=_who(state, s))) for s, n in counts.items()]
     if kind == "break_initiative_tie" and state.phase == "plot" and state.step == "tie":
         return [_slot("winner", [], list(state.tied), False, None,
-                      "player who wins the initiative tie")]
+                      M("player who wins the initiative tie"))]
     if kind == "apply_claim":
         return _claim_slots(state, ed)
     return []
@@ -169,7 +170,7 @@ def _mulligan_slots(state: State, action: Action, ed: Components) -> list[Slot]:
     player = state.players[seat]
     pool = sorted(player.deck.add(player.hand))
     return [_slot("new_hand", [], pool, True, min(ed.constants.setup_hand_size, len(pool)),
-                  f"new hand of {_who(state, seat)}")]
+                  M("new hand of {player}", player=_who(state, seat)))]
 
 
 def _claim_slots(state: State, ed: Components) -> list[Slot]:
@@ -181,7 +182,8 @@ def _claim_slots(state: State, ed: Components) -> list[Slot]:
         need = pending_need(state, ch, "claim", seat, ed)
         if need > 0:
             return [_slot("discards", [], sorted(state.players[seat].hand), True, need,
-                          f"cards {_who(state, seat)} discards at random")]
+                          M("cards {player} discards at random",
+                            player=_who(state, seat)))]
     return []
 
 
@@ -193,7 +195,8 @@ def _start_slots(state: State, data: Any, ed: Components) -> list[Slot]:
         deck = instance_ids(seat, [*draw, *plots])[:len(draw)]
         slots.append(_slot("setup_hands", [str(seat)], sorted(deck), True,
                            min(ed.constants.setup_hand_size, len(deck)),
-                           f"setup hand of {_who(state, seat, house)}"))
+                           M("setup hand of {player}",
+                             player=_who(state, seat, ed.house_names.get(house, house)))))
     slots.append(_slot("setup_first", [], list(range(state.n)), False, None,
-                       "player who sets up first"))
+                       M("player who sets up first")))
     return slots

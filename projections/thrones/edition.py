@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from marshmallow import fields, validate
 
+from ..messages import Name
 from ..rules import OpenSchema, schema_problems
 from .abilities.schema import RESTRICTION_OPS, Ability, AbilityError, parse_abilities
 
@@ -237,6 +238,8 @@ class Components:
     #: the numbers of the cards whose constants restrict what the rules allow (immunity,
     #: defenders, discards: apply/restrictions.py)
     restriction_cards: frozenset[int] = frozenset()
+    #: each house's name in each language the edition gives ("Stark", 史塔克)
+    house_names: Mapping[str, str] = field(default_factory=dict)
     _memo: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def card(self, card: CardId) -> Card:
@@ -276,6 +279,8 @@ def components_of(edition: Mapping[str, Any]) -> Components:
                  for house, d in edition["starter_decks"].items()},
         houses=tuple(House(h["id"], int(h.get("house_card") or 0)) for h in edition["houses"]),
         house_ids={h["id"]: int(h["house_card"]) for h in edition["houses"]},
+        house_names={h["id"]: Name(h["id"], {"zh_Hans": h["name_zh"]} if h.get("name_zh")
+                                   else {}) for h in edition["houses"]},
         effect_ops=tuple(edition.get("effect_ops") or ()),
         constant_cards=_constant_numbers(cards, ("continuous",)),
         restriction_cards=_constant_numbers(cards, tuple(RESTRICTION_OPS)))
@@ -291,7 +296,7 @@ def _card(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Ca
     exempt = data.get("kneel_exempt") or {}
     plot = data.get("plot")
     return Card(
-        number=int(data["number"]), id=str(data.get("id")), name=data["name"],
+        number=int(data["number"]), id=str(data.get("id")), name=Name.of(data),
         type=data["type"], houses=tuple(data["houses"]), unique=bool(data["unique"]),
         cost=int(data.get("cost") or 0), strength=int(data.get("strength") or 0),
         icons=tuple(data["icons"]), crests=tuple(data["crests"]), traits=tuple(data["traits"]),
@@ -335,7 +340,7 @@ def _self_reduction(data: Mapping[str, Any] | None) -> SelfReduction | None:
 
 def _title(data: Mapping[str, Any], op_fields: Mapping[str, Sequence[str]]) -> Title:
     amount = (data.get("ability") or {}).get("amount")
-    return Title(id=data["id"], name=data["name"], supports=tuple(data.get("supports") or ()),
+    return Title(id=data["id"], name=Name.of(data), supports=tuple(data.get("supports") or ()),
                  opposes=tuple(data.get("opposes") or ()),
                  amount=None if amount is None else int(amount),
                  abilities=parse_abilities(f"title:{data['id']}", data["name"], "title",

@@ -21,7 +21,8 @@ from itertools import combinations
 from typing import Any
 
 from ..choices import DONE, Choice, Done, Made, Option, Step
-from ..rules import Action, Actor, IllegalAction, seat_name
+from ..messages import M, Name, Seq, capitalised
+from ..rules import Action, Actor, IllegalAction, possessive, seat_name
 from .apply import abilities as ab
 from .apply import (
     apply_concede,
@@ -55,7 +56,7 @@ from .apply.victory import chooser
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
 from .state import TYPES, Challenge, State
-from .words import CHALLENGE_TYPES
+from .words import CHALLENGE_TYPES, KEYWORDS, joined, words
 
 CONCEDE_ROUND = 25
 HOUSE_ORDER = ("Stark", "Lannister", "Baratheon", "Targaryen")
@@ -350,23 +351,34 @@ def card_detail(card: CardId, ed: Components, house: str | None = None) -> str:
     """The printed values a player looks for beside a card's name: "cost 3 · STR 4 ·
     military, power"; the out-of-house surcharge where it applies (§3)."""
     data = ed.card(card)
-    parts = []
+    parts: list[str] = []
     if data.type in ("character", "location", "attachment", "event"):
         extra = surcharge(data, house, ed) if house else 0
-        parts.append(f"cost {data.cost}" + (f" +{extra} out of house" if extra else ""))
+        parts.append(M("cost {cost} +{extra} out of house", cost=data.cost, extra=extra)
+                     if extra else M("cost {cost}", cost=data.cost))
     if data.type == "character":
-        parts.append(f"STR {data.strength}")
+        parts.append(M("STR {strength}", strength=data.strength))
         if data.icons:
-            parts.append(", ".join(data.icons))
+            parts.append(Seq((CHALLENGE_TYPES.get(i, i) for i in data.icons), "comma"))
     if data.unique:
-        parts.append("unique")
+        parts.append(KEYWORDS["unique"])
     if "limited" in data.keywords:
-        parts.append("limited")
-    return " · ".join(parts)
+        parts.append(KEYWORDS["limited"])
+    return Seq(parts, "dot")
 
 
-GROUPS = {"character": "Characters", "location": "Locations", "attachment": "Attachments",
-          "event": "Events", "plot": "Plots"}
+GROUPS = {"character": M("Characters"), "location": M("Locations"),
+          "attachment": M("Attachments"), "event": M("Events"), "plot": M("Plots")}
+
+
+#: the prompts of the attackers and defenders, and of those among them that do not kneel
+SIDE_PROMPTS = {"attack": (M("Attackers"), M("Attackers that do not kneel")),
+                "defend": (M("Defenders"), M("Defenders that do not kneel"))}
+#: where the source of an ability is, as the group of its option
+SOURCE_GROUPS = {"play": M("In play"), "hand": M("Hand"), "discard": M("Discard"),
+                 "dead": M("Dead"), "plot": M("Plot"), "title": M("Title"),
+                 "house": M("House card")}
+CARD_SOURCE_GROUPS = {**SOURCE_GROUPS, "house": M("House")}
 
 
 def _card_option(card: CardId, ed: Components, value: Any = None, house: str | None = None,
@@ -393,15 +405,17 @@ def start_game_steps(state: State, actor: Actor, made: Made, ed: Components) -> 
     seat, taken = len(picked), {p.get("house") for p in picked}
     options = tuple(
         Option({"seat": seat, "name": state.names[seat], "house": house.id},
-               _house_name(house.id, ed), detail=f"the {house.id} starter deck")
+               _house_name(house.id, ed),
+               detail=M("the {house} starter deck", house=ed.house_names.get(house.id, house.id)))
         for house in ed.houses if house.id in ed.starter and house.id not in taken)
-    return Choice(("players",), f"House of {_who(state, seat)}", options, kind="sequence",
+    return Choice(("players",), M("House of {player}", player=_who(state, seat)), options,
+                  kind="sequence",
                   fewest=state.n, most=state.n)
 
 
 def _house_name(house: str, ed: Components) -> str:
     card = ed.by_number.get(ed.house_ids[house])
-    return card.name if card else f"House {house}"
+    return card.name if card else M("House {house}", house=house)
 
 
 def mulligan_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
@@ -434,7 +448,7 @@ def setup_cards_steps(state: State, actor: Actor, made: Made, ed: Components) ->
         if _setup_ok(state, actor, [*picked, entry], ed))
     if not options:
         return Done({"cards": []})
-    return Choice(("cards",), "Cards to place face down for setup", options, kind="subset",
+    return Choice(("cards",), M("Cards to place face down for setup"), options, kind="subset",
                   can_end=True)
 
 
@@ -474,7 +488,7 @@ def choose_plot_steps(state: State, actor: Actor, made: Made, ed: Components) ->
         return None
     if made.has("plot"):
         return DONE
-    return Choice(("plot",), "Plot to reveal this round", tuple(
+    return Choice(("plot",), M("Plot to reveal this round"), tuple(
         Option(p, ed.name(p), detail=_plot_detail(p, ed)) for p in plots))
 
 
@@ -482,9 +496,11 @@ def _plot_detail(plot: CardId, ed: Components) -> str:
     values = ed.card(plot).plot
     if values is None:
         return ""
-    text = f"income {values.income} · initiative {values.initiative} · claim {values.claim}"
+    text = M("income {income} · initiative {initiative} · claim {claim}",
+             income=values.income, initiative=values.initiative, claim=values.claim)
     only = ed.card(plot).house_only
-    return f"{text} · House {only} only" if only else text
+    return M("{values} · House {house} only", values=text,
+             house=ed.house_names.get(only, only)) if only else text
 
 
 def break_initiative_tie_steps(state: State, actor: Actor, made: Made, ed: Components
@@ -502,7 +518,7 @@ def choose_first_player_steps(state: State, actor: Actor, made: Made, ed: Compon
         return None
     if made.has("first_player"):
         return DONE
-    return Choice(("first_player",), "First player this round",
+    return Choice(("first_player",), M("First player this round"),
                   tuple(_seat_option(state, s) for s in state.active))
 
 
@@ -513,14 +529,14 @@ def choose_title_steps(state: State, actor: Actor, made: Made, ed: Components) -
         return None
     if made.has("title"):
         return DONE
-    return Choice(("title",), "Title to take this round", tuple(
+    return Choice(("title",), M("Title to take this round"), tuple(
         Option(t.id, t.name, detail=_title_detail(t.id, ed)) for t in ed.titles.values()
         if t.id not in state.titles))
 
 
 def _title_detail(title: str, ed: Components) -> str:
     supports = [ed.titles[s].name for s in ed.titles[title].supports if s in ed.titles]
-    return f"supports {', '.join(supports)}" if supports else ""
+    return M("supports {titles}", titles=Seq(supports, "comma")) if supports else ""
 
 
 def draw_phase_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
@@ -540,14 +556,14 @@ def marshal_card_steps(state: State, actor: Actor, made: Made, ed: Components) -
     if made.has("card"):
         ways = _marshal_ways(state, actor, made.get("card"), ed)
         return _narrow(ways, made, (
-            ("as_duplicate", "Marshal it as a duplicate?", _duplicate_option),
-            ("attach_to", "Where it goes", lambda v: _host_option(state, actor, v, ed))))
+            ("as_duplicate", M("Marshal it as a duplicate?"), _duplicate_option),
+            ("attach_to", M("Where it goes"), lambda v: _host_option(state, actor, v, ed))))
     house = state.players[actor].house
     cards = [c for c in sorted(set(state.players[actor].hand))
              if _marshal_ways(state, actor, c, ed)]
     if not cards:
         return None
-    return Choice(("card",), "Card to marshal", tuple(
+    return Choice(("card",), M("Card to marshal"), tuple(
         _card_option(c, ed, house=house) for c in cards))
 
 
@@ -593,18 +609,18 @@ def _narrow(ways: Sequence[dict[str, Any]], made: Made, asks: Sequence[Ask]) -> 
 
 def _duplicate_option(value: Any) -> Option:
     if value:
-        return Option(True, "As a duplicate", detail="under the copy in play, free")
-    return Option(False, "As a new card")
+        return Option(True, M("As a duplicate"), detail=M("under the copy in play, free"))
+    return Option(False, M("As a new card"))
 
 
 def _host_option(state: State, seat: Seat, host: Any, ed: Components) -> Option:
     if host is None:
-        return Option(None, "In front of you", detail="not attached")
+        return Option(None, M("In front of you"), detail=M("not attached"))
     if host == "house":
-        return Option("house", "Your House card")
+        return Option("house", M("Your House card"))
     owner = in_play(state, host, ed).controller
     return Option(host, ed.name(host), detail=card_detail(host, ed),
-                  group=f"{_who(state, owner)}'s characters")
+                  group=M("{whose} characters", whose=possessive(_who(state, owner))))
 
 
 def end_marshalling_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
@@ -630,12 +646,13 @@ def declare_challenge_steps(state: State, actor: Actor, made: Made, ed: Componen
     if not kinds:
         return None
     if not made.has("type"):
-        return Choice(("type",), "Type of challenge", tuple(
-            Option(k, CHALLENGE_TYPES[k].capitalize(),
-                   detail=f"{len(ready[k])} can attack") for k in kinds))
+        return Choice(("type",), M("Type of challenge"), tuple(
+            Option(k, capitalised(CHALLENGE_TYPES[k]),
+                   detail=M("{count} can attack", count=len(ready[k]))) for k in kinds))
     kind = made.get("type")
     if not made.has("defender"):
-        return Choice(("defender",), f"Opponent to challenge ({kind})",
+        return Choice(("defender",), M("Opponent to challenge ({type})",
+                                       type=CHALLENGE_TYPES.get(str(kind), str(kind))),
                       tuple(_seat_option(state, s) for s in against[kind]))
     return _participants(made, "attackers", ready[kind], kind, "attack", ed, least=1)
 
@@ -647,7 +664,7 @@ def _participants(made: Made, name: str, eligible: list[CardId], kind: str, side
     picked = made.picked(name)
     rest = [c for c in eligible if c not in picked]
     if made.is_open(name) and rest:
-        return Choice((name,), f"{side.capitalize()}ers", tuple(
+        return Choice((name,), SIDE_PROMPTS[side][0], tuple(
             _card_option(c, ed, group="") for c in rest), kind="subset",
             can_end=len(picked) >= least, fewest=least or None)
     if not picked:
@@ -656,7 +673,7 @@ def _participants(made: Made, name: str, eligible: list[CardId], kind: str, side
     standing = made.picked("not_kneeling")
     left = [c for c in exempt if c not in standing]
     if exempt and made.is_open("not_kneeling") and left:
-        return Choice(("not_kneeling",), f"{side.capitalize()}ers that do not kneel",
+        return Choice(("not_kneeling",), SIDE_PROMPTS[side][1],
                       tuple(_card_option(c, ed, group="") for c in left), kind="subset",
                       can_end=True)
     return DONE
@@ -681,7 +698,7 @@ def assign_stealth_steps(state: State, actor: Actor, made: Made, ed: Components)
     targets = [c.id for c in state.cards if c.controller == ch.defender and c.host is None
                and ed.is_character(c.id) and not ed.card(c.id).stealth_immune
                and not has_keyword(state, c.id, "stealth", ed, index)]
-    return Choice(("bypass",), "Characters the stealth attackers bypass", tuple(
+    return Choice(("bypass",), M("Characters the stealth attackers bypass"), tuple(
         Option(b, _bypass_words(b, ed)) for b in _bypasses(sneaks, targets)))
 
 
@@ -700,8 +717,9 @@ def _bypasses(sneaks: list[CardId], targets: list[CardId]) -> Iterator[dict[str,
 
 def _bypass_words(bypass: dict[str, str], ed: Components) -> str:
     if not bypass:
-        return "No character bypassed"
-    return "; ".join(f"{ed.name(a)} bypasses {ed.name(t)}" for a, t in bypass.items())
+        return M("No character bypassed")
+    return joined([M("{card} bypasses {target}", card=ed.name(a), target=ed.name(t))
+                   for a, t in bypass.items()])
 
 
 def redirect_challenge_steps(state: State, actor: Actor, made: Made, ed: Components
@@ -716,7 +734,7 @@ def redirect_challenge_steps(state: State, actor: Actor, made: Made, ed: Compone
         return None
     if made.has("new_defender"):
         return DONE
-    return Choice(("new_defender",), "New defender",
+    return Choice(("new_defender",), M("New defender"),
                   tuple(_seat_option(state, s) for s in seats))
 
 
@@ -769,7 +787,7 @@ def choose_claim_targets_steps(state: State, actor: Actor, made: Made, ed: Compo
     rest = [s for s in extra_opponent_options(state, ch, ed) if s not in picked]
     if not rest or not made.is_open("extra_opponents"):
         return Done({"extra_opponents": []})
-    return Choice(("extra_opponents",), "Further opponents who suffer the claim",
+    return Choice(("extra_opponents",), M("Further opponents who suffer the claim"),
                   tuple(_seat_option(state, s) for s in rest), kind="subset", can_end=True)
 
 
@@ -784,7 +802,7 @@ def apply_claim_steps(state: State, actor: Actor, made: Made, ed: Components) ->
         return DONE
     need = pending_need(state, ch, "claim", actor, ed)
     return _kills(state, made, claim_victims(state, ch, actor, ed), need,
-                  "Characters killed by the claim", ed)
+                  M("Characters killed by the claim"), ed)
 
 
 def apply_deadly_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
@@ -795,7 +813,7 @@ def apply_deadly_steps(state: State, actor: Actor, made: Made, ed: Components) -
     assert isinstance(actor, int)
     need = pending_need(state, ch, "deadly", actor, ed)
     return _kills(state, made, participants_of(state, ch, actor), need,
-                  "Characters killed by deadly", ed)
+                  M("Characters killed by deadly"), ed)
 
 
 def _kills(state: State, made: Made, pool: list[CardId], need: int, prompt: str,
@@ -812,8 +830,8 @@ def _kills(state: State, made: Made, pool: list[CardId], need: int, prompt: str,
     dups = [c for c in kills if c not in saved and in_play(state, c, ed).duplicates]
     if not dups or not made.is_open("saves"):
         return DONE
-    return Choice(("saves",), "Killed characters saved by discarding a duplicate", tuple(
-        Option({"card": c, "by": "duplicate"}, ed.name(c), detail="discard a duplicate")
+    return Choice(("saves",), M("Killed characters saved by discarding a duplicate"), tuple(
+        Option({"card": c, "by": "duplicate"}, ed.name(c), detail=M("discard a duplicate"))
         for c in dups), kind="subset", can_end=True)
 
 
@@ -849,7 +867,7 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     ref = made.get("card")
     abilities = ab.usable_abilities(state, actor, ref, ed)
     if not made.has("ability"):
-        return Choice(("ability",), "Ability to use", tuple(
+        return Choice(("ability",), M("Ability to use"), tuple(
             Option(a.id, a.label) for a in abilities)) if abilities else None
     ability = next((a for a in abilities if a.id == made.get("ability")), None)
     if ability is None:
@@ -881,7 +899,7 @@ def _use_card_step(state: State, actor: int, ed: Components) -> Step:
             if ab.usable_abilities(state, actor, r, ed)]
     if not refs:
         return None
-    return Choice(("card",), "Card whose ability to use",
+    return Choice(("card",), M("Card whose ability to use"),
                   tuple(_source_option(state, r, ed) for r in refs))
 
 
@@ -889,10 +907,9 @@ def _source_option(state: State, ref: str, ed: Components) -> Option:
     source = ab.source_of(state, ref, ed)
     if source.instance is not None and ed.is_known(source.instance) and \
             not ref.startswith("plot:"):
-        return _card_option(source.instance, ed, value=ref, group=source.zone.capitalize()
-                            if source.zone != "play" else "In play")
-    return Option(ref, source.name, group={"plot": "Plot", "title": "Title",
-                                           "house": "House card"}.get(source.zone, ""))
+        return _card_option(source.instance, ed, value=ref,
+                            group=CARD_SOURCE_GROUPS.get(source.zone, source.zone))
+    return Option(ref, source.name, group=SOURCE_GROUPS.get(source.zone, ""))
 
 
 def _with_choice(made: Made, chosen: dict[str, Any], name: str, value: Any
@@ -947,15 +964,17 @@ def _influence_step(state: State, actor: Seat, made: Made, ref: str, ability: An
         _with_choice(made, chosen, "influence", picked), ed)
     if enough and not rest:
         return None
-    return Choice(("choices", "influence"), f"Cards to kneel for {ability.influence} "
-                  "influence", tuple(Option(c, ed.name(c), detail=f"influence "
-                                            f"{ab.influence_of(c, ed)}") for c in rest),
+    return Choice(("choices", "influence"),
+                  M("Cards to kneel for {amount} influence", amount=ability.influence),
+                  tuple(Option(c, ed.name(c), detail=M("influence {amount}",
+                                                       amount=ab.influence_of(c, ed)))
+                        for c in rest),
                   kind="subset", can_end=enough)
 
 
 def _target_prompt(ability: Any, target: Any) -> str:
-    what = target.label or target.name.replace("_", " ")
-    return f"{ability.label}: {what}"
+    what = target.label or Name(words(target.name), getattr(target.label, "own", {}))
+    return M("{ability}: {target}", ability=ability.label, target=what)
 
 
 def _value_option(state: State, value: Any, ed: Components) -> Option:
@@ -964,7 +983,7 @@ def _value_option(state: State, value: Any, ed: Components) -> Option:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < state.n:
         return _seat_option(state, value)
     if isinstance(value, str) and value in CHALLENGE_TYPES:
-        return Option(value, CHALLENGE_TYPES[value].capitalize())
+        return Option(value, capitalised(CHALLENGE_TYPES[value]))
     return Option(value, str(value))
 
 
@@ -974,7 +993,7 @@ def choose_winner_steps(state: State, actor: Actor, made: Made, ed: Components) 
         return None
     if made.has("winner"):
         return DONE
-    return Choice(("winner",), "Winner", tuple(_seat_option(state, s)
+    return Choice(("winner",), M("Winner"), tuple(_seat_option(state, s)
                                                for s in state.pending_winner))
 
 

@@ -18,7 +18,7 @@ from cli import reader_language
 
 from ..conftest import FIXTURES
 from ..projections.test_i18n_catalog import CONVERTED
-from ..projections.test_i18n_render import english_words
+from ..projections.test_i18n_render import WORD, english_words, typed
 
 #: interface words that are commands or keys a person types (the keys of `replay`, `done`)
 TYPED = {"chronicle", "verify", "json", "act", "move", "ID", "TYPE", "done", "back"}
@@ -38,14 +38,24 @@ def test_the_language_comes_from_the_flag_then_the_locale(monkeypatch, flag, env
 
 
 def _imported(runner, path) -> tuple[str, list[str]]:
+    """The game's id, and the names a page may show as they are: the players' and, word by
+    word (a terminal wraps them), what was typed in the events (a ruling's reason)."""
     result = runner(["import", str(path)])
     assert result.exit_code == 0, result.output
-    first = json.loads(path.read_text("utf-8").splitlines()[0])
-    return result.output.strip().splitlines()[0].strip(), list(first["data"]["players"])
+    lines = path.read_text("utf-8").splitlines()
+    first = json.loads(lines[0])
+    notes = {w for line in lines for note in typed(json.loads(line).get("data"))
+             for w in WORD.findall(note)}
+    return result.output.strip().splitlines()[0].strip(), [*first["data"]["players"],
+                                                           " ".join(sorted(notes))]
 
 
 def _left(text: str, names: list[str], game_id: str) -> list[str]:
-    return [w for w in english_words(text.replace(game_id, ""), names) if w not in TYPED]
+    # a cell cut short ("…") may end inside a player's name: the cut name is still a name
+    known = {w for n in names for w in n.split()}
+    cut = re.sub(r"[A-Za-z]+…", lambda m: "…" if any(w.startswith(m.group(0)[:-1])
+                                                        for w in known) else m.group(0), text)
+    return [w for w in english_words(cut.replace(game_id, ""), names) if w not in TYPED]
 
 
 @pytest.mark.parametrize("path", [p for slug in CONVERTED

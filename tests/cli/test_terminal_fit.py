@@ -87,7 +87,7 @@ def test_every_step_fits_an_80_by_50_terminal_with_its_sentence_on_top(db: str,
     assert not problems, "\n".join(problems)
 
 
-ZH_FIXTURES = [p for slug in ("in_the_shadow_of_the_emperor", "palais_royal")
+ZH_FIXTURES = [p for slug in ("in_the_shadow_of_the_emperor", "palais_royal", "thrones")
                for p in sorted((ROOT / "fixtures" / slug).glob("*.jsonl"))]
 
 

@@ -5,48 +5,50 @@
 // Every id reads through ctx.label (the catalog's labels; instance ids below).
 "use strict";
 (() => {
-  const {h, val, seats} = CH;
+  const {h, val, seats, t, tn, wordsList} = CH;
   const isObj = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
   const list = (x) => (Array.isArray(x) ? x : []);
-  const plural = (n, one, many) => `${n} ${n === 1 ? one : (many || one + "s")}`;
-  const article = (w) => (/^[aeiou]/i.test(String(w)) ? "an " : "a ") + w;
   function words(items, conj = "and") {
-    const xs = items.filter((x) => x !== null && x !== undefined && x !== "");
-    return xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} ${conj} ${xs[xs.length - 1]}`;
+    return wordsList(items.filter((x) => x !== null && x !== undefined && x !== ""), conj);
   }
   const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
+  const cardCount = (n) => tn("{count} card", "{count} cards", n);
+  // "a military challenge": the type with its article (projections/thrones/words.py)
+  const aChallenge = (type) => ({military: t("a military challenge"), intrigue: t("an intrigue challenge"),
+    power: t("a power challenge")})[type] || t("a {type} challenge", {type});
 
   // instance ids name a seat's copy of a card of the edition: "p1-063-2" is core_063's name
   // (the catalog's labels list each seat's first copy; later copies of a custom deck land here)
   CH.registerLabels("thrones", (id, cards) => {
     const m = /^p\d+-(\d{3})(?:-\d+)?$/.exec(id);
     const card = m && cards[`core_${m[1]}`];
-    return card && card.name ? card.name : null;
+    if (!card) return null;
+    return (CH.LANG === "zh_Hans" && card.name_zh) || card.name || null;
   });
 
   // -- the table: round, phase, titles, the challenge -----------------------------
   // the phases of a round read "<label> phase" (projections/thrones/words.py ROUND_PHASES)
   const ROUND_PHASES = ["plot", "draw", "marshalling", "challenges", "dominance"];
   function status(view, ctx) {
-    const phase = ctx.label(view.phase) + (ROUND_PHASES.includes(view.phase) ? " phase" : "");
+    const phase = ROUND_PHASES.includes(view.phase) ? t("{phase} phase", {phase: ctx.label(view.phase)}) : ctx.label(view.phase);
     const plotStep = view.phase === "plot" && view.step ? [" (", val(ctx, "step", {tag: "span", show: (s) => ctx.label(s)}), ")"] : null;
     return h("div", {class: "th-status"},
-      view.round ? [h("span", {class: "th-round"}, "Round ", val(ctx, "round", {tag: "b"})), " · "] : null,
+      view.round ? [h("span", {class: "th-round"}, val(ctx, "round", {tag: "b", show: (r) => t("Round {round}", {round: r})})), " · "] : null,
       val(ctx, "phase", {tag: "span", class: "th-phase", show: () => (view.round ? phase : cap(phase))}), plotStep,
-      typeof view.first_player === "number" ? [" · first player ",
+      typeof view.first_player === "number" ? [t(" · first player "),
         val(ctx, "first_player", {tag: "b", show: (s) => ctx.seatName(s)})] : null,
-      list(view.tied).length ? [" · tied for initiative: ", words(view.tied.map((s) => ctx.seatName(s)))] : null);
+      list(view.tied).length ? [t(" · tied for initiative: "), words(view.tied.map((s) => ctx.seatName(s)))] : null);
   }
 
   function ending(view, ctx) {
     if (typeof view.winner === "number") {
-      const how = {power: " on power", concession: " as the others conceded"}[view.end_reason] || "";
-      return h("div", {class: ctx.cls("th-ending", "winner")}, "Game over: ",
-        val(ctx, "winner", {tag: "b", show: (s) => ctx.seatName(s)}), ` won${how}.`);
+      const how = {power: t(" won on power."), concession: t(" won as the others conceded.")}[view.end_reason] || t(" won.");
+      return h("div", {class: ctx.cls("th-ending", "winner")}, t("Game over: "),
+        val(ctx, "winner", {tag: "b", show: (s) => ctx.seatName(s)}), how);
     }
     if (list(view.pending_winner).length) {
       return h("div", {class: "th-ending"}, words(view.pending_winner.map((s) => ctx.seatName(s))),
-        " reached the power goal together; the first player chooses the winner.");
+        t(" reached the power goal together; the first player chooses the winner."));
     }
     return null;
   }
@@ -55,65 +57,66 @@
   function titles(view, ctx, n) {
     if (!Array.isArray(view.titles) || n < 3) return null;  // a joust has no titles (§2.5)
     if (!view.titles.some((t) => t)) {
-      return h("div", {class: "th-titles"}, h("b", {}, "Titles: "),
-        h("span", {class: ctx.cls("note", "titles")}, "all in the Small Council Chamber"));
+      return h("div", {class: "th-titles"}, h("b", {}, t("Titles: ")),
+        h("span", {class: ctx.cls("note", "titles")}, t("all in the Small Council Chamber")));
     }
-    return h("div", {class: "th-titles"}, h("b", {}, "Titles: "),
+    return h("div", {class: "th-titles"}, h("b", {}, t("Titles: ")),
       h("span", {class: ctx.cls("th-title-list", "titles"), "data-path": "titles", "data-list": true},
-        view.titles.map((t, s) => h("span", {
-          class: "chip th-title" + (t ? "" : " th-untitled") + (ctx.changed(`titles.${s}`) ? " changed" : ""),
-          "data-item": JSON.stringify(t)},
-        h("span", {class: `pawn s${s}`}), " ", ctx.seatName(s), ": ", t ? ctx.label(t) : "no title"))));
+        view.titles.map((held, s) => h("span", {
+          class: "chip th-title" + (held ? "" : " th-untitled") + (ctx.changed(`titles.${s}`) ? " changed" : ""),
+          "data-item": JSON.stringify(held)},
+        h("span", {class: `pawn s${s}`}), " ", ctx.seatName(s), t(": "), held ? ctx.label(held) : t("no title")))));
   }
 
   function challengeSentence(ch, ctx) {
     const att = ctx.seatName(ch.attacker), dfn = ctx.seatName(ch.defender);
-    const head = `${att} attacks ${dfn} with ${article(ch.type)} challenge`;
-    if (ch.step === "attackers_declared") return `${head}; ${dfn} declares defenders.`;
-    if (ch.step === "defenders_declared") return `${head}; ${att} resolves the challenge.`;
+    const head = t("{attacker} attacks {defender} with {challenge}", {attacker: att, defender: dfn, challenge: aChallenge(ch.type)});
+    if (ch.step === "attackers_declared") return t("{head}; {player} declares defenders.", {head, player: dfn});
+    if (ch.step === "defenders_declared") return t("{head}; {player} resolves the challenge.", {head, player: att});
     const str = list(ch.strength);
-    const won = typeof ch.winner === "number" ? `${ctx.seatName(ch.winner)} won ${str[0] ?? 0} to ${str[1] ?? 0}` : "nobody won";
+    const won = typeof ch.winner === "number"
+      ? t("{player} won {high} to {low}", {player: ctx.seatName(ch.winner), high: str[0] ?? 0, low: str[1] ?? 0}) : t("nobody won");
     const pending = list(ch.pending)[0];
     if (Array.isArray(pending)) {
-      const todo = {claim: "applies the claim", deadly: "applies deadly",
-        targets: "names further opponents for the claim"}[pending[0]] || "chooses";
-      return `${head}; ${won}, and ${ctx.seatName(pending[1])} ${todo}.`;
+      const todo = {claim: t("applies the claim"), deadly: t("applies deadly"),
+        targets: t("names further opponents for the claim")}[pending[0]] || t("chooses");
+      return t("{head}; {won}, and {player} {todo}.", {head, won, player: ctx.seatName(pending[1]), todo});
     }
-    return `${head}; ${won}.`;
+    return t("{head}; {won}.", {head, won});
   }
 
   function challenge(view, ctx, index) {
     const ch = view.challenge;
     if (!isObj(ch)) return null;
     const side = (key, k) => h("div", {class: "th-side"},
-      h("div", {class: "th-side-head"}, k === 0 ? "Attacking" : "Defending", " · ",
-        val(ctx, `challenge.strength.${k}`, {tag: "b"}), " STR"),
+      h("div", {class: "th-side-head"}, k === 0 ? t("Attacking") : t("Defending"), " · ",
+        val(ctx, `challenge.strength.${k}`, {tag: "b", show: (x) => t("{strength} STR", {strength: x})})),
       h("div", {class: "th-row", "data-path": `challenge.${key}`, "data-list": true},
-        list(ch[key]).length ? null : h("span", {class: "note"}, k === 0 ? "none" : ch.step === "attackers_declared" ? "nobody yet" : "nobody"),
+        list(ch[key]).length ? null : h("span", {class: "note"}, k === 0 ? t("none") : ch.step === "attackers_declared" ? t("nobody yet") : t("nobody")),
         list(ch[key]).map((id) => h("span", {class: "chip th-fighter", "data-item": JSON.stringify(id)},
           ctx.label(id), index[id] && typeof index[id].strength === "number" ? ` (${index[id].strength})` : ""))));
     const stealth = isObj(ch.stealth) ? Object.entries(ch.stealth) : [];
     return h("div", {class: ctx.cls("th-challenge", "challenge"), "data-step": ch.step},
       h("div", {class: "th-sentence"}, challengeSentence(ch, ctx)),
       h("div", {class: "th-sides"}, side("attackers", 0), side("defenders", 1)),
-      stealth.length ? h("div", {class: "note"}, "Stealth: ",
-        words(stealth.map(([a, t]) => `${ctx.label(a)} bypasses ${ctx.label(t)}`))) : null);
+      stealth.length ? h("div", {class: "note"}, t("Stealth: "),
+        words(stealth.map(([a, b]) => t("{card} bypasses {target}", {card: ctx.label(a), target: ctx.label(b)})))) : null);
   }
 
   // -- a player's area ------------------------------------------------------------
   function cardFace(card, k, ctx, attached, fresh) {
     const facts = [];
-    if (card.power) facts.push(h("span", {class: "th-power", title: "power"}, "♛", card.power));
-    if (list(card.duplicates).length) facts.push(h("span", {class: "th-dup"}, plural(card.duplicates.length, "duplicate")));
+    if (card.power) facts.push(h("span", {class: "th-power", title: t("power")}, "♛", card.power));
+    if (list(card.duplicates).length) facts.push(h("span", {class: "th-dup"}, tn("{count} duplicate", "{count} duplicates", card.duplicates.length)));
     const base = "card th-card" + (card.knelt ? " th-knelt" : "") + (fresh ? " changed" : "");
     return h("div", {class: ctx.cls(base, `in_play.${k}`), "data-card": card.id,
-      title: card.knelt ? "knelt" : "standing"},
-    typeof card.strength === "number" ? h("span", {class: "rank", title: "strength"}, card.strength) : null,
+      title: card.knelt ? t("knelt") : t("standing")},
+    typeof card.strength === "number" ? h("span", {class: "rank", title: t("strength")}, card.strength) : null,
     h("span", {class: "th-name"}, ctx.label(card.id)),
-    h("span", {class: "suits"}, card.knelt ? "knelt" : "standing", facts.length ? " · " : "", facts),
+    h("span", {class: "suits"}, card.knelt ? t("knelt") : t("standing"), facts.length ? " · " : "", facts),
     attached.length ? h("span", {class: "th-attached"}, attached.map((a) =>
       h("span", {class: "chip th-attachment" + (a.knelt ? " th-knelt" : ""), "data-card": a.id},
-        ctx.label(a.id), a.knelt ? " (knelt)" : "", a.power ? ` ♛${a.power}` : ""))) : null);
+        ctx.label(a.id), a.knelt ? t(" (knelt)") : "", a.power ? ` ♛${a.power}` : ""))) : null);
   }
 
   function area(view, ctx, i, index, prevIndex) {
@@ -126,7 +129,7 @@
     const faces = (pick) => {
       const chosen = mine.filter(([c]) => pick(c));
       return chosen.length ? chosen.map(([c, k]) => cardFace(c, k, ctx, on[c.id] || [], fresh(c)))
-        : h("span", {class: "note"}, "none");
+        : h("span", {class: "note"}, t("none"));
     };
     const title = Array.isArray(view.titles) ? view.titles[i] : null;
     const chambers = on[`house:${i}`] || [];
@@ -134,42 +137,42 @@
     return [
       h("div", {class: "th-head"},
         val(ctx, `players.${i}.house`, {tag: "b", class: "th-house", show: (x) => ctx.label(x)}),
-        Array.isArray(view.power) ? [" · ", val(ctx, `power.${i}`, {tag: "b"}), " power"] : null,
+        Array.isArray(view.power) ? [" · ", val(ctx, `power.${i}`, {tag: "b"}), t(" power")] : null,
         title ? [" · ", h("span", {class: "th-held"}, ctx.label(title))] : null,
-        p.conceded ? h("span", {class: "note"}, " · conceded") : null),
+        p.conceded ? h("span", {class: "note"}, t(" · conceded")) : null),
       h("div", {class: "th-table"},
         h("div", {class: "card th-housecard" + (p.house_knelt ? " th-knelt" : "")},
-          h("span", {class: "th-label"}, "House card"),
-          h("span", {class: "th-name"}, "♛ ", val(ctx, `players.${i}.house_power`, {tag: "b"}), " power"),
-          h("span", {class: "suits"}, p.house_knelt ? "knelt" : "standing"),
+          h("span", {class: "th-label"}, t("House card")),
+          h("span", {class: "th-name"}, "♛ ", val(ctx, `players.${i}.house_power`, {tag: "b"}), t(" power")),
+          h("span", {class: "suits"}, p.house_knelt ? t("knelt") : t("standing")),
           chambers.length ? h("span", {class: "th-attached"}, chambers.map((a) =>
             h("span", {class: "chip th-attachment", "data-card": a.id}, ctx.label(a.id), a.power ? ` ♛${a.power}` : ""))) : null),
         h("div", {class: "card th-plot" + (p.revealed_plot ? "" : " th-facedown")},
-          h("span", {class: "th-label"}, "Plot"),
+          h("span", {class: "th-label"}, t("Plot")),
           p.revealed_plot ? val(ctx, `players.${i}.revealed_plot`, {tag: "span", class: "th-name", show: (x) => ctx.label(x)})
-            : h("span", {class: "th-name note"}, p.chosen_plot ? `${ctx.label(p.chosen_plot)} (face down)`
-              : p.has_chosen_plot ? "chosen, face down" : "none revealed")),
-        h("div", {class: "card th-gold"}, h("span", {class: "th-label"}, "Gold"),
+            : h("span", {class: "th-name note"}, p.chosen_plot ? t("{plot} (face down)", {plot: ctx.label(p.chosen_plot)})
+              : p.has_chosen_plot ? t("chosen, face down") : t("none revealed"))),
+        h("div", {class: "card th-gold"}, h("span", {class: "th-label"}, t("Gold")),
           h("span", {class: "th-name"}, "● ", val(ctx, `players.${i}.gold`, {tag: "b"})))),
-      h("div", {class: "th-zone"}, h("div", {class: "row-label"}, "Characters"),
+      h("div", {class: "th-zone"}, h("div", {class: "row-label"}, t("Characters")),
         h("div", {class: "th-row"}, faces((c) => typeof c.strength === "number"))),
-      h("div", {class: "th-zone"}, h("div", {class: "row-label"}, "Locations"),
+      h("div", {class: "th-zone"}, h("div", {class: "row-label"}, t("Locations")),
         h("div", {class: "th-row"}, faces((c) => typeof c.strength !== "number"))),
-      h("div", {class: "th-zone"}, h("div", {class: "row-label"}, "Hand · ",
-        val(ctx, `players.${i}.hand_count`, {tag: "span", show: (x) => plural(x, "card")})),
+      h("div", {class: "th-zone"}, h("div", {class: "row-label"}, t("Hand"), " · ",
+        val(ctx, `players.${i}.hand_count`, {tag: "span", show: (x) => cardCount(x)})),
       // .hand / .chip: the markers the hidden-information tests look for (tests/web)
       handCards ? h("div", {class: ctx.cls("th-row th-hand hand", `players.${i}.hand`), "data-path": `players.${i}.hand`, "data-list": true},
         handCards.map((id) => h("span", {class: "card chip th-handcard" + (ctx.isNew(`players.${i}.hand`, id) ? " changed" : ""),
           "data-item": JSON.stringify(id)}, h("span", {class: "th-name"}, ctx.label(id)))))
         : null),
-      p.setup_count ? h("div", {class: "note"}, plural(p.setup_count, "card"), " face down for setup") : null,
+      p.setup_count ? h("div", {class: "note"}, tn("{count} card face down for setup", "{count} cards face down for setup", p.setup_count)) : null,
       challenged(p, ctx, i),
       h("div", {class: "th-piles"},
-        h("div", {}, "Draw deck ", val(ctx, `players.${i}.deck_count`, {tag: "b"}), " · plot deck ",
+        h("div", {}, t("Draw deck "), val(ctx, `players.${i}.deck_count`, {tag: "b"}), t(" · plot deck "),
           val(ctx, `players.${i}.plot_deck_count`, {tag: "b"})),
-        pile(ctx, `players.${i}.used_plots`, "Used plots", "none"),
-        pile(ctx, `players.${i}.discard`, "Discard pile", "empty"),
-        pile(ctx, `players.${i}.dead`, "Dead pile", "empty")),
+        pile(ctx, `players.${i}.used_plots`, t("Used plots"), t("none")),
+        pile(ctx, `players.${i}.discard`, t("Discard pile"), t("empty")),
+        pile(ctx, `players.${i}.dead`, t("Dead pile"), t("empty"))),
     ];
   }
 
@@ -177,17 +180,17 @@
   function challenged(p, ctx, i) {
     const used = isObj(p.challenges_used) ? Object.entries(p.challenges_used).filter(([, k]) => k) : [];
     if (!used.length) return null;
-    const parts = used.map(([type], k) => [k ? (k === used.length - 1 ? " and " : ", ") : "",
+    const parts = used.map(([type], k) => [k ? (k === used.length - 1 ? t(" and ") : t(", ")) : "",
       ctx.label(type), " ", val(ctx, `players.${i}.challenges_used.${type}`,
-        {tag: "span", show: (n) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`)})]);
-    return h("div", {class: "th-piles"}, h("span", {class: "th-pile-label"}, "Challenged this round: "), parts);
+        {tag: "span", show: (n) => (n === 1 ? t("once") : n === 2 ? t("twice") : t("{count} times", {count: n}))})]);
+    return h("div", {class: "th-piles"}, h("span", {class: "th-pile-label"}, t("Challenged this round: ")), parts);
   }
 
   function pile(ctx, path, label, empty) {
     const items = CH.getPath(ctx.view, path);
     if (!Array.isArray(items)) return null;
     const before = ctx.prev ? CH.getPath(ctx.prev, path) : null;
-    return h("div", {class: "th-pile"}, h("span", {class: "th-pile-label"}, label, ": "),
+    return h("div", {class: "th-pile"}, h("span", {class: "th-pile-label"}, label, t(": ")),
       h("span", {class: ctx.cls("list", path), "data-path": path, "data-list": true},
         items.length ? null : h("span", {class: "nil"}, empty),
         items.map((id) => h("span", {class: "chip" + (Array.isArray(before) && !before.includes(id) ? " changed" : ""),
@@ -200,7 +203,7 @@
     if (!n && ctx.players.length) {  // before start_game: seated, no house chosen yet
       return h("div", {class: "thrones"}, status(view, ctx),
         seats(ctx, ctx.players.length, () => h("p", {class: "nil"},
-          "waiting for the houses to be chosen")));
+          t("waiting for the houses to be chosen"))));
     }
     const index = {}, prevIndex = {};
     for (const c of list(view.in_play)) if (isObj(c)) index[c.id] = c;

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...messages import Name
 from ...rules import freeze
 
 KINDS = ("action", "response", "interrupt", "forced", "constant", "when_revealed", "title",
@@ -66,11 +67,11 @@ STRENGTH_PER = ("gold_pool", "in_play", "attachments")
 WHILE_KEYS = ("you_control", "in_play", "source_carries", "sole_attachment",
               "fewer_characters", "source_attacking", "defender_controls_none")
 IMMUNE_TO = ("events", "character_abilities")
-ABILITY_KEYS = ("id", "label", "kind", "zone", "window", "condition", "cost", "limit",
-                "targets", "ops", "function", "automated", "summary")
+ABILITY_KEYS = ("id", "label", "label_zh", "kind", "zone", "window", "condition", "cost",
+                "limit", "targets", "ops", "function", "automated", "summary")
 WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")
 TARGET_KEYS = ("name", "choose", "zone", "controller", "owner", "filter", "count", "min",
-               "max", "seats", "optional", "label")
+               "max", "seats", "optional", "label", "label_zh")
 FIXED_PLACEHOLDERS = ("$self", "$bearer", "$you", "$house", "$opponent", "$drawn", "$milled",
                       "$random")
 CHALLENGE_FIELDS = ("type", "attacker", "defender", "winner", "loser")
@@ -235,10 +236,17 @@ def _ability(card: str, card_type: str, data: Any, op_names: OpFields) -> Abilit
     automated = data.get("automated", True)
     if not isinstance(automated, bool):
         raise AbilityError(f"{where}: automated is true or false")
-    return Ability(id=ident, label=label, kind=kind, zone=zone, window=window,
+    return Ability(id=ident, label=_label(data, label), kind=kind, zone=zone, window=window,
                    condition=freeze(dict(condition)), cost=cost, limit_times=times,
                    limit_per=per, targets=targets, ops=ops, function=function,
                    automated=automated)
+
+
+def _label(data: Mapping[str, Any], english: str) -> str:
+    """A label in every language the data gives: `label` (English), `label_zh` beside it
+    (issue #33); a Name, so its text is the English and a shell renders the reader's."""
+    own = data.get("label_zh")
+    return Name(english, {"zh_Hans": own} if isinstance(own, str) and own else {})
 
 
 def _limit(where: str, limit: Any) -> tuple[int | None, str | None]:
@@ -330,7 +338,7 @@ def _target(where: str, data: Any) -> Target:
                   filter=_filter(where, data.get("filter") or {}), least=least, most=most,
                   seats=_one_of(where, data.get("seats", "opponents"), ("opponents", "any"),
                                 "seats"),
-                  label=str(data.get("label") or ""))
+                  label=_label(data, str(data.get("label") or "")))
 
 
 def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Sequence[str],

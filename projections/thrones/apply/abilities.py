@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...messages import M
 from ...rules import Action, IllegalAction, replace, require, thaw
 from ..abilities.registry import FUNCTIONS, OPTIONS, Use
 from ..abilities.schema import CHANCE_OPS, Ability, Target
@@ -465,10 +466,12 @@ def _refuse_immune(ctx: Context, picked: Sequence[Any]) -> None:
     for card in picked:
         giver = _immunity(ctx, card)
         if giver is not None:
-            what = "events" if ctx.source.card and ctx.source.card.type == "event" else \
-                "character abilities"
-            raise IllegalAction("immune", f"{ctx.source.name}: {ctx.ed.name(card)} is "
-                                f"immune to {what} ({giver})", card=card)
+            args = {"source": ctx.source.name, "card": ctx.ed.name(card), "giver": giver}
+            event = bool(ctx.source.card and ctx.source.card.type == "event")
+            raise IllegalAction("immune", M("{source}: {card} is immune to events ({giver})",
+                                            **args) if event else
+                                M("{source}: {card} is immune to character abilities "
+                                  "({giver})", **args), card=card)
 
 
 def _check_targets(ctx: Context) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, IllegalAction, plural, replace, require
+from ...messages import M, Message, Mn
+from ...rules import Action, IllegalAction, replace, require
 from ..edition import CardId, Components, Seat
 from ..state import TYPES, Challenge, State, next_after
-from ..words import a_an
+from ..words import CHALLENGE_TYPES, a_challenge
 from .claims import advance_pending, claim_value, close_challenge
 from .guards import require_turn, seat_of, who, whose
 from .restrictions import defend_forbidden
@@ -18,12 +19,15 @@ from .values import Index, has_icon, has_keyword, play_index, strength
 from .victory import check_victory, rule
 from .zones import add_power, gain_house_power
 
+#: the refusal of a card that must kneel, by the side it takes
+KNEEL_WHEN = {"attack": M("{card} must kneel when attacking in {challenge}"),
+              "defend": M("{card} must kneel when defending in {challenge}")}
 #: what a challenge step waits for, in the refusal of an action that comes at another time
 STEP_WAITS = {
-    "attackers_declared": "no challenge is waiting for stealth, a redirect or defenders "
-                          "(they come right after attackers are declared, §8.3-§8.5)",
-    "defenders_declared": "no challenge is waiting to be resolved or taken over (that comes "
-                          "after defenders are declared, §8.5-§8.6)",
+    "attackers_declared": M("no challenge is waiting for stealth, a redirect or defenders "
+                            "(they come right after attackers are declared, §8.3-§8.5)"),
+    "defenders_declared": M("no challenge is waiting to be resolved or taken over (that "
+                            "comes after defenders are declared, §8.5-§8.6)"),
 }
 
 
@@ -41,21 +45,24 @@ def challenge_allowed(state: State, seat: Seat, kind: str, defender: Seat, ed: C
     if player.used[i] >= base:
         hand = kind == "power" and state.titles and state.titles[seat] == "hand_of_the_king"
         if not hand or player.used[i] > base:
-            return f"{who(state, seat)} has no {kind} challenge left this round"
+            return M("{player} has no {kind} challenge left this round", player=who(state, seat),
+                     kind=CHALLENGE_TYPES.get(kind, kind))
         if defender in player.power_defenders:
-            return ("the Hand of the King's second power challenge must target a different "
-                    f"opponent than {who(state, defender)}")
+            return (M("the Hand of the King's second power challenge must target a different "
+                      "opponent than {player}", player=who(state, defender)))
     if defender == seat:
-        return (f"{who(state, seat)} cannot challenge themself: the defender is "
-                "another player (§8.2)")
+        return (M("{player} cannot challenge themself: the defender is another player (§8.2)",
+                  player=who(state, seat)))
     if defender not in state.active:
-        return f"{who(state, defender)} is not an opponent in the game"
+        return M("{player} is not an opponent in the game", player=who(state, defender))
     if state.is_melee and supports(state, seat, defender, ed):
-        return (f"your title supports that player: {title_name(state, seat, ed)} supports "
-                f"{whose(state, defender)} {title_name(state, defender, ed)}")
+        return (M("your title supports that player: {title} supports {whose} {title2}",
+                  title=title_name(state, seat, ed), whose=whose(state, defender),
+                  title2=title_name(state, defender, ed)))
     if forbidden(state, seat, defender, kind):
-        return (f"{kind} challenges between {who(state, seat)} and "
-                f"{who(state, defender)} are forbidden this round")
+        return (M("{kind} challenges between {player} and {player2} are forbidden this round",
+                  kind=CHALLENGE_TYPES.get(kind, kind), player=who(state, seat),
+                  player2=who(state, defender)))
     return None
 
 
@@ -84,7 +91,8 @@ def _check_not_kneeling(chosen: list[CardId], listed: Any, kind: str, side: str,
     for card in exempt:
         rule_ = ed.card(card).kneel_exempt(side)
         require(card in chosen and kind in rule_, "not_kneel_exempt",
-                f"{ed.name(card)} must kneel when {side}ing in {a_an(kind)} challenge",
+                Message(KNEEL_WHEN[side].key, {"card": ed.name(card),
+                                           "challenge": a_challenge(kind)}),
                 card=card)
     return exempt
 
@@ -103,18 +111,20 @@ def apply_declare_challenge(state: State, action: Action, ed: Components) -> Sta
     assert state.turn is not None
     seat, data = state.turn, action.data
     kind, defender = data["type"], data["defender"]
-    require(kind in TYPES, "bad_type", f'a challenge is military, intrigue or power, '
-            f'not "{kind}"')
+    require(kind in TYPES, "bad_type", M("a challenge is military, intrigue or power, not "
+                                         "\"{kind}\"", kind=kind))
     why = challenge_allowed(state, seat, kind, defender, ed)
     require(why is None, "challenge_not_allowed", why or "", defender=defender)
     attackers = list(data["attackers"])
     require(bool(attackers) and len(set(attackers)) == len(attackers), "bad_attackers",
-            "declare at least one attacker, each once")
+            M("declare at least one attacker, each once"))
     index = play_index(state)
     for card in attackers:
         require(can_attack(state, seat, card, kind, index, ed), "illegal_attacker",
-                f"{ed.name(card)} cannot attack in {a_an(kind)} challenge (needs a standing "
-                f"character that {who(state, seat)} controls, with the {kind} icon)",
+                M("{card} cannot attack in {challenge} (needs a standing character "
+                  "that {player} controls, with the {type} icon)", card=ed.name(card),
+                  challenge=a_challenge(kind), player=who(state, seat),
+                  type=CHALLENGE_TYPES.get(kind, kind)),
                 card=card)
     exempt = _check_not_kneeling(attackers, data.get("not_kneeling"), kind, "attack", ed)
     used = list(state.players[seat].used)
@@ -124,10 +134,10 @@ def apply_declare_challenge(state: State, action: Action, ed: Components) -> Sta
 
 
 def _require_challenge_turn(state: State, action: Action) -> None:
-    require(state.phase == "challenges", "wrong_phase", "it is not the challenges phase")
-    require_turn(state, action, state.turn, "challenge")
+    require(state.phase == "challenges", "wrong_phase", M("it is not the challenges phase"))
+    require_turn(state, action, state.turn, M("challenge"))
     require(state.challenge is None, "challenge_open",
-            "a challenge is open; finish it first")
+            M("a challenge is open; finish it first"))
 
 
 def _open(state: State, step: str) -> Challenge:
@@ -146,22 +156,24 @@ def _open(state: State, step: str) -> Challenge:
 def apply_assign_stealth(state: State, action: Action, ed: Components) -> State:
     """§8.3: each stealth attacker bypasses one character of the defender."""
     ch = _open(state, "attackers_declared")
-    require_turn(state, action, ch.attacker, "assign stealth")
+    require_turn(state, action, ch.attacker, M("assign stealth"))
     bypass = dict(action.data["bypass"])
     index = play_index(state)
     require(len(set(bypass.values())) == len(bypass), "stealth_twice",
-            "each character can be bypassed by only one stealth attacker")
+            M("each character can be bypassed by only one stealth attacker"))
     for att, target in bypass.items():
         require(att in ch.attackers and has_keyword(state, att, "stealth", ed, index),
-                "not_stealth", f"{ed.name(att)} is not a participating stealth attacker",
+                "not_stealth", M("{card} is not a participating stealth attacker",
+                                 card=ed.name(att)),
                 card=att)
         ip = index.get(target)
         ok = (ip is not None and ip.controller == ch.defender and ip.host is None
               and ed.is_character(target)
               and not has_keyword(state, target, "stealth", ed, index)
               and not ed.card(target).stealth_immune)
-        require(ok, "illegal_stealth_target", f"{ed.name(target)} cannot be bypassed by "
-                "stealth (needs a defending player's character without stealth)",
+        require(ok, "illegal_stealth_target", M("{card} cannot be bypassed by stealth (needs "
+                                                "a defending player's character without "
+                                                "stealth)", card=ed.name(target)),
                 card=target)
     return replace(state, challenge=replace(ch, stealth=tuple(sorted(bypass.items()))))
 
@@ -172,7 +184,8 @@ def apply_redirect_challenge(state: State, action: Action, ed: Components) -> St
     seat = seat_of(state, action)
     ch = _open(state, "attackers_declared")
     require(state.is_melee and holder(state, "crown_regent") == seat,
-            "not_title_holder", f"{who(state, seat)} does not hold the Crown Regent")
+            "not_title_holder", M("{player} does not hold the Crown Regent",
+                                  player=who(state, seat)))
     why = redirect_problem(state, ch, seat, action.data["new_defender"], ed)
     require(why is None, "illegal_redirect", why or "")
     return replace(state, challenge=replace(ch, defender=action.data["new_defender"],
@@ -188,16 +201,17 @@ def redirect_problem(state: State, ch: Challenge, seat: Seat, new: object, ed: C
     if seat == ch.attacker:
         return "the Crown Regent cannot redirect its own challenge"
     if new not in state.active or new in (ch.attacker, ch.defender):
-        return (f"{who(state, new)} cannot become the defender: the new defender is "
-                "a player still in the game, neither the attacker nor the current defender "
-                "(§8.4)")
+        return (M("{player} cannot become the defender: the new defender is a player still "
+                  "in the game, neither the attacker nor the current defender (§8.4)",
+                  player=who(state, new)))
     if supports(state, ch.attacker, new, ed):
-        return (f"the attacker's title supports {who(state, new)}: "
-                f"{title_name(state, ch.attacker, ed)} supports "
-                f"{title_name(state, new, ed)}")
+        return (M("the attacker's title supports {player}: {title} supports {title2}",
+                  player=who(state, new), title=title_name(state, ch.attacker, ed),
+                  title2=title_name(state, new, ed)))
     if forbidden(state, ch.attacker, new, ch.type):
-        return (f"{ch.type} challenges between {who(state, ch.attacker)} and "
-                f"{who(state, new)} are forbidden this round")
+        return (M("{type} challenges between {player} and {player2} are forbidden this round",
+                  type=CHALLENGE_TYPES.get(ch.type, ch.type), player=who(state, ch.attacker),
+                  player2=who(state, new)))
     return None
 
 
@@ -219,21 +233,23 @@ def apply_declare_defenders(state: State, action: Action, ed: Components) -> Sta
     """§8.5: the defender declares defenders (at least one if any can, unless the option says
     not), kneeling them."""
     ch = _open(state, "attackers_declared")
-    require_turn(state, action, ch.defender, "declare defenders")
+    require_turn(state, action, ch.defender, M("declare defenders"))
     defenders = list(action.data["defenders"])
-    require(len(set(defenders)) == len(defenders), "bad_defenders", "a defender is listed "
-            "twice")
+    require(len(set(defenders)) == len(defenders), "bad_defenders", M("a defender is listed "
+                                                                      "twice"))
     _check_defend_restrictions(state, defenders, ed)
     eligible = eligible_defenders(state, ch, ed)
     for card in defenders:
         require(card in eligible, "illegal_defender",
-                f"{ed.name(card)} cannot defend this {ch.type} challenge (needs a "
-                f"standing, not bypassed character of {who(state, ch.defender)} with "
-                f"the {ch.type} icon)", card=card)
+                M("{card} cannot defend this {type} challenge (needs a standing, not "
+                  "bypassed character of {player} with the {type} icon)", card=ed.name(card),
+                  type=CHALLENGE_TYPES.get(ch.type, ch.type), player=who(state, ch.defender)),
+                card=card)
     require(bool(defenders) or not eligible or not state.option("defense_compulsory"),
-            "defense_compulsory", f"must declare at least one defender: "
-            f"{who(state, ch.defender)} has "
-            f"{plural(len(eligible), 'eligible character')}", eligible=len(eligible))
+            "defense_compulsory",
+            Mn("must declare at least one defender: {player} has {count} eligible character",
+               "must declare at least one defender: {player} has {count} eligible characters",
+               len(eligible), player=who(state, ch.defender)), eligible=len(eligible))
     exempt = _check_not_kneeling(defenders, action.data.get("not_kneeling"), ch.type,
                                  "defend", ed)
     state = _kneel_all(state, defenders, exempt)
@@ -251,20 +267,22 @@ def _check_defend_restrictions(state: State, defenders: list[CardId], ed: Compon
         why = None if ip is None else defend_forbidden(state, ip, ed)
         if why is not None:
             raise IllegalAction("cannot_defend",
-                                f"{ed.name(card)} cannot be declared as a defender: "
-                                f"{why[0]} says “{why[1]}”", card=card)
+                                M("{card} cannot be declared as a defender: {source} says "
+                                  "“{rule}”", card=ed.name(card), source=why[0],
+                                  rule=why[1]), card=card)
 
 
 def take_problem(state: State, ch: Challenge, seat: object) -> str | None:
     """Why `seat` may not take `ch` as the Lord Commander (None: it may, §8.5)."""
     if not state.is_melee or holder(state, "lord_commander_kingsguard") != seat:
-        return f"{who(state, seat)} does not hold the Lord Commander of the Kingsguard"
+        return M("{player} does not hold the Lord Commander of the Kingsguard",
+                 player=who(state, seat))
     if "lord_commander_kingsguard" in state.title_uses:
-        return "the Lord Commander has already taken a challenge this round"
+        return M("the Lord Commander has already taken a challenge this round")
     if seat in (ch.attacker, ch.defender):
-        return "the Lord Commander takes only a challenge between two other players"
+        return M("the Lord Commander takes only a challenge between two other players")
     if not ch.declared_none:
-        return "the Lord Commander takes a challenge only after no defenders were declared"
+        return M("the Lord Commander takes a challenge only after no defenders were declared")
     return None
 
 
@@ -310,8 +328,8 @@ def apply_resolve_challenge(state: State, action: Action, ed: Components) -> Sta
     the claim and deadly follow."""
     ch = _open(state, "defenders_declared")
     require(action.actor in ("table", ch.attacker), "not_your_turn",
-            f"the challenge is resolved by the attacker, {who(state, ch.attacker)}, "
-            "or the table")
+            M("the challenge is resolved by the attacker, {player}, or the table",
+              player=who(state, ch.attacker)))
     winner, att, dfn = challenge_outcome(state, ch, ed)
     if ch.type == "power":  # ruling 9: the Hand's second power challenge needs another
         state = state.with_player(ch.attacker, power_defenders=(

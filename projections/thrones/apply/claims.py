@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, plural, replace, require, words_list
+from ...messages import M, Mn, Seq
+from ...rules import Action, replace, require
 from ..edition import CardId, Components, Seat
 from ..state import Challenge, State
 from .card_ops import discard_from_hand
@@ -17,10 +18,10 @@ from .values import play_index
 from .victory import rule
 
 #: a pending choice of §8.6: what waits for it, and what the seat due does
-PENDING_WAITS = {"targets": "the Master of Whispers to name further opponents",
-                 "claim": "a claim to be applied", "deadly": "deadly to be applied"}
-PENDING_TURNS = {"targets": "name further opponents for the claim", "claim": "apply the claim",
-                 "deadly": "apply deadly"}
+PENDING_WAITS = {"targets": M("the Master of Whispers to name further opponents"),
+                 "claim": M("a claim to be applied"), "deadly": M("deadly to be applied")}
+PENDING_TURNS = {"targets": M("name further opponents for the claim"),
+                 "claim": M("apply the claim"), "deadly": M("apply deadly")}
 
 
 def claim_value(state: State, seat: Seat, ed: Components) -> int:
@@ -85,7 +86,7 @@ def _pending_head(state: State, action: Action, kind: str) -> Challenge:
     ch = state.challenge
     require(ch is not None and ch.step == "resolved" and bool(ch.pending)
             and ch.pending[0][0] == kind, "wrong_step",
-            f"nothing is waiting for {PENDING_WAITS[kind]} now (§8.6)")
+            M("nothing is waiting for {what} now (§8.6)", what=PENDING_WAITS[kind]))
     assert ch is not None
     require_turn(state, action, ch.pending[0][1], PENDING_TURNS[kind])
     return ch
@@ -97,13 +98,13 @@ def apply_choose_claim_targets(state: State, action: Action, ed: Components) -> 
     ch = _pending_head(state, action, "targets")
     extra = list(action.data["extra_opponents"])
     options = extra_opponent_options(state, ch, ed)
-    require(len(set(extra)) == len(extra), "bad_seat", "an opponent is named twice")
-    may = words_list(who(state, s) for s in options) or "nobody"
+    require(len(set(extra)) == len(extra), "bad_seat", M("an opponent is named twice"))
+    may = Seq(who(state, s) for s in options) or M("nobody")
     for seat in extra:
         require(seat in options, "illegal_claim_target",
-                f"{who(state, seat)} cannot be named: the Master of Whispers names "
-                "opponents other than the attacker and defender whose title it does not "
-                f"support (§2.5); it may name {may}", seat=seat)
+                M("{player} cannot be named: the Master of Whispers names opponents other "
+                  "than the attacker and defender whose title it does not support (§2.5); it "
+                  "may name {may}", player=who(state, seat), may=may), seat=seat)
     rest = list(ch.pending[1:])
     at = 1 if rest and rest[0][0] == "claim" else 0
     rest[at:at] = [("claim", s) for s in extra]
@@ -121,8 +122,9 @@ def apply_apply_claim(state: State, action: Action, ed: Components) -> State:
     if ch.type == "intrigue":
         cards = list(data.get("discards") or ())
         require(len(cards) == need and len(set(cards)) == need, "wrong_claim_count",
-                f"the intrigue claim discards exactly {plural(need, 'card')} at random, "
-                f"not {len(cards)}", expected=need)
+                Mn("the intrigue claim discards exactly {count} card at random, not {got}",
+                   "the intrigue claim discards exactly {count} cards at random, not {got}",
+                   need, got=len(cards)), expected=need)
         state = discard_from_hand(state, seat, {"op": "discard_from_hand", "seat": seat,
                                                 "cards": cards}, ed)
     else:
@@ -137,16 +139,22 @@ def _next_pending(state: State, ed: Components) -> State:
     return advance_pending(replace(state, challenge=replace(ch, pending=ch.pending[1:])), ed)
 
 
+#: what kills the characters chosen, as a refusal names it
+KILLERS = {"military claim": M("military claim"), "deadly": M("deadly")}
+
+
 def _kill_chosen(state: State, seat: Seat, data: Any, need: int, eligible: list[CardId],
                  what: str, ed: Components) -> State:
     kills = list(data.get("kills") or ())
     require(len(kills) == need and len(set(kills)) == need, "wrong_claim_count",
-            f"the {what} kills exactly {plural(need, 'distinct character')}, not "
-            f"{len(kills)}",
+            Mn("the {what} kills exactly {count} distinct character, not {got}",
+               "the {what} kills exactly {count} distinct characters, not {got}", need,
+               what=KILLERS.get(what, what), got=len(kills)),
             expected=need)
     for card in kills:
         require(card in eligible, "illegal_claim_target",
-                f"{ed.name(card)} cannot be chosen for the {what}", card=card)
+                M("{card} cannot be chosen for the {what}", card=ed.name(card),
+                  what=KILLERS.get(what, what)), card=card)
     return remove_cards(state, seat, kills, "dead", ed, data.get("saves"),
                         data.get("redirect"))
 

@@ -3,6 +3,7 @@ them, or ends when one player is left."""
 
 from __future__ import annotations
 
+from ...messages import M
 from ...rules import Action, replace, require
 from ..edition import Components, Seat, owner_of
 from ..state import State, next_after, order
@@ -25,7 +26,7 @@ from .zones import add_power, leave_play
 def apply_concede(state: State, action: Action, ed: Components) -> State:
     """§6.17: the player leaves the game with every card they own or control."""
     seat = seat_of(state, action)
-    require(state.phase != "start", "wrong_phase", "the game has not started")
+    require(state.phase != "start", "wrong_phase", M("the game has not started"))
     power = total_power(state, seat)
     for card in [c.id for c in state.cards if c.controller == seat or owner_of(c.id) == seat]:
         if any(c.id == card for c in state.cards):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...messages import M
 from ...rules import Action, IllegalAction, replace, require
 from .. import words as say
 from ..edition import CardId, Components, owner_of
@@ -90,18 +91,18 @@ def apply_effect(state: State, action: Action, ed: Components) -> State:
     At a table only the table's recorder records one, as a ruling (a judge's correction)
     with its `reason` (ruling 29); its costs, then its changes, each checked."""
     require(state.phase not in ("start", "setup", "setup_draw"), "wrong_phase",
-            "effects are recorded after the setup reveal")
+            M("effects are recorded after the setup reveal"))
     actor = action.actor
     require(state.mode != "digital", "effect_not_allowed",
-            "in digital play a card changes the game only through its declared abilities "
-            "(use a card's ability); a free-form effect is not allowed")
+            M("in digital play a card changes the game only through its declared abilities "
+              "(use a card's ability); a free-form effect is not allowed"))
     require(actor == "table", "effect_not_allowed",
-            f"{who(state, actor)} records what a card does by using that card's ability; "
-            "only the table's recorder records a free-form effect, as a ruling with its "
-            "reason")
+            M("{player} records what a card does by using that card's ability; only the "
+              "table's recorder records a free-form effect, as a ruling with its reason",
+              player=who(state, actor)))
     reason = action.data.get("reason")
     require(isinstance(reason, str) and bool(reason.strip()), "ruling_needs_reason",
-            "a ruling by the table says why (its reason): no card's ability covers it")
+            M("a ruling by the table says why (its reason): no card's ability covers it"))
     event_card = _event_source(state, actor, action.data.get("source"), ed)
     for op in action.data.get("costs") or ():
         state = apply_op(state, actor, op, ed)
@@ -122,8 +123,8 @@ def _event_source(state: State, actor: object, source: Any, ed: Components) -> C
     if source.startswith(("plot:", "title:", "house:")):
         return None
     require(ed.is_known(source), "unknown_source",
-            f'the effect\'s source "{source}" is not a card, a plot ("plot:<seat>") or a '
-            'title ("title:<id>")')
+            M("the effect's source \"{source}\" is not a card, a plot (\"plot:<seat>\") or a "
+              "title (\"title:<id>\")", source=source))
     owner = owner_of(source)
     if (owner < state.n and ed.card(source).type == "event"
             and source in state.players[owner].hand):
@@ -135,10 +136,10 @@ def _event_source(state: State, actor: object, source: Any, ed: Components) -> C
 def apply_op(state: State, actor: object, op: Any, ed: Components) -> State:
     """One change of an effect, by its `op` name."""
     require(hasattr(op, "get") and isinstance(op.get("op"), str), "bad_op",
-            'each change of an effect is an object with an "op" field naming it')
+            M("each change of an effect is an object with an \"op\" field naming it"))
     record = OP_TYPES.get(op["op"])
     if record is None:
-        raise IllegalAction("unknown_op", f'there is no effect op "{op["op"]}" (§9)',
+        raise IllegalAction("unknown_op", M("there is no effect op \"{op}\" (§9)", op=op["op"]),
                             op=op["op"])
     return record.apply(state, actor, op, ed)
 
@@ -155,19 +156,20 @@ def _apply_saves(state: State, actor: object, cards: list[CardId], saves: Any,
     for entry in saves or ():
         card, by = entry.get("card"), entry.get("by")
         require(card in cards and card not in saved, "bad_save",
-                f"a save must name a card being removed, once; {thing(state, card, ed)} "
-                "is not one")
+                M("a save must name a card being removed, once; {card} is not one",
+                  card=thing(state, card, ed)))
         if by == "duplicate":
             ip = in_play(state, card, ed)
             require(bool(ip.duplicates), "no_duplicate",
-                    f"{ed.name(card)} has no duplicate to discard")
+                    M("{card} has no duplicate to discard", card=ed.name(card)))
             state = update_card(state, replace(ip, duplicates=ip.duplicates[:-1]))
             state = to_pile(state, ip.duplicates[-1], "discard")
         elif by == "effect":
             for op in entry.get("costs") or ():
                 state = apply_op(state, actor, op, ed)
         else:
-            raise IllegalAction("bad_save", f'a save is by "duplicate" or "effect", not "{by}"')
+            raise IllegalAction("bad_save", M("a save is by \"duplicate\" or \"effect\", not "
+                                              "\"{by}\"", by=by))
         saved.add(card)
     return state, saved
 
@@ -180,8 +182,8 @@ def remove_cards(state: State, actor: object, cards: list[CardId], dest: str, ed
     redirect = redirect or {}
     for card in redirect:
         require(card in cards and redirect[card] in ("discard", "hand"), "bad_redirect",
-                "a redirect sends a removed card to the discard pile or the hand; "
-                f"{thing(state, card, ed)} cannot go there")
+                M("a redirect sends a removed card to the discard pile or the hand; {card} "
+                  "cannot go there", card=thing(state, card, ed)))
     for card in cards:
         if card not in saved:
             state = leave_play(state, card, redirect.get(card, dest), ed)
@@ -193,7 +195,8 @@ def kill_op(state: State, actor: object, op: Op, ed: Components) -> State:
     for card in cards:
         ip = in_play(state, card, ed)
         require(ed.is_character(card) and ip.host is None, "not_a_character",
-                f"only characters can be killed; {ed.name(card)} is not one", card=card)
+                M("only characters can be killed; {card} is not one", card=ed.name(card)),
+                card=card)
     return remove_cards(state, actor, cards, "dead", ed, op.get("saves"), op.get("redirect"))
 
 
@@ -203,8 +206,10 @@ def discard_from_play_op(state: State, actor: object, op: Op, ed: Components) ->
         in_play(state, card, ed)
         why = discard_forbidden(state, card, ed)  # a constant (Knight of the Rainwood)
         if why is not None:
-            raise IllegalAction("cannot_be_discarded", f"{ed.name(card)} cannot be "
-                                f"discarded from play: {why[0]} says “{why[1]}”", card=card)
+            raise IllegalAction("cannot_be_discarded",
+                                M("{card} cannot be discarded from play: {source} says "
+                                  "“{rule}”", card=ed.name(card), source=why[0],
+                                  rule=why[1]), card=card)
     return remove_cards(state, actor, cards, "discard", ed, op.get("saves"))
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...rules import IllegalAction, freeze, plural, require, words_list
+from ...messages import M, Mn, Seq
+from ...rules import IllegalAction, freeze, require
 from ..edition import Components, Seat
 from ..state import Filter, InPlay, State
-from ..words import words
+from ..words import FIELD_NAMES, words
 from .guards import who
 from .zones import in_play
 
@@ -23,17 +24,19 @@ _REQUIRED: Any = ...
 
 def op_words(op: Op) -> str:
     """An op in words ("the move power effect"), as a refusal names it."""
-    return f"the {words(str(op.get('op')))} effect"
+    return M("the {op} effect", op=words(str(op.get("op"))))
 
 
 def _get(op: Op, key: str, kind: type | tuple[type, ...], default: Any = _REQUIRED) -> Any:
     if key not in op or op[key] is None:
         if default is _REQUIRED:
-            raise IllegalAction("bad_op", f"{op_words(op)} needs its {words(key)}", field=key)
+            raise IllegalAction("bad_op", M("{op} needs its {what}", op=op_words(op),
+                                            what=FIELD_NAMES.get(key) or words(key)), field=key)
         return default
     value = op[key]
     ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-    require(ok, "bad_op", f"{op_words(op)}: its {words(key)} has the wrong type", field=key)
+    require(ok, "bad_op", M("{op}: its {what} has the wrong type", op=op_words(op),
+                            what=FIELD_NAMES.get(key) or words(key)), field=key)
     return value
 
 
@@ -60,7 +63,8 @@ def amount(op: Op, key: str = "amount") -> int:
     """A count of power or gold: an integer, not negative."""
     value = integer(op, key)
     require(value >= 0, "bad_op",
-            f"{op_words(op)}: its {words(key)} must not be negative ({value})")
+            M("{op}: its {what} must not be negative ({value})", op=op_words(op),
+              what=words(key), value=value))
     return value
 
 
@@ -68,7 +72,8 @@ def ids(op: Op, key: str) -> list[str]:
     """A list of card ids, each once."""
     value = items(op, key)
     require(all(isinstance(v, str) for v in value) and len(set(value)) == len(value),
-            "bad_op", f"{op_words(op)}: its {words(key)} must list each card once")
+            "bad_op", M("{op}: its {what} must list each card once", op=op_words(op),
+                        what=words(key)))
     return list(value)
 
 
@@ -76,7 +81,8 @@ def op_seat(state: State, op: Op, key: str = "seat") -> Seat:
     """A seat of a player still in the game."""
     seat = integer(op, key)
     require(0 <= seat < state.n and not state.players[seat].conceded, "bad_seat",
-            f"{op_words(op)}: {who(state, seat)} is not a player in the game")
+            M("{op}: {player} is not a player in the game", op=op_words(op),
+              player=who(state, seat)))
     return seat
 
 
@@ -85,9 +91,10 @@ def seats(state: State, op: Op, key: str = "seats", size: int | None = None) -> 
     value = list(items(op, key))
     require(all(isinstance(s, int) and 0 <= s < state.n for s in value)
             and len(set(value)) == len(value), "bad_seat",
-            f"{op_words(op)} names each player once, by seat")
+            M("{op} names each player once, by seat", op=op_words(op)))
     require(size is None or len(value) == size, "bad_op",
-            f"{op_words(op)} names {plural(size or 0, 'player')}")
+            Mn("{op} names {count} player", "{op} names {count} players", size or 0,
+               op=op_words(op)))
     return value
 
 
@@ -95,9 +102,10 @@ def until(state: State, op: Op) -> str:
     """How long a change lasts; "challenge" only while one is open."""
     value = text(op, "until", "round")
     require(value in UNTILS, "bad_op",
-            f'a change lasts until the end of the challenge, phase or round, not "{value}"')
+            M("a change lasts until the end of the challenge, phase or round, not \"{value}\"",
+              value=value))
     require(value != "challenge" or state.challenge is not None, "no_open_challenge",
-            "a change until the end of the challenge needs an open challenge")
+            M("a change until the end of the challenge needs an open challenge"))
     return value
 
 
@@ -105,7 +113,7 @@ def character(state: State, op: Op, ed: Components) -> InPlay:
     """The op's `card`: a character in play."""
     ip = in_play(state, text(op, "card"), ed)
     require(ed.is_character(ip.id) and ip.host is None, "not_a_character",
-            f"{ed.name(ip.id)} is not a character", card=ip.id)
+            M("{card} is not a character", card=ed.name(ip.id)), card=ip.id)
     return ip
 
 
@@ -114,7 +122,7 @@ def card_filter(op: Op) -> Filter:
     flt = _get(op, "filter", dict, {})
     unknown = set(flt) - set(FILTER_KEYS)
     require(not unknown, "bad_op",
-            f"a filter has no field {words_list(sorted(unknown), 'or')} (§9)")
+            M("a filter has no field {fields} (§9)", fields=Seq(sorted(unknown), "or")))
     return tuple(sorted(freeze(dict(flt)).items()))
 
 

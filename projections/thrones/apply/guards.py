@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...rules import Action, Bag, IllegalAction, possessive, require, seat_name, words_list
+from ...messages import M, Seq
+from ...rules import Action, Bag, IllegalAction, possessive, require, seat_name
 from ..edition import CardId, Components, Seat
 from ..state import State
 from ..words import house_card_of
@@ -17,7 +18,7 @@ from ..words import house_card_of
 
 def who(state: State, seat: object) -> str:
     """The player's name for a seat: every refusal names players, never seat numbers."""
-    return "nobody" if seat is None else seat_name(state.names, seat)
+    return M("nobody") if seat is None else seat_name(state.names, seat)
 
 
 def whose(state: State, seat: object) -> str:
@@ -27,7 +28,7 @@ def whose(state: State, seat: object) -> str:
 
 def seats_words(state: State, seats: Iterable[object], conjunction: str = "and") -> str:
     """Players' names in a sentence ("Anna, Bo and Cy")."""
-    return words_list([who(state, s) for s in seats], conjunction)
+    return Seq([who(state, s) for s in seats], conjunction)
 
 
 def thing(state: State, value: object, ed: Components) -> str:
@@ -39,8 +40,8 @@ def thing(state: State, value: object, ed: Components) -> str:
             and int(value[6:]) < state.n:
         return house_card_of(state.names, int(value[6:]))
     if value == "house":
-        return "the House card"
-    return "nothing" if value is None else f'"{value}"'
+        return M("the House card")
+    return M("nothing") if value is None else M('"{value}"', value=str(value))
 
 
 def take(state: State, bag: Bag, cards: Iterable[CardId], where: str, ed: Components,
@@ -51,15 +52,17 @@ def take(state: State, bag: Bag, cards: Iterable[CardId], where: str, ed: Compon
         return bag.take(cards, code=code, where=where)
     except IllegalAction as err:
         card = err.details.get("card")
-        raise IllegalAction(err.code, f"{thing(state, card, ed)} is not in {where}",
+        raise IllegalAction(err.code, M("{card} is not in {where}", card=thing(state, card, ed),
+                                        where=where),
                             card=card) from None
 
 
 def require_turn(state: State, action: Action, seat: object, what: str) -> None:
     """Refuse an action whose actor is not `seat` (code `not_your_turn`), naming both."""
     if action.actor != seat:
-        raise IllegalAction("not_your_turn", f"it is {whose(state, seat)} turn to "
-                            f"{what}, not {whose(state, action.actor)}",
+        raise IllegalAction("not_your_turn", M("it is {whose} turn to {what}, not {other}",
+                                               whose=whose(state, seat), what=what,
+                                               other=whose(state, action.actor)),
                             expected=seat, actor=action.actor)
 
 
@@ -68,10 +71,10 @@ def seat_of(state: State, action: Action) -> Seat:
     who conceded."""
     seat = action.actor
     require(isinstance(seat, int) and 0 <= seat < state.n, "not_your_turn",
-            f"a player takes this action, not {who(state, seat)}")
+            M("a player takes this action, not {player}", player=who(state, seat)))
     assert isinstance(seat, int)
     require(not state.players[seat].conceded, "conceded",
-            f"{who(state, seat)} has conceded")
+            M("{player} has conceded", player=who(state, seat)))
     return seat
 
 
@@ -85,6 +88,6 @@ def per_seat(data: Any, seat: Seat) -> Any:
 def str_list(value: object, what: str) -> list[str]:
     """`value` as a list of card ids; refused (`bad_data`) if it is anything else."""
     require(isinstance(value, list | tuple) and all(isinstance(v, str) for v in value),
-            "bad_data", f"{what} must be a list of cards")
+            "bad_data", M("{what} must be a list of cards", what=what))
     assert isinstance(value, list | tuple)
     return list(value)

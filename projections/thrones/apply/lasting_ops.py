@@ -3,6 +3,7 @@ change this round's plots and challenges (§9)."""
 
 from __future__ import annotations
 
+from ...messages import M
 from ...rules import replace, require
 from ..edition import Components, owner_of
 from ..state import TYPES, Modifier, Reduction, State
@@ -42,7 +43,8 @@ def no_strength_op(state: State, actor: object, op: Op, ed: Components) -> State
 def _icon_mod(state: State, op: Op, kind: str, ed: Components) -> State:
     ip = character(state, op, ed)
     icon = text(op, "icon")
-    require(icon in TYPES, "bad_op", f'an icon is military, intrigue or power, not "{icon}"')
+    require(icon in TYPES, "bad_op", M("an icon is military, intrigue or power, not \"{icon}\"",
+                                       icon=icon))
     return _add_mod(state, Modifier(kind, ip.id, until(state, op), value=icon))
 
 
@@ -72,11 +74,11 @@ def continuous_op(state: State, actor: object, op: Op, ed: Components) -> State:
     when = text(op, "when", "always")
     require(when in ("always", "participating", "attacking", "defending",
                      "dominance_phase"), "bad_op",
-            f'a lasting effect applies always, while participating, attacking, defending '
-            f'or in the dominance phase, not "{when}"')
+            M("a lasting effect applies always, while participating, attacking, defending or "
+              "in the dominance phase, not \"{when}\"", when=when))
     icons = tuple(items(op, "icons", ()))
     require(all(i in TYPES for i in icons), "bad_op",
-            "an icon is military, intrigue or power")
+            M("an icon is military, intrigue or power"))
     mod = Modifier("continuous", source.id, "source", amount=integer(op, "strength", 0),
                    # "self" is the recording seat; for the table's ruling, the source's
                    seat=actor_seat(actor) if isinstance(actor, int) else source.controller,
@@ -90,7 +92,7 @@ def exclude_character_power_op(state: State, actor: object, op: Op, ed: Componen
     source = in_play(state, text(op, "source"), ed)
     players = items(op, "players")
     require(all(isinstance(s, int) and 0 <= s < state.n for s in players), "bad_seat",
-            "the players of the effect must be seats of the game")
+            M("the players of the effect must be seats of the game"))
     return _add_mod(state, Modifier("exclude_power", source.id, "source",
                                     players=tuple(players),
                                     standing=bool(op.get("requires_source_standing"))))
@@ -111,16 +113,16 @@ def no_stand_op(state: State, actor: object, op: Op, ed: Components) -> State:
 def join_challenge_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ch = state.challenge
     require(ch is not None and ch.step != "resolved", "no_open_challenge",
-            "a card joins only an open challenge that is not yet resolved")
+            M("a card joins only an open challenge that is not yet resolved"))
     assert ch is not None
     ip = character(state, op, ed)
     require(ip.id not in ch.attackers + ch.defenders, "already_participating",
-            f"{ed.name(ip.id)} is already participating")
+            M("{card} is already participating", card=ed.name(ip.id)))
     side = text(op, "side")
     if side in ("attacker", "attacking", "attackers"):
         return replace(state, challenge=replace(ch, attackers=(*ch.attackers, ip.id)))
     require(side in ("defender", "defending", "defenders"), "bad_op",
-            f'a card joins the attacker or the defender, not "{side}"')
+            M("a card joins the attacker or the defender, not \"{side}\"", side=side))
     return replace(state, challenge=replace(ch, defenders=(*ch.defenders, ip.id)))
 
 
@@ -128,7 +130,7 @@ def remove_from_challenge_op(state: State, actor: object, op: Op, ed: Components
     ch = state.challenge
     card = text(op, "card")
     require(ch is not None and card in ch.attackers + ch.defenders, "not_participating",
-            f"{ed.name(card)} is not participating in a challenge")
+            M("{card} is not participating in a challenge", card=ed.name(card)))
     assert ch is not None
     return replace(state, challenge=replace(
         ch, attackers=tuple(a for a in ch.attackers if a != card),
@@ -165,8 +167,8 @@ def move_power_op(state: State, actor: object, op: Op, ed: Components) -> State:
     # §9 move_power takes power from one holder to another; a move onto the holder it
     # comes from would be recorded as a move while nothing moves (issue #19.4)
     require(source != target, "same_source_and_target",
-            f"power moves between two holders (§9 move power); {thing(state, source, ed)} "
-            "cannot give power to itself")
+            M("power moves between two holders (§9 move power); {card} cannot give power to "
+              "itself", card=thing(state, source, ed)))
     moved = amount(op)
     return add_power(add_power(state, source, -moved, ed), target, moved, ed)
 
@@ -179,7 +181,8 @@ def gain_gold_op(state: State, actor: object, op: Op, ed: Components) -> State:
 def _pay(state: State, seat: int, gold_due: int) -> State:
     gold = state.players[seat].gold
     require(gold >= gold_due, "not_enough_gold",
-            f"not enough gold: {who(state, seat)} has {gold}, needs {gold_due}")
+            M("not enough gold: {player} has {gold}, needs {gold_due}", player=who(state, seat),
+              gold=gold, gold_due=gold_due))
     return state.with_player(seat, gold=gold - gold_due)
 
 
@@ -191,8 +194,8 @@ def give_gold_op(state: State, actor: object, op: Op, ed: Components) -> State:
     giver, taker, given = op_seat(state, op, "from"), op_seat(state, op, "to"), amount(op)
     # §9 give_gold passes gold from one player to another (issue #19.4, as move_power)
     require(giver != taker, "same_source_and_target",
-            f"gold is given to another player (§9 give gold); {who(state, giver)} "
-            "cannot give gold to themself")
+            M("gold is given to another player (§9 give gold); {player} cannot give gold to "
+              "themself", player=who(state, giver)))
     state = _pay(state, giver, given)
     return state.with_player(taker, gold=state.players[taker].gold + given)
 
@@ -208,7 +211,8 @@ def reveal_new_plot_op(state: State, actor: object, op: Op, ed: Components) -> S
     source = plot_source(state, seat)
     player = state.players[seat]
     require(plot in state.players[source].plot_deck, "plot_not_available",
-            f"{thing(state, plot, ed)} is not in {whose(state, source)} plot deck")
+            M("{card} is not in {whose} plot deck", card=thing(state, plot, ed),
+              whose=whose(state, source)))
     state = state.with_player(source, plot_deck=state.players[source].plot_deck.take([plot]))
     if player.revealed_plot:
         owner = owner_of(player.revealed_plot)
@@ -224,17 +228,17 @@ def modify_plot_op(state: State, actor: object, op: Op, ed: Components) -> State
     seat = op_seat(state, op)
     field = text(op, "field")
     require(field in ("income", "initiative", "claim"), "bad_op",
-            f'a plot value is income, initiative or claim, not "{field}"')
+            M("a plot value is income, initiative or claim, not \"{field}\"", field=field))
     has_delta, has_set = op.get("delta") is not None, op.get("set") is not None
     require(has_delta != has_set, "bad_op",
-            "a plot change either adds (delta) or sets (set) a value, exactly one of them")
+            M("a plot change either adds (delta) or sets (set) a value, exactly one of them"))
     value = integer(op, "delta") if has_delta else amount(op, "set")
     lasts = text(op, "until", "round")
     require(lasts in ("challenge", "round"), "bad_op",
-            'a plot change lasts until the end of the challenge or the round, not '
-            f'"{lasts}"')
+            M("a plot change lasts until the end of the challenge or the round, not \"{lasts}\"",
+              lasts=lasts))
     require(lasts != "challenge" or state.challenge is not None, "no_open_challenge",
-            "a change until the end of the challenge needs an open challenge")
+            M("a change until the end of the challenge needs an open challenge"))
     entry = (seat, field, "delta" if has_delta else "set", value, lasts)
     return replace(state, plot_mods=(*state.plot_mods, entry))
 
@@ -247,7 +251,7 @@ def forbid_challenge_op(state: State, actor: object, op: Op, ed: Components) -> 
     a, b = seats(state, op, size=2)
     kind = text(op, "type")
     require(kind in TYPES, "bad_op",
-            f'a challenge is military, intrigue or power, not "{kind}"')
+            M("a challenge is military, intrigue or power, not \"{kind}\"", kind=kind))
     return replace(state, forbids=(*state.forbids, (a, b, kind)))
 
 
@@ -255,7 +259,7 @@ def extra_challenge_op(state: State, actor: object, op: Op, ed: Components) -> S
     seat = op_seat(state, op)
     kind = text(op, "type")
     require(kind in TYPES, "bad_op",
-            f'a challenge is military, intrigue or power, not "{kind}"')
+            M("a challenge is military, intrigue or power, not \"{kind}\"", kind=kind))
     extra = list(state.players[seat].extra)
     extra[TYPES.index(kind)] += 1
     return state.with_player(seat, extra=tuple(extra))
@@ -266,7 +270,7 @@ def skip_taxation_op(state: State, actor: object, op: Op, ed: Components) -> Sta
 
 
 def swap_plot_decks_op(state: State, actor: object, op: Op, ed: Components) -> State:
-    require(state.is_melee, "melee_only", "plot decks are swapped only in a melee")
+    require(state.is_melee, "melee_only", M("plot decks are swapped only in a melee"))
     a, b = seats(state, op, size=2)
     return replace(state, swaps=(*state.swaps, (a, b)))
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules import Action, Bag, plural, replace, require, words_list
+from ...messages import M, Mn, Seq
+from ...rules import Action, Bag, replace, require
 from ..edition import CardId, Components, PlotValues, Seat, owner_of
 from ..state import InPlay, State, next_after, order
-from ..words import a_an
+from ..words import A_TYPE_CARD, a_an
 from .guards import per_seat, require_turn, seat_of, str_list, take, thing, who, whose
 from .values import (
     check_host,
@@ -35,17 +36,19 @@ def take_draws(state: State, draws: Any, counts: dict[Seat, int], ed: Components
     """Each seat draws exactly its count, the cards named in `draws` (setup draw, §6.4, and
     the draw phase, §7.2); a seat that does not draw now may not be named."""
     for seat, need in counts.items():
-        cards = str_list(per_seat(draws, seat) or [], f"the draw of {who(state, seat)}")
+        cards = str_list(per_seat(draws, seat) or [],
+                         M("the draw of {player}", player=who(state, seat)))
         require(len(cards) == need and len(set(cards)) == need, "wrong_draw_count",
-                f"{who(state, seat)} draws exactly {plural(need, 'card')}, not "
-                f"{len(cards)}", seat=seat)
+                Mn("{player} draws exactly {count} card, not {got}",
+                   "{player} draws exactly {count} cards, not {got}", need,
+                   player=who(state, seat), got=len(cards)), seat=seat)
         player = state.players[seat]
-        deck = take(state, player.deck, cards, f"{whose(state, seat)} deck", ed)
+        deck = take(state, player.deck, cards, M("{whose} deck", whose=whose(state, seat)), ed)
         state = state.with_player(seat, deck=deck, hand=player.hand.add(cards))
     for key in draws or {}:
         require(str(key) in {str(s) for s in counts}, "wrong_draw_count",
-                f"{who(state, int(key)) if str(key).isdigit() else key} does not "
-                "draw now")
+                M("{value} does not draw now",
+                  value=who(state, int(key)) if str(key).isdigit() else key))
     return state
 
 
@@ -80,17 +83,19 @@ def apply_choose_plot(state: State, action: Action, ed: Components) -> State:
     """§6.5, §7.1: each player chooses a plot face down; when all have, they are revealed."""
     seat = seat_of(state, action)
     require(state.phase == "plot" and state.step == "choose", "wrong_phase",
-            "plots are chosen at the start of the plot phase")
+            M("plots are chosen at the start of the plot phase"))
     require(state.players[seat].chosen_plot is None, "already_chosen",
-            f"{who(state, seat)} has already chosen a plot this round")
+            M("{player} has already chosen a plot this round", player=who(state, seat)))
     plot = action.data["plot"]
     source = plot_source(state, seat)
     require(plot in state.players[source].plot_deck, "plot_not_available",
-            f"{thing(state, plot, ed)} is not in {whose(state, source)} plot deck",
+            M("{card} is not in {whose} plot deck", card=thing(state, plot, ed),
+              whose=whose(state, source)),
             card=plot)
     only = ed.card(plot).house_only
     require(not only or only == state.players[seat].house, "house_only",
-            f"plot is restricted to another House: {ed.name(plot)} is House {only} only")
+            M("plot is restricted to another House: {card} is House {only} only",
+              card=ed.name(plot), only=only))
     state = state.with_player(seat, chosen_plot=plot)
     if all(state.players[s].chosen_plot for s in state.active):
         return reveal_plots(state, ed)
@@ -146,13 +151,14 @@ def settle_initiative(state: State, ed: Components) -> State:
 @rule
 def apply_break_initiative_tie(state: State, action: Action, ed: Components) -> State:
     """§6.6: the table's random pick among the players tied for initiative."""
-    require(action.actor == "table", "not_your_turn", "the table breaks an initiative tie")
+    require(action.actor == "table", "not_your_turn", M("the table breaks an initiative tie"))
     require(state.phase == "plot" and state.step == "tie", "wrong_phase",
-            "no initiative tie is waiting to be broken")
+            M("no initiative tie is waiting to be broken"))
     winner = action.data.get("winner")
     require(winner in state.tied, "not_tied",
-            f"{who(state, winner)} is not tied for initiative; the tie is between "
-            f"{words_list(who(state, s) for s in state.tied)}", winner=winner)
+            M("{player} is not tied for initiative; the tie is between {players}",
+              player=who(state, winner),
+              players=Seq(who(state, s) for s in state.tied)), winner=winner)
     return replace(state, step="first_player", tied=(), initiative_winner=winner)
 
 
@@ -160,12 +166,12 @@ def apply_break_initiative_tie(state: State, action: Action, ed: Components) -> 
 def apply_choose_first_player(state: State, action: Action, ed: Components) -> State:
     """§6.7: the initiative winner names the first player; titles follow in a melee."""
     require(state.phase == "plot" and state.step == "first_player", "wrong_phase",
-            "the first player is chosen once initiative is settled")
-    require_turn(state, action, state.initiative_winner, "choose the first player")
+            M("the first player is chosen once initiative is settled"))
+    require_turn(state, action, state.initiative_winner, M("choose the first player"))
     first = action.data["first_player"]
     require(first in state.active, "bad_seat",
-            f"the first player must be a player still in the game, not "
-            f"{who(state, first)}")
+            M("the first player must be a player still in the game, not {player}",
+              player=who(state, first)))
     state = replace(state, first_player=first)
     if state.is_melee:
         return replace(state, step="titles", turn=first)
@@ -176,14 +182,14 @@ def apply_choose_first_player(state: State, action: Action, ed: Components) -> S
 def apply_choose_title(state: State, action: Action, ed: Components) -> State:
     """§6.8: in turn from the first player, each player takes a title not yet taken."""
     require(state.phase == "plot" and state.step == "titles", "wrong_phase",
-            "titles are chosen after the first player, in a melee")
-    require_turn(state, action, state.turn, "choose a title")
+            M("titles are chosen after the first player, in a melee"))
+    require_turn(state, action, state.turn, M("choose a title"))
     seat = state.turn
     assert seat is not None
     title = action.data["title"]
-    require(title in ed.titles, "unknown_title", f'"{title}" is not a title')
+    require(title in ed.titles, "unknown_title", M("\"{title}\" is not a title", title=title))
     require(title not in state.titles, "title_taken",
-            f"{ed.titles[title].name} is already taken this round")
+            M("{name} is already taken this round", name=ed.titles[title].name))
     state = replace(state, titles=(*state.titles[:seat], title, *state.titles[seat + 1:]))
     nxt = next_after(state, seat)
     return replace(state, turn=nxt) if nxt is not None else begin_draw_phase(state)
@@ -209,8 +215,8 @@ def draw_counts(state: State, ed: Components) -> dict[Seat, int]:
 @rule
 def apply_draw_phase(state: State, action: Action, ed: Components) -> State:
     """§6.9, §7.2: every player draws; marshalling begins with the first player's income."""
-    require(action.actor == "table", "not_your_turn", "the table deals the draw phase")
-    require(state.phase == "draw", "wrong_phase", "it is not the draw phase")
+    require(action.actor == "table", "not_your_turn", M("the table deals the draw phase"))
+    require(state.phase == "draw", "wrong_phase", M("it is not the draw phase"))
     state = take_draws(state, action.data.get("draws"), draw_counts(state, ed), ed)
     state = set_phase(state, "marshalling")
     return begin_marshal_turn(state, order(state)[0], ed)
@@ -238,17 +244,19 @@ def begin_marshal_turn(state: State, seat: Seat, ed: Components) -> State:
 def apply_marshal_card(state: State, action: Action, ed: Components) -> State:
     """§7.3, §6.10: the player whose turn it is pays for a card from the hand and puts it into
     play."""
-    require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
-    require_turn(state, action, state.turn, "marshal")
+    require(state.phase == "marshalling", "wrong_phase", M("it is not the marshalling phase"))
+    require_turn(state, action, state.turn, M("marshal"))
     assert state.turn is not None
     seat, data = state.turn, action.data
     card = data["card"]
     player = state.players[seat]
     require(ed.is_known(card) and card in player.hand, "card_not_in_hand",
-            f"{thing(state, card, ed)} is not in {whose(state, seat)} hand", card=card)
+            M("{card} is not in {whose} hand", card=thing(state, card, ed),
+              whose=whose(state, seat)), card=card)
     kind = ed.card(card).type
     require(kind in ("character", "location", "attachment"), "not_marshallable",
-            f"{ed.name(card)} is {a_an(kind)} card and cannot be marshalled (§6.10)")
+            M("{card} is {type} and cannot be marshalled (§6.10)", card=ed.name(card),
+              type=A_TYPE_CARD.get(kind) or f"{a_an(kind)} card"))
     check_house_only(state, seat, card, ed)
     if data.get("as_duplicate"):
         return _marshal_duplicate(state, seat, card, data, ed)
@@ -260,10 +268,10 @@ def _marshal_duplicate(state: State, seat: Seat, card: CardId, data: Any, ed: Co
     name = ed.name(card)
     base = controls_name(state, seat, name, ed) if ed.card(card).unique else None
     require(base is not None, "no_duplicate_base",
-            f"a duplicate needs a unique card of the same name in play; "
-            f"{who(state, seat)} controls no {name}", card=card)
+            M("a duplicate needs a unique card of the same name in play; {player} controls "
+              "no {name}", player=who(state, seat), name=name), card=card)
     require(data.get("declared_cost") in (None, 0), "cost_mismatch",
-            "cost mismatch (expected 0): duplicates cost 0")
+            M("cost mismatch (expected 0): duplicates cost 0"))
     assert base is not None
     cards = tuple(replace(c, duplicates=(*c.duplicates, card)) if c.id == base.id else c
                   for c in state.cards)
@@ -277,17 +285,18 @@ def _marshal_normal(state: State, seat: Seat, card: CardId, data: Any, ed: Compo
     check_unique(state, seat, card, ed)
     limited = "limited" in ed.card(card).keywords
     require(not (limited and player.limited_played), "limited_per_round",
-            f"only one limited card per round; {who(state, seat)} already "
-            "marshalled one",
+            M("only one limited card per round; {player} already marshalled one",
+              player=who(state, seat)),
             card=card)
     host = _marshal_host(state, seat, card, data.get("attach_to"), ed)
     cost, used = marshal_cost(state, seat, card, ed)
     require(cost <= player.gold, "not_enough_gold",
-            f"not enough gold: {ed.name(card)} costs {cost}, {who(state, seat)} has "
-            f"{player.gold}", cost=cost, gold=player.gold)
+            M("not enough gold: {card} costs {cost}, {player} has {gold}", card=ed.name(card),
+              cost=cost, player=who(state, seat), gold=player.gold), cost=cost, gold=player.gold)
     declared = data.get("declared_cost")
     require(declared is None or declared == cost, "cost_mismatch",
-            f"cost mismatch (expected {cost}), declared {declared}", expected=cost)
+            M("cost mismatch (expected {cost}), declared {declared}", cost=cost,
+              declared=declared), expected=cost)
     reductions = tuple(r for i, r in enumerate(player.reductions) if i not in used)
     state = state.with_player(seat, hand=player.hand.take([card]), gold=player.gold - cost,
                               reductions=reductions,
@@ -300,8 +309,8 @@ def _marshal_host(state: State, seat: Seat, card: CardId, host: Any, ed: Compone
     """Where a marshalled card goes: an attachment onto a legal host (§6.14)."""
     if ed.card(card).type == "attachment" or host is not None:
         require(host is not None, "illegal_attachment_target",
-                f"illegal attachment target: {ed.name(card)} needs a character to "
-                "attach to")
+                M("illegal attachment target: {card} needs a character to attach to",
+                  card=ed.name(card)))
         check_host(state, seat, card, host, ed)
         return f"house:{seat}" if host == "house" else str(host)
     return None
@@ -310,8 +319,8 @@ def _marshal_host(state: State, seat: Seat, card: CardId, host: Any, ed: Compone
 @rule
 def apply_end_marshalling(state: State, action: Action, ed: Components) -> State:
     """§6.11: the player is done marshalling; the next one's turn, or the challenges phase."""
-    require(state.phase == "marshalling", "wrong_phase", "it is not the marshalling phase")
-    require_turn(state, action, state.turn, "end marshalling")
+    require(state.phase == "marshalling", "wrong_phase", M("it is not the marshalling phase"))
+    require_turn(state, action, state.turn, M("end marshalling"))
     assert state.turn is not None
     nxt = next_after(state, state.turn)
     if nxt is not None:
@@ -337,9 +346,9 @@ def dominance_total(state: State, seat: Seat, ed: Components) -> int:
 @rule
 def apply_resolve_dominance(state: State, action: Action, ed: Components) -> State:
     """§7.5: the single highest total of standing STR and gold gains power."""
-    require(action.actor == "table", "not_your_turn", "the table resolves dominance")
+    require(action.actor == "table", "not_your_turn", M("the table resolves dominance"))
     require(state.phase == "dominance" and not state.dominance_done, "wrong_phase",
-            "dominance is resolved once, in the dominance phase")
+            M("dominance is resolved once, in the dominance phase"))
     winner, _ = dominance_outcome(state, ed)
     state = replace(state, dominance_done=True)
     if winner is not None:
@@ -358,9 +367,9 @@ def dominance_outcome(state: State, ed: Components) -> tuple[Seat | None, dict[S
 @rule
 def apply_end_round(state: State, action: Action, ed: Components) -> State:
     """§7.6: cards stand, gold is taxed, titles and this round's effects end; a new plot phase."""
-    require(action.actor == "table", "not_your_turn", "the table ends the round")
+    require(action.actor == "table", "not_your_turn", M("the table ends the round"))
     require(state.phase == "dominance" and state.dominance_done, "wrong_phase",
-            "the round ends after dominance is resolved")
+            M("the round ends after dominance is resolved"))
     state = replace(_stand_and_tax(state), modifiers=tuple(
         m for m in state.modifiers if m.until not in ("round", "phase", "challenge")),
         titles=(None,) * state.n, title_uses=frozenset(), forbids=(),

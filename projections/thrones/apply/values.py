@@ -10,10 +10,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...messages import M, Seq
 from ...rules import require
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import Filter, InPlay, Modifier, State
-from ..words import house_card_of
+from ..words import house_card_of, words
 from .guards import thing, who, whose
 
 Index = dict[CardId, InPlay]
@@ -412,21 +413,22 @@ def check_unique(state: State, seat: Seat, card: CardId, ed: Components) -> None
         return
     name = data.name
     require(controls_name(state, seat, name, ed) is None, "unique_in_play",
-            f"unique card already in play: {who(state, seat)} already controls "
-            f"{name}", card=card)
+            M("unique card already in play: {player} already controls {name}",
+              player=who(state, seat), name=name), card=card)
     if state.option("dead_pile_blocks_unique"):
         dead = state.players[owner_of(card)].dead
         require(all(ed.card(d).name != name for d in dead), "unique_in_dead_pile",
-                f"unique card in dead pile: {name} is in "
-                f"{whose(state, owner_of(card))} dead pile", card=card)
+                M("unique card in dead pile: {name} is in {whose} dead pile", name=name,
+                  whose=whose(state, owner_of(card))), card=card)
 
 
 def check_house_only(state: State, seat: Seat, card: CardId, ed: Components) -> None:
     """Refuse a card restricted to another House than `seat`'s (`house_only`)."""
     only = ed.card(card).house_only
     require(not only or state.players[seat].house == only, "house_only",
-            f"card is restricted to another House: {ed.name(card)} is House {only} only, "
-            f"and {who(state, seat)} plays House {state.players[seat].house}",
+            M("card is restricted to another House: {card} is House {only} only, and "
+              "{player} plays House {house}", card=ed.name(card), only=only,
+              player=who(state, seat), house=state.players[seat].house),
             card=card)
 
 
@@ -465,22 +467,23 @@ def check_host(state: State, seat: Seat, card: CardId, host: object, ed: Compone
     data = ed.card(card)
     if host == "house" or (isinstance(host, str) and host.startswith("house:")):
         require(data.may_attach_to_own_house_card, "illegal_attachment_target",
-                f"illegal attachment target: {data.name} cannot go on a House card")
+                M("illegal attachment target: {name} cannot go on a House card", name=data.name))
         require(host in ("house", f"house:{owner_of(card)}"), "illegal_attachment_target",
-                f"illegal attachment target: {data.name} goes only on its owner's "
-                f"House card, {house_card_of(state.names, owner_of(card))}")
+                M("illegal attachment target: {name} goes only on its owner's House card, "
+                  "{house_card}", name=data.name,
+                  house_card=house_card_of(state.names, owner_of(card))))
         return
     require(data.type == "attachment", "illegal_attachment_target",
-            f"illegal attachment target: {data.name} is not an attachment")
+            M("illegal attachment target: {name} is not an attachment", name=data.name))
     index = play_index(state)
     target = index.get(host) if isinstance(host, str) else None
     require(host != card, "illegal_attachment_target",
-            f"illegal attachment target: {data.name} cannot attach to itself (§6.14: "
-            "the host is a character in play)", host=host)
+            M("illegal attachment target: {name} cannot attach to itself (§6.14: the host is "
+              "a character in play)", name=data.name), host=host)
     require(target is not None and target.host is None and isinstance(host, str)
             and ed.is_character(host), "illegal_attachment_target",
-            f"illegal attachment target: {thing(state, host, ed)} is not a character in "
-            "play", host=host)
+            M("illegal attachment target: {card} is not a character in play",
+              card=thing(state, host, ed)), host=host)
     assert target is not None
     _check_host_rules(state, seat, data, target, index, ed)
 
@@ -489,20 +492,27 @@ def _check_host_rules(state: State, seat: Seat, data: Card, target: InPlay, inde
                       ed: Components) -> None:
     rules, host_data = data.attach_rules, ed.card(target.id)
     keywords = values(state, target.id, ed, index)[2]
-    msg = f"illegal attachment target: {data.name} on {host_data.name}"
+    names = {"card": data.name, "host": host_data.name}
     require("no_attachments" not in keywords, "illegal_attachment_target",
-            msg + " (no attachments)")
+            M("illegal attachment target: {card} on {host} (no attachments)", **names))
     require("no_attachments_except_weapon" not in keywords or "Weapon" in data.traits,
-            "illegal_attachment_target", msg + " (weapons only)")
+            "illegal_attachment_target",
+            M("illegal attachment target: {card} on {host} (weapons only)", **names))
     require(rules.controller != "opponent" or target.controller != seat,
-            "illegal_attachment_target", msg + " (must be an opponent's character)")
+            "illegal_attachment_target",
+            M("illegal attachment target: {card} on {host} (must be an opponent's character)",
+              **names))
     house = rules.character_house
     require(not house or house in host_data.houses, "illegal_attachment_target",
-            msg + f" (needs a {house} character)")
+            M("illegal attachment target: {card} on {host} (needs a {house} character)",
+              house=ed.house_names.get(house or "", house), **names))
     traits = rules.character_traits_any
     require(not traits or bool(set(traits) & set(host_data.traits)),
-            "illegal_attachment_target", msg + f" (needs trait {' or '.join(traits or ())})")
+            "illegal_attachment_target",
+            M("illegal attachment target: {card} on {host} (needs trait {traits})",
+              traits=Seq((words(t) for t in traits or ()), "or"), **names))
     if rules.max_per_character:
         require(all(ed.card(a.id).name != data.name
                     for a in state.cards if a.host == target.id),
-                "illegal_attachment_target", msg + " (one per character)")
+                "illegal_attachment_target",
+                M("illegal attachment target: {card} on {host} (one per character)", **names))

@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from ...messages import M
 from ...rules import Action, IllegalAction, replace, require
 from ..edition import Components, Seat
 from ..state import State, order
-from ..words import words
+from ..words import ACTION_NAMES, FIELD_NAMES, words
 from .guards import require_turn, seats_words, who
 from .values import total_powers
 
@@ -29,18 +30,21 @@ def rule(handler: Handler) -> Handler:
     def apply(state: State, action: Action, ed: Components) -> State:
         if state.pending_winner and action.type not in ("choose_winner", "concede"):
             raise IllegalAction("awaiting_winner_choice",
-                                f"{seats_words(state, state.pending_winner)} reached "
-                                f"{ed.constants.victory_power} power together; the first "
-                                f"player, {who(state, chooser(state))}, must choose "
-                                "the winner first")
+                                M("{players} reached {victory_power} power together; the "
+                                  "first player, {player}, must choose the winner first",
+                                  players=seats_words(state, state.pending_winner),
+                                  victory_power=ed.constants.victory_power,
+                                  player=who(state, chooser(state))))
         try:
             return check_victory(handler(state, action, ed), ed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
             missing = isinstance(err, KeyError) and err.args
-            what = f"its {words(str(err.args[0]))} is missing" if missing else \
-                "a field has the wrong type or shape"
-            raise IllegalAction("bad_data", f"the {words(action.type)} data is malformed: "
-                                f"{what}") from None
+            field = str(err.args[0]) if missing else ""
+            what = M("its {field} is missing", field=FIELD_NAMES.get(field) or words(field)) \
+                if missing else M("a field has the wrong type or shape")
+            raise IllegalAction("bad_data", M("the {action} data is malformed: {problem}",
+                                              action=ACTION_NAMES.get(action.type)
+                                              or words(action.type), problem=what)) from None
 
     return apply
 
@@ -71,11 +75,12 @@ def chooser(state: State) -> Seat:
 def apply_choose_winner(state: State, action: Action, ed: Components) -> State:
     """§6.16, §7.7: the first player picks the winner among those who reached the goal together."""
     require(bool(state.pending_winner), "no_winner_choice",
-            "no players reached the power goal together, so there is no winner to choose")
-    require_turn(state, action, chooser(state), "choose the winner")
+            M("no players reached the power goal together, so there is no winner to choose"))
+    require_turn(state, action, chooser(state), M("choose the winner"))
     winner = action.data.get("winner")
     require(winner in state.pending_winner, "not_a_candidate",
-            f"{who(state, winner)} did not reach {ed.constants.victory_power} power; "
-            f"choose {seats_words(state, state.pending_winner, 'or')}", winner=winner)
+            M("{player} did not reach {victory_power} power; choose {players}",
+              player=who(state, winner), victory_power=ed.constants.victory_power,
+              players=seats_words(state, state.pending_winner, 'or')), winner=winner)
     return replace(state, winner=winner, pending_winner=(), end_reason="power",
                    phase="over")

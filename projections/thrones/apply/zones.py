@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...messages import M
 from ...rules import IllegalAction, replace, require
 from ..edition import CardId, Components, Seat, owner_of
 from ..state import InPlay, State
@@ -15,13 +16,14 @@ def add_power(state: State, target: str, delta: int, ed: Components) -> State:
         seat = int(target[6:])
         player = state.players[seat]
         require(player.house_power + delta >= 0, "not_enough_power",
-                f"{whose(state, seat)} House card holds {player.house_power} power, "
-                f"not {-delta}")
+                M("{whose} House card holds {house_power} power, not {value}",
+                  whose=whose(state, seat), house_power=player.house_power, value=-delta))
         state = state.with_player(seat, house_power=player.house_power + delta)
     else:
         card = in_play(state, target, ed)
         require(card.power + delta >= 0, "not_enough_power",
-                f"{ed.name(target)} holds {card.power} power, not {-delta}")
+                M("{card} holds {power} power, not {value}", card=ed.name(target),
+                  power=card.power, value=-delta))
         state = update_card(state, replace(card, power=card.power + delta))
     return replace(state, power_issued=state.power_issued + delta)
 
@@ -38,7 +40,8 @@ def in_play(state: State, card: object, ed: Components) -> InPlay:
     for c in state.cards:
         if c.id == card:
             return c
-    raise IllegalAction("not_in_play", f"{thing(state, card, ed)} is not in play", card=card)
+    raise IllegalAction("not_in_play", M("{card} is not in play", card=thing(state, card, ed)),
+                        card=card)
 
 
 def update_card(state: State, card: InPlay) -> State:
@@ -52,8 +55,8 @@ def house_target(state: State, target: object, ed: Components) -> Seat | None:
     if isinstance(target, str) and target.startswith("house:") and target[6:].isdigit():
         seat = int(target[6:])
         require(seat < state.n and not state.players[seat].conceded, "not_in_play",
-                f"{thing(state, target, ed) if seat < state.n else target} is not a House "
-                "card in the game")
+                M("{value} is not a House card in the game",
+                  value=thing(state, target, ed) if seat < state.n else target))
         return seat
     return None
 
@@ -97,14 +100,15 @@ def to_pile(state: State, card: CardId, dest: str) -> State:
 def take_from_zone(state: State, card: CardId, zone: str, ed: Components) -> State:
     """`card` out of its owner's `zone` (hand, deck, discard, dead), refused if not there."""
     owner = owner_of(card)
-    require(owner < state.n, "unknown_card", f'"{card}" belongs to no player')
+    require(owner < state.n, "unknown_card", M("\"{card}\" belongs to no player", card=card))
     player = state.players[owner]
-    where = f"{whose(state, owner)} {PILES[zone]}"
+    where = M("{whose} {pile}", whose=whose(state, owner), pile=PILES[zone])
     if zone in ("hand", "deck"):
         bag = take(state, getattr(player, zone), [card], where, ed)
         return state.with_player(owner, **{zone: bag})
     pile = getattr(player, zone)
-    require(card in pile, "not_available", f"{thing(state, card, ed)} is not in {where}",
+    require(card in pile, "not_available", M("{card} is not in {where}",
+                                             card=thing(state, card, ed), where=where),
             card=card)
     rest = list(pile)
     rest.remove(card)
