@@ -13,7 +13,7 @@ from typing import Any
 
 from ...rules import IllegalAction, require
 from ..edition import owner_of
-from .registry import Use, ability, options
+from .registry import Use, ability, chooser, options
 
 Ops = list[dict[str, Any]]
 #: the keywords Arya Stark takes (core_007)
@@ -186,6 +186,10 @@ def mastery_victims(use: Use) -> list[str]:
 
 
 # -- core_195 Building Season ------------------------------------------------------
+# ruling 31: the chosen opponent takes its own location, from a deck only it sees
+chooser("core_195", "fetch_locations", "theirs", "$rival")
+
+
 @ability("core_195", "fetch_locations")
 def building_season(use: Use) -> Ops:
     """The opponent's location must come from the chosen opponent's deck."""

@@ -13,7 +13,7 @@ from ...rules import IllegalAction, require
 from ..apply.values import strength
 from ..edition import owner_of
 from ..state import State
-from .registry import Use, ability, options
+from .registry import Use, ability, chooser, options
 
 Ops = list[dict[str, Any]]
 
@@ -112,6 +112,10 @@ def recover_attachment(use: Use) -> Ops:
     return [{"op": "return_from_pile", "card": attachment, "from": "discard", "to": "hand"}]
 
 
+chooser("core_202", "condemn", "victim", "$judge")  # ruling 31: the judge picks the victim
+chooser("core_206", "decree", "discards", "each")  # ruling 31: each largest hand its own
+
+
 @ability("core_202", "condemn")
 def condemn(use: Use) -> Ops:
     """Condemned by the Realm: the victim is any character the chosen opponent does not
@@ -156,6 +160,8 @@ def rule_by_decree(use: Use) -> Ops:
         return []
     ops: Ops = []
     for seat in sorted(s for s, n in sizes.items() if n == most):
+        if seat in use.waiting:
+            continue  # its own choice is still to come (ruling 31)
         hand = state.players[seat].hand
         mine = [c for c in picked if c in hand]
         require(len(mine) == most - 4, "wrong_target",

@@ -33,6 +33,7 @@ def rule(handler: Handler) -> Handler:
                                 f"{ed.constants.victory_power} power together; the first "
                                 f"player, {who(state, chooser(state))}, must choose "
                                 "the winner first")
+        waiting_problem(state, action, ed)
         try:
             return check_victory(handler(state, action, ed), ed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
@@ -43,6 +44,22 @@ def rule(handler: Handler) -> Handler:
                                 f"{what}") from None
 
     return apply
+
+
+#: what may be done while a revealed plot resolves (ruling 30): its use, and what any
+#: moment allows
+WHILE_REVEALING = ("use_ability", "concede", "choose_winner", "effect")
+
+
+def waiting_problem(state: State, action: Action, ed: Components) -> None:
+    """Ruling 30: while a revealed plot's ability waits for a choice, nothing else."""
+    if not (state.revealing or state.pick) or action.type in WHILE_REVEALING:
+        return
+    seat = state.pick.waiting[0][0] if state.pick else state.revealing[0]
+    plot = state.players[state.pick.seat if state.pick else seat].revealed_plot
+    what = ed.name(plot) if plot else "a revealed plot"
+    raise IllegalAction("awaiting_when_revealed",
+                        f"{what} is being revealed: {who(state, seat)} chooses for it first")
 
 
 def check_victory(state: State, ed: Components) -> State:
