@@ -58,8 +58,7 @@ class Thrones(GameRules[State]):
     slug: ClassVar[str] = "thrones"
     title: ClassVar[str] = "A Game of Thrones: The Card Game (first edition)"
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
-    #: 2: the rules resolve when-revealed plots (ruling 30); version 1 games replay as then
-    rules_version: ClassVar[str] = "2"
+    rules_version: ClassVar[str] = "1"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ACTIONS
     parts: ClassVar[Parts[Any, Any] | None] = PARTS

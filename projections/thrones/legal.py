@@ -137,7 +137,7 @@ def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
 
 def _walked_use(state: State, actor: Any, ed: Components) -> list[Proposal]:
     """While a revealed plot waits for a choice (rulings 30, 31): one use, the first option
-    of each choice (a list ended as soon as it may be)."""
+    of each choice (a list ended once nothing more is offered)."""
     made = Made()
     for _ in range(100):
         step = use_ability_steps(state, actor, made, ed)
@@ -145,10 +145,10 @@ def _walked_use(state: State, actor: Any, ed: Components) -> list[Proposal]:
             return []
         if isinstance(step, Done):
             return [act("use_ability", actor, {**dict(made.data), **dict(step.fixed)})]
-        if step.kind != "one" and step.can_end:
-            made = made.ending(step)
-        elif step.options:
+        if step.options:
             made = made.picking(step, step.options[0].value)
+        elif step.kind != "one" and step.can_end:
+            made = made.ending(step)
         else:
             return []
     return []

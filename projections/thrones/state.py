@@ -25,6 +25,9 @@ DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
     "dead_pile_blocks_unique": True,
     "draw_cap": None,
     "allow_mulligan": False,
+    # ruling 30: "rules" resolves the revealed plots' when-revealed abilities; "table" (the
+    # default, as every game recorded before it) leaves them to the table's rulings
+    "when_revealed": "table",
 }
 
 
@@ -167,9 +170,9 @@ class State:
     revealing: tuple[Seat, ...] = ()
     #: an ability waiting for another seat's choice (ruling 31)
     pick: Pick | None = None
-    #: whether the rules resolve the revealed plots' when-revealed abilities (rules
-    #: version 2, ruling 30); a game recorded under version 1 (or before game_created
-    #: named a version) left them to the table, and replays as it was recorded
+    #: whether the rules resolve the revealed plots' when-revealed abilities (the option
+    #: `when_revealed: "rules"`, ruling 30); otherwise they are left to the table, as in
+    #: every game recorded before the option existed
     when_revealed: bool = True
 
     def option(self, key: str) -> OptionValue:
@@ -195,7 +198,7 @@ def initial_state(created: Mapping[str, Any], components: Components) -> State:
     names = tuple(str(n) for n in created["players"])
     return State(n=len(names), options=tuple(sorted(options.items())), names=names,
                  mode=str(created.get("mode") or "table"),
-                 when_revealed=str(created.get("rules_version") or "1") != "1")
+                 when_revealed=options.get("when_revealed") == "rules")
 
 
 # ---------------------------------------------------------------------------

@@ -71,7 +71,8 @@ OPTIONS = {
     "military_claim_scope": "military claim scope", "participating": "participating characters",
     "any": "any character", "defense_compulsory": "compulsory defence",
     "dead_pile_blocks_unique": "dead pile blocks unique cards", "draw_cap": "draw cap",
-    "allow_mulligan": "mulligan allowed",
+    "allow_mulligan": "mulligan allowed", "when_revealed": "when-revealed plots",
+    "rules": "resolved by the rules", "table": "left to the table",
 }
 PILES = {"hand": "hand", "deck": "draw deck", "discard": "discard pile", "dead": "dead pile",
          "play": "play", "removed": "out of the game", "house": "House card"}

@@ -22,6 +22,13 @@ def _opponents(use: Use) -> list[int]:
     return [s for s in use.state.active if s != use.seat]
 
 
+def _single(value: Any) -> Any:
+    """An optional target's one value, sent alone or as a list of at most one."""
+    if isinstance(value, list | tuple):
+        return value[0] if value else None
+    return value
+
+
 def _owner(card: str) -> int:
     """The seat whose deck a card instance ("p1-054") came from."""
     return int(card[1:].split("-")[0])
@@ -176,9 +183,11 @@ def drunken_allegations(use: Use) -> Ops:
     foe = use.choices.get("foe")
     ops: Ops = []
     for seat, name in ((use.seat, "mine"), (foe, "theirs")):
+        if seat in use.waiting:
+            continue  # the opponent's choice is still to come (ruling 31)
         standing = [c.id for c in use.state.cards if c.controller == seat and not c.knelt
                     and c.host is None and use.ed.is_character(c.id)]
-        card = use.choices.get(name)
+        card = _single(use.choices.get(name))
         require(card is not None or not standing, "wrong_target",
                 f"{_name(use)}: each of you kneels a standing character while you have one")
         if card is not None:

@@ -195,7 +195,7 @@ def building_season(use: Use) -> Ops:
     """The opponent's location must come from the chosen opponent's deck."""
     rival = int(use.choices["rival"])
     out: Ops = []
-    mine, theirs = use.choices.get("mine"), use.choices.get("theirs")
+    mine, theirs = _single(use.choices.get("mine")), _single(use.choices.get("theirs"))
     if mine:
         out.append({"op": "search_deck", "seat": use.seat, "card": mine, "to": "hand",
                     "reveal": True})
@@ -205,6 +205,13 @@ def building_season(use: Use) -> Ops:
         out.append({"op": "search_deck", "seat": rival, "card": theirs, "to": "hand",
                     "reveal": True})
     return out
+
+
+def _single(value: Any) -> Any:
+    """An optional target's one value, sent alone or as a list of at most one."""
+    if isinstance(value, list | tuple):
+        return value[0] if value else None
+    return value
 
 
 # -- core_201 Valar Morghulis ------------------------------------------------------

@@ -121,7 +121,11 @@ def condemn(use: Use) -> Ops:
     """Condemned by the Realm: the victim is any character the chosen opponent does not
     control, and it must be named when there is one."""
     judge = use.choices["judge"]
+    if judge in use.waiting:
+        return []  # the judge's choice is still to come (ruling 31)
     victim = use.choices.get("victim")
+    if isinstance(victim, list | tuple):  # an optional target: a list of at most one
+        victim = victim[0] if victim else None
     allowed = [c for c in _characters(use.state, use)
                if next(ip for ip in use.state.cards if ip.id == c).controller != judge]
     if victim is None:
@@ -138,6 +142,8 @@ def condemn(use: Use) -> Ops:
 def mad_kings_legacy(use: Use) -> Ops:
     """Mad King's Legacy: the discard may be skipped only when no attachment is in play."""
     picked = use.choices.get("attachment")
+    if isinstance(picked, list | tuple):  # an optional target: a list of at most one
+        picked = picked[0] if picked else None
     if picked is None:
         require(not any(c.host is not None and use.ed.card(c.id).type == "attachment"
                         for c in use.state.cards), "wrong_target",

@@ -97,6 +97,10 @@ def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components)
         return ab.resolve_use(state, seat, data, ed)
     require(not ability.cost, "no_ability",
             f"{source.name}: an ability others choose for has no cost")
+    try:  # the user's own part is checked now, the others' when they choose
+        ab.ability_ops(replace(ctx, waiting=frozenset(s for s, _ in waiting)))
+    except IllegalAction as err:
+        raise ab._named(source, err) from None
     pick = Pick(source=source.ref, ability=ability.id, seat=seat,
                 choices=freeze(dict(ctx.choices)), waiting=waiting)
     return replace(state, pick=pick)
