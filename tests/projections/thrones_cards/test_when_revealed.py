@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from projections.rules import Action, Dealer, IllegalAction
+from projections.rules import Action, Dealer, IllegalAction, replace
 from projections.thrones.apply.rounds import plot_value
 from projections.thrones.apply.values import strength
 from projections.thrones.state import State
@@ -367,3 +367,32 @@ def test_random_games_with_the_option_play_through_every_reveal(players: int, mo
         uses = [a for a in game.actions if a.type == "use_ability"]
         assert uses, "no when-revealed plot was asked in the game"
         assert game.states[-1].round >= 3
+
+
+def test_ruling_32_a_seats_own_token_may_not_type_an_abilitys_draw() -> None:
+    # engine ruling 16: a chance outcome is the table recorder's to type, not a seat's
+    _, mine, theirs = _favors("table")
+    typed = Action.of("use_ability", 0, {"card": "plot:0", "ability": "favors",
+                                         "choices": {"other": 1},
+                                         "drawn": [*mine[:3], *theirs[:3]]})
+    assert RULES.names_unseen(typed)
+    assert not RULES.names_unseen(Action.of("use_ability", 0, {
+        "card": "plot:0", "ability": "favors", "choices": {"other": 1}}))
+    assert RULES.strip_chance(typed) == {"card": "plot:0", "ability": "favors",
+                                         "choices": {"other": 1}}
+
+
+def test_ruling_32_a_redaction_planted_open_shows_the_opponent_the_users_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The absence check above fails with a leak planted: a use_ability redacted as public
+    shows the opponent the three cards the user drew."""
+    from projections.choices import public
+    state, mine, _ = _favors("digital")
+    action = Action.of("use_ability", 0, RULES.fill_chance(state, Action.of(
+        "use_ability", 0, {"card": "plot:0", "ability": "favors", "choices": {"other": 1}}),
+        Dealer("favors", 3)))
+    record = RULES.action_type("use_ability")
+    seen = RULES.redact(action, 1, state)
+    assert seen is not None and not set(mine) & set(seen["drawn"].get("yours", []))
+    monkeypatch.setitem(type(RULES)._records, "use_ability", replace(record, redact=public))
+    assert RULES.redact(action, 1, state) is None  # the whole data, the user's cards too
