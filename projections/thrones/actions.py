@@ -119,7 +119,8 @@ class UseAbilityData(Schema):
 
 
 #: the data fields that hold chance outcomes are each record's `chance`: hands and draws
-#: dealt, the initiative tie's winner, the cards an intrigue claim discards at random
+#: dealt, the initiative tie's winner, the cards an intrigue claim discards at random, the
+#: cards an ability draws, discards from a deck or from a hand at random (ruling 32)
 ACTIONS: tuple[ActionType[State, Components], ...] = (
     ActionType("start_game", M("Start the game"), StartGameData,
                legal.start_game_steps, ("setup_hands", "setup_first"), apply.apply_start_game,
@@ -191,7 +192,8 @@ ACTIONS: tuple[ActionType[State, Components], ...] = (
                legal.end_round_steps, (), apply.apply_end_round,
                public, words.end_round_sentence),
     ActionType("use_ability", M("Use a card's ability"), UseAbilityData,
-               legal.use_ability_steps, (), apply.apply_use_ability,
+               legal.use_ability_steps, ("drawn", "milled", "random"),
+               apply.apply_use_ability,
                views.redact_use_ability, words.use_ability_sentence),
     ActionType("effect", M("Record a card effect"), EffectData,
                legal.effect_steps, (), apply.apply_effect,

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..messages import M
 from ..rules import Action, Dealer, IllegalAction, seat_name, thaw
+from .apply import dealt
 from .apply.claims import pending_need
 from .apply.effects import OP_TYPES
 from .apply.guards import per_seat, seat_of
@@ -47,6 +48,8 @@ def fill_chance(state: State, action: Action, dealer: Dealer, ed: Components
         seat = ch.pending[0][1]
         need = pending_need(state, ch, "claim", seat, ed)
         data["discards"] = dealer.shuffled(state.players[seat].hand)[:need]
+    elif kind == "use_ability":  # ruling 32: what the ability takes by chance
+        data.update(dealt.deal(state, action.actor, data, dealer, ed))
     return data
 
 
@@ -120,6 +123,9 @@ def _filled(data: Any, field: str, path: list[Any]) -> bool:
     """Whether the action already carries an outcome at `field` + `path`."""
     value = data.get(field)
     for key in path:
+        if isinstance(key, int) and isinstance(value, list | tuple):
+            value = value[key] if key < len(value) else None
+            continue
         if not hasattr(value, "get"):
             return False
         value = value.get(key)
@@ -135,7 +141,8 @@ def chance_slots(state: State, action: Action, ed: Components) -> list[Slot]:
     drawing none has a slot of 0 cards, so its entry is an empty list, as the digital
     dealer writes it); break_initiative_tie:
     one of the tied seats; an intrigue apply_claim: the cards discarded from the losing
-    seat's hand. Card ids are per-seat ("p<seat>-..."), so no two slots share an option.
+    seat's hand; use_ability: each card the ability takes by chance (ruling 32). Card ids
+    are per-seat ("p<seat>-..."), so no two slots share an option.
     """
     try:
         slots = _slots_for(state, action, ed)
@@ -162,6 +169,8 @@ def _slots_for(state: State, action: Action, ed: Components) -> list[Slot]:
                       M("player who wins the initiative tie"))]
     if kind == "apply_claim":
         return _claim_slots(state, ed)
+    if kind == "use_ability":
+        return dealt.slots(state, action.actor, action.data, ed)
     return []
 
 

@@ -30,8 +30,9 @@ from .apply import (
     apply_end_marshalling,
     apply_end_round,
     apply_resolve_dominance,
+    dealt,
+    revealed,
 )
-from .apply.abilities import apply_use_ability
 from .apply.challenges import (
     can_attack,
     challenge_allowed,
@@ -40,6 +41,7 @@ from .apply.challenges import (
     take_problem,
 )
 from .apply.claims import claim_victims, extra_opponent_options, participants_of, pending_need
+from .apply.revealed import apply_use_ability
 from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup
 from .apply.titles import holder
@@ -114,6 +116,8 @@ def _valid(state: State, candidates: list[Proposal], ed: Components) -> list[Pro
 def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
     if state.pending_winner:
         return [act("choose_winner", actor, {"winner": s}) for s in state.pending_winner]
+    if state.pick is not None or state.revealing:
+        return _walked_use(state, actor, ed)
     phase = state.phase
     if phase == "start":
         return _legal_start(state)
@@ -129,6 +133,25 @@ def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
         return _legal_challenges(state, actor, ed)
     if phase == "dominance":
         return [act("end_round" if state.dominance_done else "resolve_dominance", "table")]
+    return []
+
+
+def _walked_use(state: State, actor: Any, ed: Components) -> list[Proposal]:
+    """While a revealed plot waits for a choice (rulings 30, 31): one use, the first option
+    of each choice (a list ended once nothing more is offered)."""
+    made = Made()
+    for _ in range(100):
+        step = use_ability_steps(state, actor, made, ed)
+        if step is None:
+            return []
+        if isinstance(step, Done):
+            return [act("use_ability", actor, {**dict(made.data), **dict(step.fixed)})]
+        if step.options:
+            made = made.picking(step, step.options[0].value)
+        elif step.kind != "one" and step.can_end:
+            made = made.ending(step)
+        else:
+            return []
     return []
 
 
@@ -325,7 +348,10 @@ Rule = Callable[[State, Action, Components], State]
 
 def _accepts(rule: Rule, state: State, kind: str, actor: Actor, data: dict[str, Any],
              ed: Components) -> bool:
-    """Whether the reducer accepts this move now."""
+    """Whether the reducer accepts this move now (an ability's chance, not dealt yet, as
+    any cards its piles hold: ruling 32)."""
+    if kind == "use_ability" and not any(data.get(f) for f in dealt.FIELDS):
+        data = {**data, **dealt.probe(state, actor, data, ed)}
     try:
         rule(state, Action.of(kind, actor, data), ed)
     except IllegalAction:
@@ -862,6 +888,8 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     if not (_playing(state) and isinstance(actor, int) and actor in state.active
             and state.phase not in ("start", "setup", "setup_draw")):
         return None
+    if state.pick is not None:
+        return _pick_steps(state, actor, made, ed)
     if not made.has("card"):
         return _use_card_step(state, actor, ed)
     ref = made.get("card")
@@ -878,8 +906,9 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     # the last target is checked against the rule; when only the influence follows it, with
     # every influence card knelt (the most it may pay), so no target leads to a dead end
     full = {"influence": ab.influence_options(ctx)} if ability.influence else {}
-    for number, target in enumerate(ability.targets):
-        last = number >= len(ability.targets) - 1
+    own = [t for t in ability.targets if ab.chooser(ctx, t) == "you"]  # ruling 31
+    for number, target in enumerate(own):
+        last = number >= len(own) - 1
         step = _target_step(state, actor, made, ref, ability, ctx, target,
                             chosen, last, ed, full)
         if step is not None:
@@ -891,6 +920,43 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     data = {"card": ref, "ability": ability.id, "choices": chosen}
     return Done({"choices": chosen}) if _accepts(apply_use_ability, state, "use_ability",
                                                  actor, data, ed) else None
+
+
+def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
+    """Ruling 31: the seat asked chooses its part of a waiting plot's ability: the plot,
+    its ability, then only that part (the values the rule accepts)."""
+    pick = state.pick
+    assert pick is not None
+    if actor != pick.waiting[0][0]:
+        return None
+    _, target, ctx = revealed.pick_context(state, {}, ed)
+    if not made.has("card"):
+        return Choice(("card",), "Card whose ability to use",
+                      (_source_option(state, pick.source, ed),))
+    if not made.has("ability"):
+        return Choice(("ability",), "Ability to use",
+                      (Option(pick.ability, ctx.ability.label),))
+    if (made.get("card"), made.get("ability")) != (pick.source, pick.ability):
+        return None
+    options = revealed.part_options(ctx, target, actor)
+    chosen = dict(made.get("choices") or {})
+
+    def ok(value: Any) -> bool:
+        data = {"card": pick.source, "ability": pick.ability, "choices": {target.name: value}}
+        return _accepts(apply_use_ability, state, "use_ability", actor, data, ed)
+
+    if not (target.many or ab.chooser(ctx, target) == "each"):
+        if target.name in chosen:
+            return Done({"choices": chosen})
+        return Choice(("choices", target.name), _target_prompt(ctx.ability, target),
+                      tuple(_value_option(state, v, ed) for v in options if ok(v)))
+    picked = list(chosen.get(target.name) or [])
+    enough = ok(picked)
+    rest = [v for v in options if v not in picked and (not enough or ok([*picked, v]))]
+    if f"choices.{target.name}" in made.ended or (enough and not rest):
+        return Done({"choices": {target.name: picked}})
+    return Choice(("choices", target.name), _target_prompt(ctx.ability, target), tuple(
+        _value_option(state, v, ed) for v in rest), kind="subset", can_end=enough)
 
 
 def _use_card_step(state: State, actor: int, ed: Components) -> Step:
@@ -942,7 +1008,9 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
     picked = list(chosen.get(target.name) or [])
     if ident in made.ended or len(picked) >= target.most:
         return None
-    rest = [v for v in options if v not in picked]
+    # a pick that would complete the list is offered only if the rule accepts it
+    rest = [v for v in options if v not in picked and (
+        len(picked) + 1 < target.least or not last or ok([*picked, v]))]
     enough = len(picked) >= target.least and ok(picked)
     if not rest:
         return None

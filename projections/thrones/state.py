@@ -26,6 +26,9 @@ DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
     "dead_pile_blocks_unique": True,
     "draw_cap": None,
     "allow_mulligan": False,
+    # ruling 30: "rules" resolves the revealed plots' when-revealed abilities; "table" (the
+    # default, as every game recorded before it) leaves them to the table's rulings
+    "when_revealed": "table",
 }
 #: what a person reads for each option (§4), on the new-game form and in `new --help`
 OPTION_LABELS: Mapping[str, Message] = {
@@ -126,12 +129,25 @@ class Challenge:
 
 
 @dataclass(frozen=True, slots=True)
+class Pick:
+    """An ability waiting for other seats' choices (card ruling R2): its user chose its own
+    targets (`choices`, frozen), and each (seat, target) of `waiting` is still to choose,
+    in that order; the ops apply once the last one has."""
+
+    source: str  # the source as used ("plot:0")
+    ability: str
+    seat: Seat  # the user
+    choices: Any
+    waiting: tuple[tuple[Seat, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     n: int
     options: tuple[tuple[str, OptionValue], ...]
     names: tuple[str, ...]
     phase: str = "start"  # start setup setup_draw plot draw marshalling challenges dominance over
-    step: str = ""  # plot: choose | tie | first_player | titles
+    step: str = ""  # plot: choose | tie | first_player | when_revealed | titles
     round: int = 0
     players: tuple[Player, ...] = ()
     cards: tuple[InPlay, ...] = ()
@@ -159,6 +175,15 @@ class State:
     #: the uses of abilities with a limit: (source, ability id, period stamp), the stamp
     #: naming the challenge, phase or round it counts in (apply/abilities.period)
     ability_uses: tuple[tuple[str, str, str], ...] = ()
+    #: the seats whose revealed plot's when-revealed ability is still to resolve, in order;
+    #: the first waits for its owner's use_ability (apply/revealed.py, ruling 30)
+    revealing: tuple[Seat, ...] = ()
+    #: an ability waiting for another seat's choice (ruling 31)
+    pick: Pick | None = None
+    #: whether the rules resolve the revealed plots' when-revealed abilities (the option
+    #: `when_revealed: "rules"`, ruling 30); otherwise they are left to the table, as in
+    #: every game recorded before the option existed
+    when_revealed: bool = True
 
     def option(self, key: str) -> OptionValue:
         return dict(self.options).get(key)
@@ -182,7 +207,8 @@ def initial_state(created: Mapping[str, Any], components: Components) -> State:
     options = {**DEFAULT_OPTIONS, **dict(created.get("options") or {})}
     names = tuple(str(n) for n in created["players"])
     return State(n=len(names), options=tuple(sorted(options.items())), names=names,
-                 mode=str(created.get("mode") or "table"))
+                 mode=str(created.get("mode") or "table"),
+                 when_revealed=options.get("when_revealed") == "rules")
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from .apply.challenges import totals
 from .apply.effects import OP_TYPES
 from .apply.turns import to_act
 from .apply.values import play_index, strength, total_power
-from .edition import Components, Seat
+from .edition import Components, Seat, parse_id
 from .state import Challenge, Player, State
 
 
@@ -164,13 +164,18 @@ def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Co
     """§11 for an ability: another seat sees how many cards it drew, not which, and a
     card it chose from a hand or draw deck only as a count, unless the ability reveals it
     (a search that shows the card)."""
-    if seat == ALL or seat == action.actor:
+    if seat == ALL:
         return None
     data = thaw(action.data)
+    drawn = data.get("drawn")
     changed = False
-    if isinstance(data.get("drawn"), list):
-        data["drawn"] = {"count": len(data["drawn"])}
+    if isinstance(drawn, list) and any(_owner(c) != seat for c in drawn):
+        # ruling 32: each seat sees the cards it drew itself (Counting Favors draws for two)
+        own = [c for c in drawn if _owner(c) == seat]
+        data["drawn"] = {"count": len(drawn), **({"yours": own} if own else {})}
         changed = True
+    if seat == action.actor:
+        return data if changed else None
     hidden_zones: set[str] = set()
     for player in state_before.players:
         hidden_zones.update(player.hand)
@@ -191,3 +196,9 @@ def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Co
                 choices[name] = {"count": len(picked)}
                 changed = True
     return data if changed else None
+
+
+def _owner(card: object) -> int | None:
+    """The seat whose deck a card came from (§3), None for what is not a card id."""
+    parsed = parse_id(card)
+    return parsed[0] if parsed is not None else None

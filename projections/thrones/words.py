@@ -90,6 +90,8 @@ OPTIONS = {
     "defense_compulsory": M("compulsory defence"),
     "dead_pile_blocks_unique": M("dead pile blocks unique cards"), "draw_cap": M("draw cap"),
     "allow_mulligan": M("mulligan allowed"),
+    "when_revealed": M("when-revealed plots"), "rules": M("resolved by the rules"),
+    "table": M("left to the table"),
 }
 PILES = {"hand": M("hand"), "deck": M("draw deck"), "discard": M("discard pile"),
          "dead": M("dead pile"), "play": M("in play"), "removed": M("out of the game"),

@@ -9,7 +9,7 @@ from typing import Any
 from ...rules import IllegalAction
 from ..apply.rounds import plot_value
 from ..edition import owner_of
-from .registry import Use, ability, options
+from .registry import Use, ability, chooser, options
 
 Ops = list[dict[str, Any]]
 
@@ -150,10 +150,10 @@ def distinct_mastery_characters(use: Use) -> list[str]:
 
 
 # -- an opponent's hidden cards (§11): named only at a table ---------------------------
-# Lords of the Narrow Sea and Summoning Season let an opponent pick from their own plot
-# deck or draw deck, which the user may not see (§11). At a table the recorder taps the
-# card the opponent picked; in digital play the engine cannot yet ask a second seat, so no
-# such card is offered (none leaks through the choices): card ruling B4, B6.
+# Lords of the Narrow Sea lets an opponent pick from their own plot deck, which the user
+# may not see (§11). At a table the recorder taps the plot the opponent picked; in digital
+# play none is offered (none leaks through the choices): card ruling B4. (Summoning
+# Season's opponent now picks its own character, ruling 31.)
 
 
 def _hidden_pile(use: Use, pile: str, kind: str | None) -> list[str]:
@@ -176,7 +176,5 @@ def lords_plots(use: Use) -> list[str]:
     return _hidden_pile(use, "plot_deck", None)
 
 
-@options("core_181", "fetch_characters", "theirs")
-def summoning_theirs(use: Use) -> list[str]:
-    """The characters of the opponents' decks (at a table only)."""
-    return _hidden_pile(use, "deck", "character")
+# ruling 31: the chosen opponent takes its own character, from a deck only it sees
+chooser("core_181", "fetch_characters", "theirs", "$rival")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...rules import IllegalAction, require
-from .registry import Use, ability, options
+from .registry import Use, ability, chance, chooser, options
 
 Ops = list[dict[str, Any]]
 
@@ -20,6 +20,13 @@ def _name(use: Use) -> str:
 def _opponents(use: Use) -> list[int]:
     """The seats still in the game other than the user's, in seat order."""
     return [s for s in use.state.active if s != use.seat]
+
+
+def _single(value: Any) -> Any:
+    """An optional target's one value, sent alone or as a list of at most one."""
+    if isinstance(value, list | tuple):
+        return value[0] if value else None
+    return value
 
 
 def _owner(card: str) -> int:
@@ -42,6 +49,12 @@ def tyrion_draw(use: Use) -> Ops:
     return [{"op": "draw", "seat": use.seat, "cards": list(use.chance.get("drawn") or ())[:1]}]
 
 
+@chance("core_038", "draw_a_card")
+def tyrion_chance(use: Use) -> list[tuple[str, int, int]]:
+    """Tyrion draws one card (ruling 32)."""
+    return [("drawn", use.seat, 1)]
+
+
 # core_042 The Hound ------------------------------------------------------------------------
 @ability("core_042", "dominance_upkeep")
 def hound_upkeep(use: Use) -> Ops:
@@ -54,6 +67,12 @@ def hound_upkeep(use: Use) -> Ops:
                 f"{_name(use)}: there is no top card to discard, so he must be discarded")
         return [{"op": "discard_from_deck", "seat": use.seat, "cards": milled}]
     return [{"op": "discard_from_play", "cards": [use.source]}]
+
+
+@chance("core_042", "dominance_upkeep")
+def hound_chance(use: Use) -> list[tuple[str, int, int]]:
+    """Kept, the Hound discards the top card of the deck (ruling 32)."""
+    return [("milled", use.seat, 1)] if use.choices.get("keep") == 1 else []
 
 
 # core_043 Chella, Daughter of Cheyk --------------------------------------------------------
@@ -85,6 +104,12 @@ def jacelyn_discards(use: Use) -> Ops:
         ops.append({"op": "discard_from_hand", "seat": seat, "cards": [dealt.pop(0)],
                     "random": True})
     return ops
+
+
+@chance("core_047", "random_discard")
+def jacelyn_chance(use: Use) -> list[tuple[str, int, int]]:
+    """One random card of each opponent with a hand, in seat order (ruling 32)."""
+    return [("random", s, 1) for s in _opponents(use) if use.state.players[s].hand]
 
 
 # core_054 Lannisport Honor Guard -----------------------------------------------------------
@@ -148,6 +173,9 @@ def characters_of_the_mighty(use: Use) -> Sequence[str]:
 
 
 # core_188 Drunken Allegations --------------------------------------------------------------
+chooser("core_188", "both_kneel", "theirs", "$foe")  # ruling 31: the opponent kneels theirs
+
+
 @ability("core_188", "both_kneel")
 def drunken_allegations(use: Use) -> Ops:
     """Each of the two kneels one of its standing characters: optional only when it has
@@ -155,9 +183,11 @@ def drunken_allegations(use: Use) -> Ops:
     foe = use.choices.get("foe")
     ops: Ops = []
     for seat, name in ((use.seat, "mine"), (foe, "theirs")):
+        if seat in use.waiting:
+            continue  # the opponent's choice is still to come (ruling 31)
         standing = [c.id for c in use.state.cards if c.controller == seat and not c.knelt
                     and c.host is None and use.ed.is_character(c.id)]
-        card = use.choices.get(name)
+        card = _single(use.choices.get(name))
         require(card is not None or not standing, "wrong_target",
                 f"{_name(use)}: each of you kneels a standing character while you have one")
         if card is not None:
@@ -176,6 +206,19 @@ def mutual_blackmail(use: Use) -> Ops:
 
 
 # core_191 Wildfire Assault -----------------------------------------------------------------
+chooser("core_191", "keep_three", "keep", "each")  # ruling 31: each player keeps its own
+
+
+@options("core_191", "keep_three", "keep")
+def wildfire_keeps(use: Use) -> list[str]:
+    """The characters of the players with more than 3: the others keep all of theirs."""
+    own: dict[int, list[str]] = {}
+    for c in use.state.cards:
+        if c.host is None and use.ed.is_character(c.id):
+            own.setdefault(c.controller, []).append(c.id)
+    return [c for cards in own.values() if len(cards) > 3 for c in cards]
+
+
 @ability("core_191", "keep_three")
 def wildfire_assault(use: Use) -> Ops:
     """Each player keeps exactly 3 of its characters (all, with 3 or fewer); every other
@@ -185,11 +228,13 @@ def wildfire_assault(use: Use) -> Ops:
     for seat in range(use.state.n):
         own = [c.id for c in use.state.cards if c.controller == seat and c.host is None
                and use.ed.is_character(c.id)]
-        keeps = [c for c in own if c in kept]
+        keeps = [c for c in own if c in kept] if len(own) > 3 else own
+        if seat in use.waiting:
+            continue  # its own choice is still to come (ruling 31)
         require(len(keeps) == min(3, len(own)), "wrong_target",
                 f"{_name(use)}: every player keeps 3 of their characters (all of them with "
                 "3 or fewer)")
-        killed.extend(c for c in own if c not in kept)
+        killed.extend(c for c in own if c not in keeps)
     return [{"op": "kill", "cards": killed}] if killed else []
 
 

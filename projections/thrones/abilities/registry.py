@@ -28,6 +28,8 @@ class Use:
     trigger: Mapping[str, Any] | None
     ed: Any
     chance: Mapping[str, Any] = field(default_factory=dict)
+    #: the seats whose part of a choice is still to come (ruling 31)
+    waiting: frozenset[int] = frozenset()
 
 
 AbilityFn = Callable[[Use], Sequence[Mapping[str, Any]]]
@@ -36,6 +38,14 @@ OptionsFn = Callable[[Use], Sequence[Any]]
 FUNCTIONS: dict[tuple[str, str], AbilityFn] = {}
 #: (card id, ability id, target name) -> the legal values of that target
 OPTIONS: dict[tuple[str, str, str], OptionsFn] = {}
+#: a named function's chance (ruling 32): (field, seat, count) for each op that takes
+#: cards by chance, in op order ("drawn", "milled" or "random")
+ChanceFn = Callable[[Use], Sequence[tuple[str, int, int]]]
+CHANCE: dict[tuple[str, str], ChanceFn] = {}
+#: (card id, ability id, target name) -> who chooses that target (ruling 31): "$<seat
+#: target>" or "each"; declared beside the card's function (the target's data `chooser`
+#: says the same; the edition's data is kept as recorded games were dealt from it)
+CHOOSERS: dict[tuple[str, str, str], str] = {}
 
 
 def ability(card: str, ident: str) -> Callable[[AbilityFn], AbilityFn]:
@@ -58,3 +68,23 @@ def options(card: str, ident: str, target: str) -> Callable[[OptionsFn], Options
         return fn
 
     return register
+
+
+def chance(card: str, ident: str) -> Callable[[ChanceFn], ChanceFn]:
+    """Register what the named function of ability `ident` of `card` takes by chance."""
+
+    def register(fn: ChanceFn) -> ChanceFn:
+        CHANCE[(card, ident)] = fn
+        return fn
+
+    return register
+
+
+def chooser(card: str, ident: str, target: str, who: str) -> None:
+    """Declare that `who` ("$foe", "each") chooses `target` of ability `ident` of `card`."""
+    CHOOSERS[(card, ident, target)] = who
+
+
+def chooser_of(card: str, ident: str, target: Any) -> str:
+    """Who chooses a target: its declaration here, else its data (default the user)."""
+    return str(CHOOSERS.get((card, ident, target.name), target.chooser))

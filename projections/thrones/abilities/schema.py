@@ -71,7 +71,7 @@ ABILITY_KEYS = ("id", "label", "label_zh", "kind", "zone", "window", "condition"
                 "limit", "targets", "ops", "function", "automated", "summary")
 WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")
 TARGET_KEYS = ("name", "choose", "zone", "controller", "owner", "filter", "count", "min",
-               "max", "seats", "optional", "label", "label_zh")
+               "max", "seats", "optional", "label", "label_zh", "chooser")
 FIXED_PLACEHOLDERS = ("$self", "$bearer", "$you", "$house", "$opponent", "$drawn", "$milled",
                       "$random")
 CHALLENGE_FIELDS = ("type", "attacker", "defender", "winner", "loser")
@@ -107,6 +107,9 @@ class Target:
     most: int = 1
     seats: str = "opponents"
     label: str = ""
+    #: who chooses it (ruling 31): "you" (the user), "$<seat target>" (the seat chosen
+    #: there) or "each" (every player its own part, in turn order from the first player)
+    chooser: str = "you"
 
     @property
     def many(self) -> bool:
@@ -214,8 +217,7 @@ def _ability(card: str, card_type: str, data: Any, op_names: OpFields) -> Abilit
     window = _window(where, kind, data.get("window"))
     targets = tuple(_target(where, t) for t in data.get("targets") or ())
     names = {t.name for t in targets}
-    if len(names) != len(targets):
-        raise AbilityError(f"{where}: two targets share a name")
+    _check_choosers(where, targets)
     if kind == "constant" and (targets or data.get("cost")):
         raise AbilityError(f"{where}: a constant ability has no targets and no cost")
     known = (*FIXED_PLACEHOLDERS, *(f"${n}" for n in names))
@@ -247,6 +249,21 @@ def _label(data: Mapping[str, Any], english: str) -> str:
     (issue #33); a Name, so its text is the English and a shell renders the reader's."""
     own = data.get("label_zh")
     return Name(english, {"zh_Hans": own} if isinstance(own, str) and own else {})
+
+
+def _check_choosers(where: str, targets: Sequence[Target]) -> None:
+    """Targets have distinct names; one another seat chooses names an earlier seat target,
+    or "each" (ruling 31)."""
+    if len({t.name for t in targets}) != len(targets):
+        raise AbilityError(f"{where}: two targets share a name")
+    seats = set()
+    for target in targets:
+        chooser = target.chooser
+        if chooser not in ("you", "each") and chooser[1:] not in seats:
+            raise AbilityError(f"{where}: target {target.name}: its chooser is you, each or "
+                               f"an earlier seat target, not {chooser!r}")
+        if target.choose == "seat" and chooser == "you":
+            seats.add(target.name)
 
 
 def _limit(where: str, limit: Any) -> tuple[int | None, str | None]:
@@ -338,7 +355,8 @@ def _target(where: str, data: Any) -> Target:
                   filter=_filter(where, data.get("filter") or {}), least=least, most=most,
                   seats=_one_of(where, data.get("seats", "opponents"), ("opponents", "any"),
                                 "seats"),
-                  label=_label(data, str(data.get("label") or "")))
+                  label=_label(data, str(data.get("label") or "")),
+                  chooser=str(data.get("chooser") or "you"))
 
 
 def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Sequence[str],

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...rules import IllegalAction, require
 from ..edition import owner_of
-from .registry import Use, ability, options
+from .registry import Use, ability, chooser, options
 
 Ops = list[dict[str, Any]]
 #: the keywords Arya Stark takes (core_007)
@@ -186,12 +186,16 @@ def mastery_victims(use: Use) -> list[str]:
 
 
 # -- core_195 Building Season ------------------------------------------------------
+# ruling 31: the chosen opponent takes its own location, from a deck only it sees
+chooser("core_195", "fetch_locations", "theirs", "$rival")
+
+
 @ability("core_195", "fetch_locations")
 def building_season(use: Use) -> Ops:
     """The opponent's location must come from the chosen opponent's deck."""
     rival = int(use.choices["rival"])
     out: Ops = []
-    mine, theirs = use.choices.get("mine"), use.choices.get("theirs")
+    mine, theirs = _single(use.choices.get("mine")), _single(use.choices.get("theirs"))
     if mine:
         out.append({"op": "search_deck", "seat": use.seat, "card": mine, "to": "hand",
                     "reveal": True})
@@ -201,6 +205,13 @@ def building_season(use: Use) -> Ops:
         out.append({"op": "search_deck", "seat": rival, "card": theirs, "to": "hand",
                     "reveal": True})
     return out
+
+
+def _single(value: Any) -> Any:
+    """An optional target's one value, sent alone or as a list of at most one."""
+    if isinstance(value, list | tuple):
+        return value[0] if value else None
+    return value
 
 
 # -- core_201 Valar Morghulis ------------------------------------------------------

@@ -13,7 +13,7 @@ from ...rules import IllegalAction, require
 from ..apply.values import strength
 from ..edition import owner_of
 from ..state import State
-from .registry import Use, ability, options
+from .registry import Use, ability, chooser, options
 
 Ops = list[dict[str, Any]]
 
@@ -112,12 +112,20 @@ def recover_attachment(use: Use) -> Ops:
     return [{"op": "return_from_pile", "card": attachment, "from": "discard", "to": "hand"}]
 
 
+chooser("core_202", "condemn", "victim", "$judge")  # ruling 31: the judge picks the victim
+chooser("core_206", "decree", "discards", "each")  # ruling 31: each largest hand its own
+
+
 @ability("core_202", "condemn")
 def condemn(use: Use) -> Ops:
     """Condemned by the Realm: the victim is any character the chosen opponent does not
     control, and it must be named when there is one."""
     judge = use.choices["judge"]
+    if judge in use.waiting:
+        return []  # the judge's choice is still to come (ruling 31)
     victim = use.choices.get("victim")
+    if isinstance(victim, list | tuple):  # an optional target: a list of at most one
+        victim = victim[0] if victim else None
     allowed = [c for c in _characters(use.state, use)
                if next(ip for ip in use.state.cards if ip.id == c).controller != judge]
     if victim is None:
@@ -134,6 +142,8 @@ def condemn(use: Use) -> Ops:
 def mad_kings_legacy(use: Use) -> Ops:
     """Mad King's Legacy: the discard may be skipped only when no attachment is in play."""
     picked = use.choices.get("attachment")
+    if isinstance(picked, list | tuple):  # an optional target: a list of at most one
+        picked = picked[0] if picked else None
     if picked is None:
         require(not any(c.host is not None and use.ed.card(c.id).type == "attachment"
                         for c in use.state.cards), "wrong_target",
@@ -156,6 +166,8 @@ def rule_by_decree(use: Use) -> Ops:
         return []
     ops: Ops = []
     for seat in sorted(s for s, n in sizes.items() if n == most):
+        if seat in use.waiting:
+            continue  # its own choice is still to come (ruling 31)
         hand = state.players[seat].hand
         mine = [c for c in picked if c in hand]
         require(len(mine) == most - 4, "wrong_target",

@@ -14,7 +14,6 @@ and fields.py what every check shares.
 
 from __future__ import annotations
 
-from .abilities import apply_use_ability
 from .challenges import (
     apply_assign_stealth,
     apply_declare_challenge,
@@ -25,11 +24,14 @@ from .challenges import (
     apply_take_challenge,
 )
 from .claims import apply_apply_claim, apply_apply_deadly, apply_choose_claim_targets
-from .concede import apply_concede
-from .effects import apply_effect
+from .revealed import (
+    apply_choose_first_player,
+    apply_concede,
+    apply_effect,
+    apply_use_ability,
+)
 from .rounds import (
     apply_break_initiative_tie,
-    apply_choose_first_player,
     apply_choose_plot,
     apply_choose_title,
     apply_draw_phase,

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...messages import M
-from ...rules import Action, IllegalAction, replace, require, thaw
-from ..abilities.registry import FUNCTIONS, OPTIONS, Use
+from ...rules import IllegalAction, plural, replace, require, thaw
+from ..abilities.registry import CHANCE, FUNCTIONS, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State
@@ -25,7 +25,6 @@ from .guards import who
 from .restrictions import immune_by
 from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
-from .victory import rule
 
 #: the phases in which the table, not a seat, acts (§7): any seat may use an action then
 TABLE_PHASES = ("draw", "dominance")
@@ -102,6 +101,9 @@ class Context:
     trigger: Mapping[str, Any] | None
     chance: Mapping[str, Any]
     ed: Components
+    #: the seats whose choice of it is still to come (ruling 31): a named function checks
+    #: only the parts already chosen
+    waiting: frozenset[Seat] = frozenset()
 
     def value(self, name: str) -> Any:
         """The value of placeholder `name` ("$self", "$victim", "$trigger.card")."""
@@ -330,7 +332,9 @@ def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -
     """Why the ability's window is not open now for `seat` (None: it is open). Response,
     interrupt, forced and when-revealed abilities answer their trigger (apply/triggers)."""
     win = ability.window
-    if ability.kind in ("response", "interrupt", "forced", "when_revealed"):
+    if state.revealing or state.pick is not None or ability.kind == "when_revealed":
+        return _revealing_problem(state, seat, ability)
+    if ability.kind in ("response", "interrupt", "forced"):
         return "it answers an event only when that event happens (nothing it answers is " \
                "waiting now)"
     if win.phases and state.phase not in win.phases:
@@ -346,6 +350,22 @@ def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -
     if win.your_turn and state.turn != seat:
         return "it is used only on your own turn"
     return None
+
+
+def _revealing_problem(state: State, seat: Seat, ability: Ability) -> str | None:
+    """Ruling 30: a when-revealed ability is used while its plot is the one resolving, by
+    its owner; while a plot resolves (or another seat chooses for it) nothing else is."""
+    if ability.kind == "when_revealed" and state.pick is None and \
+            state.revealing[:1] == (seat,):
+        return None
+    if not state.when_revealed:  # rules version 1: recorded by the table then
+        return "it answers an event only when that event happens (nothing it answers is " \
+               "waiting now)"
+    if state.pick is not None:
+        return f"{who(state, state.pick.waiting[0][0])} is choosing for a revealed plot"
+    if state.revealing:
+        return f"the plot of {who(state, state.revealing[0])} is being revealed"
+    return "it applies when its plot is revealed"
 
 
 def _words_list(items: Sequence[str], conj: str = "or") -> str:
@@ -484,6 +504,8 @@ def _check_targets(ctx: Context) -> None:
             f"{', '.join(extra)}")
     for target in ctx.ability.targets:
         value = choices.get(target.name)
+        if chooser(ctx, target) != "you" and target.name not in choices:
+            continue  # another seat's choice, still to come or with nothing (ruling 31)
         options = target_options(ctx, target)
         if target.many:
             picked = list(value) if isinstance(value, list | tuple) else \
@@ -502,6 +524,13 @@ def _check_targets(ctx: Context) -> None:
         require(not bad, "wrong_target",
                 f"{name}: {_value_words(ctx, bad[0] if bad else None)} is not "
                 f"{_target_words(target)} it may choose now")
+
+
+def chooser(ctx: Context, target: Target) -> str:
+    """Who chooses `target` of the ability used (ruling 31): "you", "$<seat target>" or
+    "each"."""
+    card = ctx.source.card.id if ctx.source.card else ctx.source.ref
+    return chooser_of(card, ctx.ability.id, target)
 
 
 def _count_words(target: Target) -> str:
@@ -590,6 +619,7 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
         require(fn is not None, "no_ability",
                 f"{ctx.source.name}: its ability “{ctx.ability.label}” has no function yet")
         assert fn is not None
+        _check_function_chance(ctx, key)
         return [dict(thaw(op)) for op in fn(_use(ctx, ctx.choices))]
     taken: dict[str, int] = {}
     out = []
@@ -602,14 +632,72 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
             start = taken.get(field, 0)
             op["cards"] = dealt[start:start + count]
             taken[field] = start + count
+            _check_dealt(ctx, op, field, count)
         out.append(op)
     return out
+
+
+def chance_needs(ctx: Context) -> list[tuple[str, Seat, int]]:
+    """What the use takes by chance, in op order (ruling 32): (field, seat, count) of each
+    chance op of its templates, or what its named function's `chance` entry says."""
+    if ctx.ability.function is not None:
+        key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
+        fn = CHANCE.get(key)
+        return [] if fn is None else [(str(f), int(s), int(c))
+                                      for f, s, c in fn(_use(ctx, ctx.choices))]
+    out: list[tuple[str, Seat, int]] = []
+    for template in ctx.ability.ops:
+        field = CHANCE_OPS.get(str(template.get("op")))
+        if field is None or "count" not in template or (
+                field == "random" and not template.get("random")):
+            continue
+        seat = ctx.fill(template.get("seat"))
+        if isinstance(seat, int) and 0 <= seat < ctx.state.n:
+            out.append((field, seat, int(template["count"])))
+    return out
+
+
+def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
+    """A named function's chance fields hold exactly what it takes (ruling 32)."""
+    if key not in CHANCE:
+        return
+    wanted: dict[str, int] = {}
+    for field, seat, count in chance_needs(ctx):
+        wanted[field] = wanted.get(field, 0) + min(count, len(chance_pool(ctx.state, field,
+                                                                          seat)))
+    for field in CHANCE_OPS.values():
+        got = len(ctx.chance.get(field) or ())
+        require(got == wanted.get(field, 0), "chance_missing",
+                f"{ctx.source.name}: name the {plural(wanted.get(field, 0), 'card')} it "
+                f"takes by chance ({field}), not {got}")
+
+
+def chance_pool(state: State, field: str, seat: Seat) -> list[CardId]:
+    """Where a chance op's cards come from (ruling 32): a draw and a discard from the deck
+    from the seat's deck, a random discard from its hand."""
+    player = state.players[seat]
+    return sorted(player.hand if field == "random" else player.deck)
+
+
+def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, count: int) -> None:
+    """Ruling 32: a chance op takes exactly its count (fewer when the pile holds fewer),
+    named in the action's chance field: at a table what was seen, in digital play dealt."""
+    seat = op.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < ctx.state.n:
+        return  # the op's own check names the seat
+    need = min(count, len(chance_pool(ctx.state, field, seat)))
+    got = len(op.get("cards") or ())
+    words = {"drawn": "drawn", "milled": "discarded from the deck",
+             "random": "discarded at random"}[field]
+    require(got == need, "chance_missing",
+            f"{ctx.source.name}: name the {plural(need, 'card')} {words} for "
+            f"{who(ctx.state, seat)} ({field}), not {got}")
 
 
 def _use(ctx: Context, choices: Mapping[str, Any]) -> Use:
     return Use(state=ctx.state, seat=ctx.seat, source=ctx.source.ref,
                card=ctx.source.card, ability=ctx.ability, choices=choices,
-               trigger=ctx.trigger, ed=ctx.ed, chance=ctx.chance)
+               trigger=ctx.trigger, ed=ctx.ed, chance=ctx.chance, waiting=ctx.waiting)
 
 
 def _named(source: Source, err: IllegalAction, code: str | None = None) -> IllegalAction:
@@ -772,17 +860,4 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
     return after
 
 
-@rule
-def apply_use_ability(state: State, action: Action, ed: Components) -> State:
-    """The action `use_ability` (docs/games/thrones-abilities.md)."""
-    require(state.phase not in ("start", "setup", "setup_draw", "over"), "wrong_phase",
-            "abilities are used after the setup reveal")
-    seat = action.actor
-    require(isinstance(seat, int) and 0 <= seat < state.n
-            and not state.players[seat].conceded, "not_your_turn",
-            f"a player in the game uses an ability, not {who(state, seat)}")
-    assert isinstance(seat, int)
-    return resolve_use(state, seat, action.data, ed)
-
-
-__all__ = ["apply_use_ability"]
+__all__ = ["resolve_use"]

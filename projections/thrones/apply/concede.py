@@ -80,6 +80,8 @@ def _skip_in_plot_phase(state: State, seat: Seat, ed: Components) -> State | Non
             state, tied=(), step="first_player", initiative_winner=tied[0])
     if state.step == "first_player":
         return settle_initiative(state, ed) if state.initiative_winner == seat else state
+    if state.step == "when_revealed":
+        return state  # the plots still to resolve drop it (apply/revealed.py)
     return None
 
 

@@ -163,22 +163,6 @@ def apply_break_initiative_tie(state: State, action: Action, ed: Components) -> 
 
 
 @rule
-def apply_choose_first_player(state: State, action: Action, ed: Components) -> State:
-    """§6.7: the initiative winner names the first player; titles follow in a melee."""
-    require(state.phase == "plot" and state.step == "first_player", "wrong_phase",
-            M("the first player is chosen once initiative is settled"))
-    require_turn(state, action, state.initiative_winner, M("choose the first player"))
-    first = action.data["first_player"]
-    require(first in state.active, "bad_seat",
-            M("the first player must be a player still in the game, not {player}",
-              player=who(state, first)))
-    state = replace(state, first_player=first)
-    if state.is_melee:
-        return replace(state, step="titles", turn=first)
-    return begin_draw_phase(state)
-
-
-@rule
 def apply_choose_title(state: State, action: Action, ed: Components) -> State:
     """§6.8: in turn from the first player, each player takes a title not yet taken."""
     require(state.phase == "plot" and state.step == "titles", "wrong_phase",

@@ -24,6 +24,8 @@ def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
         return ()
     if state.pending_winner:
         return (chooser(state),)
+    if state.pick is not None or state.revealing:
+        return _revealing_actor(state)
     phase = state.phase
     if phase in ("start", "setup_draw", "draw", "dominance"):
         return ("table",)
@@ -38,6 +40,14 @@ def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
     if phase == "challenges" and state.challenge is not None:
         return _challenge_actors(state, state.challenge, ed)
     return _seat(state.turn)
+
+
+def _revealing_actor(state: State) -> tuple[Actor, ...]:
+    """Ruling 31: the seat choosing its part of a plot's ability; ruling 30: else the owner
+    of the plot resolving."""
+    if state.pick is not None:
+        return _seat(state.pick.waiting[0][0])
+    return _seat(state.revealing[0])
 
 
 def _seat(seat: Seat | None) -> tuple[Actor, ...]:

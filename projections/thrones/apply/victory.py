@@ -35,6 +35,7 @@ def rule(handler: Handler) -> Handler:
                                   players=seats_words(state, state.pending_winner),
                                   victory_power=ed.constants.victory_power,
                                   player=who(state, chooser(state))))
+        waiting_problem(state, action, ed)
         try:
             return check_victory(handler(state, action, ed), ed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
@@ -47,6 +48,23 @@ def rule(handler: Handler) -> Handler:
                                               or words(action.type), problem=what)) from None
 
     return apply
+
+
+#: what may be done while a revealed plot resolves (ruling 30): its use, and what any
+#: moment allows
+WHILE_REVEALING = ("use_ability", "concede", "choose_winner", "effect")
+
+
+def waiting_problem(state: State, action: Action, ed: Components) -> None:
+    """Ruling 30: while a revealed plot's ability waits for a choice, nothing else."""
+    if not (state.revealing or state.pick) or action.type in WHILE_REVEALING:
+        return
+    seat = state.pick.waiting[0][0] if state.pick else state.revealing[0]
+    plot = state.players[state.pick.seat if state.pick else seat].revealed_plot
+    what = ed.name(plot) if plot else M("a revealed plot")
+    raise IllegalAction("awaiting_when_revealed",
+                        M("{plot} is being revealed: {player} chooses for it first", plot=what,
+                          player=who(state, seat)))
 
 
 def check_victory(state: State, ed: Components) -> State:

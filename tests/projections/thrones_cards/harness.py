@@ -35,7 +35,9 @@ class Board:
                  turn: int = 0, first_player: int = 0, round: int = 1,
                  gold: int = 0) -> None:
         houses = tuple(houses)
-        created = {"players": list(NAMES[:len(houses)]), "mode": mode}
+        # the rules resolve when-revealed plots (the option of ruling 30)
+        created = {"players": list(NAMES[:len(houses)]), "mode": mode,
+                   "options": {"when_revealed": "rules"}}
         base = initial_state(created, ED)
         players = tuple(Player(house=h, deck=Bag(), hand=Bag(), plot_deck=Bag(), gold=gold)
                         for h in houses)

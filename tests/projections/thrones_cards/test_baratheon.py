@@ -864,16 +864,15 @@ def test_core_181_summoning_season_each_takes_a_character() -> None:
             mine=[robert], rival=1, theirs=[bran])
 
 
-def test_core_181_ruling_b6_digital_play_names_no_card_of_an_opponents_deck() -> None:
-    b, plot = _revealed("core_181", mode="digital")
+def test_core_181_ruling_b6_the_user_names_no_card_of_an_opponents_deck() -> None:
+    # ruling 31: the opponent picks its own character (test_when_revealed.py); the user
+    # may not name one from a deck it does not see
+    b, _ = _revealed("core_181", mode="digital")
+    b.set(step="when_revealed", revealing=(0,))
     robert = b.deck(0, "core_071")
     bran = b.deck(1, "core_013")
-    trig = {"seat": 0, "plot": plot}
-    answer_refused(b.state, 0, "plot:0", "fetch_characters", trig, code="wrong_target",
-                   mine=[robert], rival=1, theirs=[bran])
-    after = answer(b.state, 0, "plot:0", "fetch_characters", trig, mine=[robert], rival=1,
-                   theirs=[])
-    assert robert in after.players[0].hand and bran in after.players[1].deck
+    refused(b.state, 0, "plot:0", "fetch_characters", code="wrong_target",
+            name="Summoning Season", mine=[robert], rival=1, theirs=[bran])
 
 
 # core_182 Mutual Cause: "Melee: you and one chosen opponent may not start power challenges
