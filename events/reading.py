@@ -289,11 +289,10 @@ def audit_report(report: dict[str, Any], access: Access, mode: str) -> dict[str,
 
 def _hidden_problem(problem: dict[str, Any]) -> Any:
     seq, code = problem.get("seq"), str(problem.get("code")).replace("_", " ")
-    if seq is None:
-        return M("a problem in this game ({code}); its details are shown once the game is "
-                 "over", code=code)
-    return M("a problem at event {seq} ({code}); its details are shown once the game is "
-             "over", seq=seq, code=code)
+    return M("a problem in this game ({code}); its details are shown once the game is "
+             "over", code=code) if seq is None else \
+        M("a problem at event {seq} ({code}); its details are shown once the game is over",
+          seq=seq, code=code)
 
 
 def _lines(envelopes: Any) -> Iterator[str]:
