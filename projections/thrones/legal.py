@@ -52,6 +52,7 @@ from .apply.values import (
     surcharge,
 )
 from .apply.victory import chooser
+from .apply.windows import apply_pass_window, forced_moves
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
 from .state import TYPES, Challenge, State
@@ -99,6 +100,14 @@ def legal_actions(state: State, seat: Actor | None, ed: Components) -> list[Prop
     return out
 
 
+def _window_moves(state: State, actor: Any, ed: Components) -> list[Proposal]:
+    """A digital window waiting on `actor`: a pass, or each forced answer it must give."""
+    assert state.window is not None
+    if state.window.stage == "forced":
+        return [act("use_ability", actor, d) for d in forced_moves(state, actor, ed)]
+    return [act("pass_window", actor)]
+
+
 def _valid(state: State, candidates: list[Proposal], ed: Components) -> list[Proposal]:
     good = []
     for cand in candidates:
@@ -113,6 +122,8 @@ def _valid(state: State, candidates: list[Proposal], ed: Components) -> list[Pro
 def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
     if state.pending_winner:
         return [act("choose_winner", actor, {"winner": s}) for s in state.pending_winner]
+    if state.window is not None and state.window.waiting:  # ruling 30: answer or pass
+        return _window_moves(state, actor, ed)
     phase = state.phase
     if phase == "start":
         return _legal_start(state)
@@ -817,6 +828,11 @@ def _kills(state: State, made: Made, pool: list[CardId], need: int, prompt: str,
         for c in dups), kind="subset", can_end=True)
 
 
+def pass_window_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """Ruling 30: the seat a digital window waits on may pass (not a forced choice)."""
+    return _done_if(apply_pass_window, state, "pass_window", actor, ed)
+
+
 def end_challenges_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
     return _done_if(apply_end_challenges, state, "end_challenges", actor, ed)
 
@@ -855,8 +871,8 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     if ability is None:
         return None
     chosen = dict(made.get("choices") or {})
-    _, _, ctx = ab.prepare(state, actor, {"card": ref, "ability": ability.id}, ed,
-                           targets=False)
+    _, _, ctx, _ = ab.begin(state, actor, {"card": ref, "ability": ability.id}, ed,
+                            targets=False)
     # the last target is checked against the rule; when only the influence follows it, with
     # every influence card knelt (the most it may pay), so no target leads to a dead end
     full = {"influence": ab.influence_options(ctx)} if ability.influence else {}

@@ -116,6 +116,46 @@ class Challenge:
 
 
 @dataclass(frozen=True, slots=True)
+class Restore:
+    """What a save needs to put a card back exactly as it was before it was killed or
+    discarded from play (ruling 30): the cards in play, the modifiers and the challenge of
+    the state before that event (shared with it, not copied)."""
+
+    cards: tuple[InPlay, ...]
+    modifiers: tuple[Modifier, ...]
+    challenge: Challenge | None
+    pile: str  # dead | discard: where the card went
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """One thing that just happened which an ability may answer (docs/games/
+    thrones-abilities.md, "Triggers"): its name, its fields (`$trigger.<field>`) and, for
+    `would_be_killed` / `would_be_discarded`, what a save restores."""
+
+    name: str
+    fields: tuple[tuple[str, object], ...]
+    restore: Restore | None = None
+
+    def get(self, key: str) -> object:
+        return dict(self.fields).get(key)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The open triggers of the last event that was not an answer to them (apply/
+    triggers.py, ruling 30), the answers given (source, ability id, trigger number) and, in
+    digital play, where the answering stands: `stage` (interrupt, forced, response, done),
+    the seats that passed in it and the one seat it waits on."""
+
+    triggers: tuple[Trigger, ...]
+    answered: tuple[tuple[str, str, int], ...] = ()
+    stage: str = "interrupt"
+    passed: frozenset[Seat] = frozenset()
+    waiting: tuple[Seat, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     n: int
     options: tuple[tuple[str, OptionValue], ...]
@@ -149,6 +189,8 @@ class State:
     #: the uses of abilities with a limit: (source, ability id, period stamp), the stamp
     #: naming the challenge, phase or round it counts in (apply/abilities.period)
     ability_uses: tuple[tuple[str, str, str], ...] = ()
+    #: the triggers an ability may answer now (apply/triggers.py); None: nothing to answer
+    window: Window | None = None
 
     def option(self, key: str) -> OptionValue:
         return dict(self.options).get(key)

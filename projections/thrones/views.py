@@ -46,7 +46,18 @@ def view(state: State, seat: Viewer, ed: Components) -> dict[str, Any]:
         else [0] * state.n,
         "pending_winner": list(state.pending_winner), "winner": state.winner,
         "end_reason": state.end_reason,
+        **_window_view(state),
     }
+
+
+def _window_view(state: State) -> dict[str, Any]:
+    """Ruling 30: what a digital window waits for (who answers, what happened); nothing
+    while nobody is asked (a table's window is checked when used, never shown)."""
+    window = state.window
+    if window is None or not window.waiting:
+        return {}
+    return {"window": {"waiting": list(window.waiting), "stage": window.stage,
+                       "triggers": [t.name for t in window.triggers]}}
 
 
 def _challenge_view(state: State, ch: Challenge | None, ed: Components

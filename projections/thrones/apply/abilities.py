@@ -18,15 +18,20 @@ from ...rules import Action, IllegalAction, replace, require, thaw
 from ..abilities.registry import FUNCTIONS, OPTIONS, Use
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
-from ..state import TYPES, State
+from ..state import TYPES, State, Trigger
 from .effects import apply_op
 from .guards import who
+from .saves import restored, still_gone
 from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
 from .victory import rule
 
 #: the phases in which the table, not a seat, acts (§7): any seat may use an action then
 TABLE_PHASES = ("draw", "dominance")
+#: the kinds that answer a trigger of the window (apply/triggers.py, ruling 30)
+ANSWERS = ("response", "interrupt", "forced")
+#: the digital window's stage each kind is answered in (ruling 31)
+STAGE_OF = {"interrupt": "interrupt", "forced": "forced", "response": "response"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +333,10 @@ def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -
     """Why the ability's window is not open now for `seat` (None: it is open). Response,
     interrupt, forced and when-revealed abilities answer their trigger (apply/triggers)."""
     win = ability.window
-    if ability.kind in ("response", "interrupt", "forced", "when_revealed"):
+    if ability.kind in ANSWERS:
+        return answer_problem(state, seat, ability) or "it answers an event only when " \
+            "that event happens (nothing it answers is waiting now)"
+    if ability.kind == "when_revealed":
         return "it answers an event only when that event happens (nothing it answers is " \
                "waiting now)"
     if win.phases and state.phase not in win.phases:
@@ -365,11 +373,111 @@ def _steps_words(steps: Sequence[str]) -> str:
 def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None:
     """Ruling 28: in digital play a seat uses an action ability while it is among the seats
     to act, or in a phase the table runs."""
-    if state.mode != "digital" or state.phase in TABLE_PHASES:
+    if state.mode != "digital":
         return None
-    if seat in to_act(state, ed):
+    if state.window is not None and state.window.waiting:
+        return "the game waits for an answer to what just happened (use a card that " \
+            "answers it, or pass)"
+    if state.phase in TABLE_PHASES or seat in to_act(state, ed):
         return None
     return "it is not your turn to act"
+
+
+# ---------------------------------------------------------------------------
+# Answers to a trigger (ruling 30: one check in both modes)
+# ---------------------------------------------------------------------------
+
+
+def trigger_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
+    """What of the ability's trigger condition (docs: "Trigger conditions") the trigger
+    answered does not meet (None: it answers it)."""
+    trig = ctx.trigger or {}
+    for key, want in condition.items():
+        if not _trigger_holds(ctx, trig, key, want):
+            return "what just happened is not what it answers"
+    return None
+
+
+def _trigger_holds(ctx: Context, trig: Mapping[str, Any], key: str, want: Any) -> bool:
+    if key == "margin_at_least":
+        return int(trig.get("margin") or 0) >= int(want)
+    if key == "source_participated":
+        ch = ctx.state.challenge
+        took = trig.get("participants")
+        took = (*ch.attackers, *ch.defenders) if took is None and ch is not None else took
+        if took is None:  # a trigger handed in that does not say who took part
+            return True
+        ip = play_index(ctx.state).get(ctx.source.instance or "")
+        actor = ip.host if ip is not None and ip.host else ctx.source.instance
+        return (actor in (took or ())) == bool(want)
+    if key == "card_filter":
+        card = trig.get("card")
+        zone = "play" if card in play_index(ctx.state) else "dead"
+        return isinstance(card, str) and ctx.ed.is_known(card) and \
+            card_matches(ctx, card, want, zone)
+    value = trig.get(key)
+    if want in ("you", "opponent"):
+        return value in _seat_wanted(ctx, want)
+    if isinstance(want, str) and want.startswith("$"):
+        return bool(value == ctx.fill(want))
+    return bool(value == want)
+
+
+def open_triggers(state: State, ability: Ability, ref: str) -> list[tuple[int, Trigger]]:
+    """The triggers of the window the ability may answer: of its trigger's name, not
+    already answered by it, and (a death or a discard) with the card still gone."""
+    window = state.window
+    if window is None:
+        return []
+    done = {n for r, a, n in window.answered if (r, a) == (ref, ability.id)}
+    return [(n, t) for n, t in enumerate(window.triggers)
+            if t.name == ability.window.trigger and n not in done and still_gone(state, t)]
+
+
+def answer_problem(state: State, seat: Seat, ability: Ability) -> str | None:
+    """Digital play: an answer is given by the seat the window waits on, in its stage
+    (interrupts, then forced, then responses: ruling 31)."""
+    window = state.window
+    if state.mode != "digital" or window is None:
+        return None
+    if not window.waiting or window.waiting[0] != seat:
+        return "the game does not wait on you for an answer now"
+    if STAGE_OF[ability.kind] != window.stage:
+        return {"interrupt": "interrupts are answered first", "forced": "forced abilities "
+                "are answered now", "response": "responses come after the interrupts and "
+                "forced abilities"}[window.stage]
+    return None
+
+
+def begin(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
+          targets: bool = True) -> tuple[Source, Ability, Context, int | None]:
+    """`prepare`, and for an answer to a trigger the first open trigger it answers (the
+    state restored for a save: saves.py); its number in the window is returned."""
+    source = source_of(state, data.get("card"), ed)
+    ability = _ability_named(source, data)
+    if ability.kind not in ANSWERS:
+        return (*prepare(state, seat, data, ed, targets=targets), None)
+    found = open_triggers(state, ability, source.ref)
+    if not found or answer_problem(state, seat, ability) is not None:
+        # the refusal, in the contract's order (owner, zone, then the window)
+        prepare(restored(state, found[0][1]) if found else state, seat, data, ed)
+    refusal: IllegalAction | None = None
+    for number, trig in found:
+        base = restored(state, trig)
+        try:
+            return (*prepare(base, seat, data, ed, dict(trig.fields), targets), number)
+        except IllegalAction as err:
+            refusal = refusal or err
+    assert refusal is not None
+    raise refusal
+
+
+def _answered(state: State, ref: str, ability: Ability, number: int | None) -> State:
+    window = state.window
+    if number is None or window is None:
+        return state
+    return replace(state, window=replace(
+        window, answered=(*window.answered, (ref, ability.id, number))))
 
 
 # ---------------------------------------------------------------------------
@@ -624,16 +732,16 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     require(source.zone == wanted, "not_in_zone",
             f"{source.name}: “{ability.label}” is used from {_zone_words(wanted)}, and it "
             f"is {_zone_words(source.zone)}")
-    if trigger is None:
-        problem = window_problem(state, seat, ability, ed) or \
-            digital_turn_problem(state, seat, ed)
-        require(problem is None, "outside_window",
-                f"{source.name}: “{ability.label}” cannot be used now: {problem}")
     raw = data.get("choices") or {}
     require(isinstance(raw, Mapping), "wrong_target",
             f"{source.name}: the choices are an object of target names")
     chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
     ctx = Context(state, seat, source, ability, dict(thaw(raw)), trigger, chance, ed)
+    problem = window_problem(state, seat, ability, ed) or \
+        digital_turn_problem(state, seat, ed) if trigger is None else \
+        trigger_problem(ctx, ability.window.condition)
+    require(problem is None, "outside_window",
+            f"{source.name}: “{ability.label}” cannot be used now: {problem}")
     problem = condition_problem(ctx, ability.condition)
     require(problem is None, "condition_failed",
             f"{source.name}: “{ability.label}” cannot be used now: {problem}")
@@ -648,15 +756,15 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
     targets holds, each target has enough options, and the cost (but influence) is
     payable. The choices then offer only what completes a legal use."""
     try:
-        _, _, ctx = prepare(state, seat, {"card": ref, "ability": ability.id}, ed,
-                            targets=False)
+        _, _, ctx, _ = begin(state, seat, {"card": ref, "ability": ability.id}, ed,
+                             targets=False)
         for target in ability.targets:
             if len(target_options(ctx, target)) < target.least:
                 return False
         if ability.influence and sum(influence_of(c, ed) for c in influence_options(ctx)) \
                 < ability.influence:
             return False
-        after = state
+        after = ctx.state
         for template in ability.cost:
             if template.get("op") == "pay_influence" or any(
                     isinstance(v, str) and v.startswith("$") and v[1:] in
@@ -686,6 +794,11 @@ def sources_of(state: State, seat: Seat, ed: Components) -> list[str]:
         out.append(f"house:{seat}")
     out.extend(f"title:{t}" for s, t in enumerate(state.titles)
                if s == seat and t is not None and ed.titles[t].abilities)
+    for trig in state.window.triggers if state.window is not None else ():
+        if trig.restore is not None and still_gone(state, trig):  # a save's own source
+            back = restored(state, trig)  # may have left play with the card (saves.py)
+            out.extend(c.id for c in back.cards if c.controller == seat
+                       and ed.card(c.id).abilities and c.id not in out)
     return list(dict.fromkeys(out))
 
 
@@ -717,11 +830,15 @@ def _zone_words(zone: str) -> str:
 def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
                 trigger: Mapping[str, Any] | None = None) -> State:
     """Check, pay and apply one use; every refusal names the card."""
-    source, ability, ctx = prepare(state, seat, data, ed, trigger)
+    number = None
+    if trigger is None:
+        source, ability, ctx, number = begin(state, seat, data, ed)
+    else:
+        source, ability, ctx = prepare(state, seat, data, ed, trigger)
     event = source.card is not None and source.card.type == "event" and source.zone == "hand"
     if event:
         check_house_only(state, seat, source.ref, ed)
-    after = state
+    after = ctx.state
     try:
         for op in _cost_ops(ctx):
             after = apply_op(after, seat, op, ed)
@@ -733,7 +850,7 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
         raise _named(source, err) from None
-    after = _record_use(after, source, ability)
+    after = _answered(_record_use(after, source, ability), source.ref, ability, number)
     if event:
         player = after.players[seat]
         if source.ref in player.hand:

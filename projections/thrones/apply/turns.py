@@ -24,6 +24,8 @@ def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
         return ()
     if state.pending_winner:
         return (chooser(state),)
+    if state.window is not None and state.window.waiting:  # ruling 30: one seat answers
+        return state.window.waiting
     phase = state.phase
     if phase in ("start", "setup_draw", "draw", "dominance"):
         return ("table",)

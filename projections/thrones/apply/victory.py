@@ -19,6 +19,9 @@ from .guards import require_turn, seats_words, who
 from .values import total_powers
 
 Handler = Callable[[State, Action, Components], State]
+#: the actions a seat may send while a window waits on it (ruling 30), and those that
+#: never wait (a concession, the simultaneous winner's choice)
+ANSWERING = ("use_ability", "pass_window", "concede", "choose_winner")
 
 
 def rule(handler: Handler) -> Handler:
@@ -33,6 +36,13 @@ def rule(handler: Handler) -> Handler:
                                 f"{ed.constants.victory_power} power together; the first "
                                 f"player, {who(state, chooser(state))}, must choose "
                                 "the winner first")
+        window = state.window
+        if window is not None and window.waiting and action.type not in ANSWERING:
+            raise IllegalAction("awaiting_answer", f"the game waits for "
+                                f"{who(state, window.waiting[0])} to answer what just "
+                                "happened first: use a card that answers it"
+                                + ("" if window.stage == "forced" else ", or pass")
+                                + " (ruling 30)")
         try:
             return check_victory(handler(state, action, ed), ed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
