@@ -344,8 +344,10 @@ def _accepts(rule: Rule, state: State, kind: str, actor: Actor, data: dict[str, 
 
 
 def _playing(state: State) -> bool:
-    """The game is on and no simultaneous victory waits to be chosen (§7.7)."""
-    return state.winner is None and not state.pending_winner and bool(state.players)
+    """The game is on, no simultaneous victory waits to be chosen (§7.7) and no window
+    waits for an answer (ruling 30: then only an answer or a pass)."""
+    return state.winner is None and not state.pending_winner and bool(state.players) \
+        and not (state.window is not None and state.window.waiting)
 
 
 def _done_if(rule: Rule, state: State, kind: str, actor: Actor, ed: Components) -> Step:
@@ -857,7 +859,9 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     """Issue #30: the card, its ability, then each target in the card's order (the options
     those its filters allow now), then the cards knelt for influence; the last choice
     offers only what the rule accepts, so no walk ends in a refusal."""
-    if not (_playing(state) and isinstance(actor, int) and actor in state.active
+    waiting = state.window is not None and bool(state.window.waiting)
+    if not ((_playing(state) or (waiting and not state.pending_winner))
+            and isinstance(actor, int) and actor in state.active
             and state.phase not in ("start", "setup", "setup_draw")):
         return None
     if not made.has("card"):
@@ -936,6 +940,8 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
         if target.least == 0 and ident in made.ended:
             return None
         offered = [v for v in options if ok(v)]
+        if not offered and target.least == 0:  # nothing to name: the use goes without it
+            return None
         return Choice(path, _target_prompt(ability, target), tuple(
             _value_option(state, v, ed) for v in offered))
     picked = list(chosen.get(target.name) or [])

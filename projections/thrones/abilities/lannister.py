@@ -35,7 +35,10 @@ def tyrion_draw(use: Use) -> Ops:
     without offering him twice on an intrigue challenge he joined."""
     ch = use.state.challenge
     kind = (use.trigger or {}).get("type") or (ch.type if ch is not None else None)
-    joined = ch is not None and use.source in (*ch.attackers, *ch.defenders)
+    took = (use.trigger or {}).get("participants")  # the won challenge's (triggers.py)
+    took = took if isinstance(took, list | tuple) else \
+        (() if ch is None else (*ch.attackers, *ch.defenders))
+    joined = use.source in took
     require(kind == "intrigue" or joined, "condition_failed",
             f"{_name(use)}: he draws only after you win an intrigue challenge or a "
             "challenge he took part in")

@@ -773,6 +773,9 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
             for op in _cost_ops(replace(ctx, state=after, ability=replace(
                     ability, cost=(template,)))):
                 after = apply_op(after, seat, op, ed)
+        if ability.kind in ANSWERS and ability.function and not ability.targets \
+                and not ability.influence:  # a function's own check, as the answer runs
+            resolve_use(state, seat, {"card": ref, "ability": ability.id}, ed)
     except IllegalAction:
         return False
     return True

@@ -160,7 +160,7 @@ def forced_moves(state: State, seat: Seat, ed: Components) -> list[dict[str, Any
             options = target_options(replace(ctx, choices=choices), target)
             if target.many:
                 choices[target.name] = options[:target.least]
-            elif target.least:
+            elif options:
                 choices[target.name] = options[0]
         data["choices"] = choices
         try:
