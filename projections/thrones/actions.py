@@ -120,7 +120,7 @@ class UseAbilityData(Schema):
 
 #: the data fields that hold chance outcomes are each record's `chance`: hands and draws
 #: dealt, the initiative tie's winner, the cards an intrigue claim discards at random, the
-#: cards an ability draws, discards from a deck or from a hand at random (ruling 32)
+#: cards an ability draws, discards from a deck or from a hand at random (ruling 34)
 ACTIONS: tuple[ActionType[State, Components], ...] = (
     ActionType("start_game", M("Start the game"), StartGameData,
                legal.start_game_steps, ("setup_hands", "setup_first"), apply.apply_start_game,
@@ -195,6 +195,9 @@ ACTIONS: tuple[ActionType[State, Components], ...] = (
                legal.use_ability_steps, ("drawn", "milled", "random"),
                apply.apply_use_ability,
                views.redact_use_ability, words.use_ability_sentence),
+    ActionType("pass_window", M("Pass (answer nothing)"), EmptyData,
+               legal.pass_window_steps, (), apply.apply_pass_window,
+               public, words.pass_window_sentence),
     ActionType("effect", M("Record a card effect"), EffectData,
                legal.effect_steps, (), apply.apply_effect,
                views.redact_effect, words.effect_sentence),

@@ -48,7 +48,7 @@ def fill_chance(state: State, action: Action, dealer: Dealer, ed: Components
         seat = ch.pending[0][1]
         need = pending_need(state, ch, "claim", seat, ed)
         data["discards"] = dealer.shuffled(state.players[seat].hand)[:need]
-    elif kind == "use_ability":  # ruling 32: what the ability takes by chance
+    elif kind == "use_ability":  # ruling 34: what the ability takes by chance
         data.update(dealt.deal(state, action.actor, data, dealer, ed))
     return data
 
@@ -141,7 +141,7 @@ def chance_slots(state: State, action: Action, ed: Components) -> list[Slot]:
     drawing none has a slot of 0 cards, so its entry is an empty list, as the digital
     dealer writes it); break_initiative_tie:
     one of the tied seats; an intrigue apply_claim: the cards discarded from the losing
-    seat's hand; use_ability: each card the ability takes by chance (ruling 32). Card ids
+    seat's hand; use_ability: each card the ability takes by chance (ruling 34). Card ids
     are per-seat ("p<seat>-..."), so no two slots share an option.
     """
     try:

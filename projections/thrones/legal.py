@@ -55,6 +55,7 @@ from .apply.values import (
     surcharge,
 )
 from .apply.victory import chooser
+from .apply.windows import apply_pass_window, forced_moves
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
 from .state import TYPES, Challenge, State
@@ -102,6 +103,14 @@ def legal_actions(state: State, seat: Actor | None, ed: Components) -> list[Prop
     return out
 
 
+def _window_moves(state: State, actor: Any, ed: Components) -> list[Proposal]:
+    """A digital window waiting on `actor`: a pass, or each forced answer it must give."""
+    assert state.window is not None
+    if state.window.stage == "forced":
+        return [act("use_ability", actor, d) for d in forced_moves(state, actor, ed)]
+    return [act("pass_window", actor)]
+
+
 def _valid(state: State, candidates: list[Proposal], ed: Components) -> list[Proposal]:
     good = []
     for cand in candidates:
@@ -113,11 +122,22 @@ def _valid(state: State, candidates: list[Proposal], ed: Components) -> list[Pro
     return good
 
 
-def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
+def _waiting_moves(state: State, actor: Any, ed: Components) -> list[Proposal] | None:
+    """The moves while the game waits on one choice (None: it does not wait): the winner
+    among several, a revealed plot's choice (rulings 32, 33), an answer or a pass (35)."""
     if state.pending_winner:
         return [act("choose_winner", actor, {"winner": s}) for s in state.pending_winner]
     if state.pick is not None or state.revealing:
         return _walked_use(state, actor, ed)
+    if state.window is not None and state.window.waiting:
+        return _window_moves(state, actor, ed)
+    return None
+
+
+def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
+    waiting = _waiting_moves(state, actor, ed)
+    if waiting is not None:
+        return waiting
     phase = state.phase
     if phase == "start":
         return _legal_start(state)
@@ -137,7 +157,7 @@ def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
 
 
 def _walked_use(state: State, actor: Any, ed: Components) -> list[Proposal]:
-    """While a revealed plot waits for a choice (rulings 30, 31): one use, the first option
+    """While a revealed plot waits for a choice (rulings 32, 33): one use, the first option
     of each choice (a list ended once nothing more is offered)."""
     made = Made()
     for _ in range(100):
@@ -349,7 +369,7 @@ Rule = Callable[[State, Action, Components], State]
 def _accepts(rule: Rule, state: State, kind: str, actor: Actor, data: dict[str, Any],
              ed: Components) -> bool:
     """Whether the reducer accepts this move now (an ability's chance, not dealt yet, as
-    any cards its piles hold: ruling 32)."""
+    any cards its piles hold: ruling 34)."""
     if kind == "use_ability" and not any(data.get(f) for f in dealt.FIELDS):
         data = {**data, **dealt.probe(state, actor, data, ed)}
     try:
@@ -360,8 +380,10 @@ def _accepts(rule: Rule, state: State, kind: str, actor: Actor, data: dict[str, 
 
 
 def _playing(state: State) -> bool:
-    """The game is on and no simultaneous victory waits to be chosen (§7.7)."""
-    return state.winner is None and not state.pending_winner and bool(state.players)
+    """The game is on, no simultaneous victory waits to be chosen (§7.7) and no window
+    waits for an answer (ruling 35: then only an answer or a pass)."""
+    return state.winner is None and not state.pending_winner and bool(state.players) \
+        and not (state.window is not None and state.window.waiting)
 
 
 def _done_if(rule: Rule, state: State, kind: str, actor: Actor, ed: Components) -> Step:
@@ -861,6 +883,11 @@ def _kills(state: State, made: Made, pool: list[CardId], need: int, prompt: str,
         for c in dups), kind="subset", can_end=True)
 
 
+def pass_window_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
+    """Ruling 35: the seat a digital window waits on may pass (not a forced choice)."""
+    return _done_if(apply_pass_window, state, "pass_window", actor, ed)
+
+
 def end_challenges_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
     return _done_if(apply_end_challenges, state, "end_challenges", actor, ed)
 
@@ -885,7 +912,9 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     """Issue #30: the card, its ability, then each target in the card's order (the options
     those its filters allow now), then the cards knelt for influence; the last choice
     offers only what the rule accepts, so no walk ends in a refusal."""
-    if not (_playing(state) and isinstance(actor, int) and actor in state.active
+    waiting = state.window is not None and bool(state.window.waiting)
+    if not ((_playing(state) or (waiting and not state.pending_winner))
+            and isinstance(actor, int) and actor in state.active
             and state.phase not in ("start", "setup", "setup_draw")):
         return None
     if state.pick is not None:
@@ -901,12 +930,12 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
     if ability is None:
         return None
     chosen = dict(made.get("choices") or {})
-    _, _, ctx = ab.prepare(state, actor, {"card": ref, "ability": ability.id}, ed,
-                           targets=False)
+    _, _, ctx, _ = ab.begin(state, actor, {"card": ref, "ability": ability.id}, ed,
+                            targets=False)
     # the last target is checked against the rule; when only the influence follows it, with
     # every influence card knelt (the most it may pay), so no target leads to a dead end
     full = {"influence": ab.influence_options(ctx)} if ability.influence else {}
-    own = [t for t in ability.targets if ab.chooser(ctx, t) == "you"]  # ruling 31
+    own = [t for t in ability.targets if ab.chooser(ctx, t) == "you"]  # ruling 33
     for number, target in enumerate(own):
         last = number >= len(own) - 1
         step = _target_step(state, actor, made, ref, ability, ctx, target,
@@ -923,7 +952,7 @@ def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) ->
 
 
 def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
-    """Ruling 31: the seat asked chooses its part of a waiting plot's ability: the plot,
+    """Ruling 33: the seat asked chooses its part of a waiting plot's ability: the plot,
     its ability, then only that part (the values the rule accepts)."""
     pick = state.pick
     assert pick is not None
@@ -1003,6 +1032,8 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
         if target.least == 0 and ident in made.ended:
             return None
         offered = [v for v in options if ok(v)]
+        if not offered and target.least == 0:  # nothing to name: the use goes without it
+            return None
         return Choice(path, _target_prompt(ability, target), tuple(
             _value_option(state, v, ed) for v in offered))
     picked = list(chosen.get(target.name) or [])

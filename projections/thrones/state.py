@@ -26,7 +26,7 @@ DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
     "dead_pile_blocks_unique": True,
     "draw_cap": None,
     "allow_mulligan": False,
-    # ruling 30: "rules" resolves the revealed plots' when-revealed abilities; "table" (the
+    # ruling 32: "rules" resolves the revealed plots' when-revealed abilities; "table" (the
     # default, as every game recorded before it) leaves them to the table's rulings
     "when_revealed": "table",
 }
@@ -142,6 +142,46 @@ class Pick:
 
 
 @dataclass(frozen=True, slots=True)
+class Restore:
+    """What a save needs to put a card back exactly as it was before it was killed or
+    discarded from play (ruling 35): the cards in play, the modifiers and the challenge of
+    the state before that event (shared with it, not copied)."""
+
+    cards: tuple[InPlay, ...]
+    modifiers: tuple[Modifier, ...]
+    challenge: Challenge | None
+    pile: str  # dead | discard: where the card went
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """One thing that just happened which an ability may answer (docs/games/
+    thrones-abilities.md, "Triggers"): its name, its fields (`$trigger.<field>`) and, for
+    `would_be_killed` / `would_be_discarded`, what a save restores."""
+
+    name: str
+    fields: tuple[tuple[str, object], ...]
+    restore: Restore | None = None
+
+    def get(self, key: str) -> object:
+        return dict(self.fields).get(key)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The open triggers of the last event that was not an answer to them (apply/
+    triggers.py, ruling 35), the answers given (source, ability id, trigger number) and, in
+    digital play, where the answering stands: `stage` (interrupt, forced, response, done),
+    the seats that passed in it and the one seat it waits on."""
+
+    triggers: tuple[Trigger, ...]
+    answered: tuple[tuple[str, str, int], ...] = ()
+    stage: str = "interrupt"
+    passed: frozenset[Seat] = frozenset()
+    waiting: tuple[Seat, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     n: int
     options: tuple[tuple[str, OptionValue], ...]
@@ -176,14 +216,16 @@ class State:
     #: naming the challenge, phase or round it counts in (apply/abilities.period)
     ability_uses: tuple[tuple[str, str, str], ...] = ()
     #: the seats whose revealed plot's when-revealed ability is still to resolve, in order;
-    #: the first waits for its owner's use_ability (apply/revealed.py, ruling 30)
+    #: the first waits for its owner's use_ability (apply/revealed.py, ruling 32)
     revealing: tuple[Seat, ...] = ()
-    #: an ability waiting for another seat's choice (ruling 31)
+    #: an ability waiting for another seat's choice (ruling 33)
     pick: Pick | None = None
     #: whether the rules resolve the revealed plots' when-revealed abilities (the option
-    #: `when_revealed: "rules"`, ruling 30); otherwise they are left to the table, as in
+    #: `when_revealed: "rules"`, ruling 32); otherwise they are left to the table, as in
     #: every game recorded before the option existed
     when_revealed: bool = True
+    #: the triggers an ability may answer now (apply/triggers.py); None: nothing to answer
+    window: Window | None = None
 
     def option(self, key: str) -> OptionValue:
         return dict(self.options).get(key)

@@ -46,7 +46,18 @@ def view(state: State, seat: Viewer, ed: Components) -> dict[str, Any]:
         else [0] * state.n,
         "pending_winner": list(state.pending_winner), "winner": state.winner,
         "end_reason": state.end_reason,
+        **_window_view(state),
     }
+
+
+def _window_view(state: State) -> dict[str, Any]:
+    """Ruling 35: what a digital window waits for (who answers, what happened); nothing
+    while nobody is asked (a table's window is checked when used, never shown)."""
+    window = state.window
+    if window is None or not window.waiting:
+        return {}
+    return {"window": {"waiting": list(window.waiting), "stage": window.stage,
+                       "triggers": [t.name for t in window.triggers]}}
 
 
 def _challenge_view(state: State, ch: Challenge | None, ed: Components
@@ -170,7 +181,7 @@ def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Co
     drawn = data.get("drawn")
     changed = False
     if isinstance(drawn, list) and any(_owner(c) != seat for c in drawn):
-        # ruling 32: each seat sees the cards it drew itself (Counting Favors draws for two)
+        # ruling 34: each seat sees the cards it drew itself (Counting Favors draws for two)
         own = [c for c in drawn if _owner(c) == seat]
         data["drawn"] = {"count": len(drawn), **({"yours": own} if own else {})}
         changed = True

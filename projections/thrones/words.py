@@ -504,6 +504,10 @@ def _say_end_marshalling(d: Any, names: Names, actor: Any, ed: Components) -> st
     return M("ended marshalling")
 
 
+def _say_pass_window(d: Any, names: Names, actor: Any, ed: Components) -> str:
+    return M("passed: answered nothing of what just happened")
+
+
 # ---------------------------------------------------------------------------
 # Challenges (§8)
 # ---------------------------------------------------------------------------
@@ -1031,6 +1035,7 @@ choose_title_sentence = _sentence(_say_choose_title)
 draw_phase_sentence = _sentence(_say_draw_phase)
 marshal_card_sentence = _sentence(_say_marshal_card)
 end_marshalling_sentence = _sentence(_say_end_marshalling)
+pass_window_sentence = _sentence(_say_pass_window)
 declare_challenge_sentence = _sentence(_say_declare_challenge)
 assign_stealth_sentence = _sentence(_say_assign_stealth)
 redirect_challenge_sentence = _sentence(_say_redirect_challenge)

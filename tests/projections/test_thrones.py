@@ -1209,7 +1209,7 @@ def test_slots_cover_every_outcome_and_the_digital_deal_fits_them(players):
         assert {s["field"] for s in slots} <= set(RULES.chance_fields[kind])
         assert _outcomes(kind, dealt) <= {(s["field"], tuple(s["path"])) for s in slots}
         _assert_fits(slots, dealt)
-    # an ability's chance (ruling 32) is dealt only where a card draws: its slots are tested
+    # an ability's chance (ruling 34) is dealt only where a card draws: its slots are tested
     # in tests/projections/thrones_cards/test_when_revealed.py (Counting Favors)
     assert kinds == set(RULES.chance_fields) - {"use_ability"}
 

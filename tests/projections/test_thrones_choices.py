@@ -212,7 +212,8 @@ def test_every_challenge_declaration_is_reached_once_and_accepted():
     walker = Walker(rules, table=False)
     compared = 0
     for number, state in enumerate(_challenge_states()):
-        if state.challenge is not None or state.pending_winner:
+        waiting = state.window is not None and state.window.waiting  # ruling 35: answer first
+        if state.challenge is not None or state.pending_winner or waiting:
             continue
         reached = [(m["data"]["type"], m["data"]["defender"],
                     frozenset(m["data"]["attackers"]),

@@ -108,10 +108,12 @@ def _as_sample(game: Playout) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def joust_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Two players, structural actions only."""
+    """Two players, structural actions only, played as a table records them (no window
+    asks anyone: ruling 35), the game fixtures/thrones/2_players.jsonl holds."""
     from projections.playout import play
     rng = random.Random(2026)
-    return _as_sample(play(RULES, created_for(RULES, 2), rng.randrange, "joust-2026"))
+    return _as_sample(play(RULES, created_for(RULES, 2, "table"), rng.randrange,
+                           "joust-2026"))
 
 
 def melee_three_game() -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -153,7 +153,7 @@ def distinct_mastery_characters(use: Use) -> list[str]:
 # Lords of the Narrow Sea lets an opponent pick from their own plot deck, which the user
 # may not see (§11). At a table the recorder taps the plot the opponent picked; in digital
 # play none is offered (none leaks through the choices): card ruling B4. (Summoning
-# Season's opponent now picks its own character, ruling 31.)
+# Season's opponent now picks its own character, ruling 33.)
 
 
 def _hidden_pile(use: Use, pile: str, kind: str | None) -> list[str]:
@@ -176,5 +176,5 @@ def lords_plots(use: Use) -> list[str]:
     return _hidden_pile(use, "plot_deck", None)
 
 
-# ruling 31: the chosen opponent takes its own character, from a deck only it sees
+# ruling 33: the chosen opponent takes its own character, from a deck only it sees
 chooser("core_181", "fetch_characters", "theirs", "$rival")

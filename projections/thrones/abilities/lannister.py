@@ -42,7 +42,10 @@ def tyrion_draw(use: Use) -> Ops:
     without offering him twice on an intrigue challenge he joined."""
     ch = use.state.challenge
     kind = (use.trigger or {}).get("type") or (ch.type if ch is not None else None)
-    joined = ch is not None and use.source in (*ch.attackers, *ch.defenders)
+    took = (use.trigger or {}).get("participants")  # the won challenge's (triggers.py)
+    took = took if isinstance(took, list | tuple) else \
+        (() if ch is None else (*ch.attackers, *ch.defenders))
+    joined = use.source in took
     require(kind == "intrigue" or joined, "condition_failed",
             f"{_name(use)}: he draws only after you win an intrigue challenge or a "
             "challenge he took part in")
@@ -51,7 +54,7 @@ def tyrion_draw(use: Use) -> Ops:
 
 @chance("core_038", "draw_a_card")
 def tyrion_chance(use: Use) -> list[tuple[str, int, int]]:
-    """Tyrion draws one card (ruling 32)."""
+    """Tyrion draws one card (ruling 34)."""
     return [("drawn", use.seat, 1)]
 
 
@@ -71,7 +74,7 @@ def hound_upkeep(use: Use) -> Ops:
 
 @chance("core_042", "dominance_upkeep")
 def hound_chance(use: Use) -> list[tuple[str, int, int]]:
-    """Kept, the Hound discards the top card of the deck (ruling 32)."""
+    """Kept, the Hound discards the top card of the deck (ruling 34)."""
     return [("milled", use.seat, 1)] if use.choices.get("keep") == 1 else []
 
 
@@ -108,7 +111,7 @@ def jacelyn_discards(use: Use) -> Ops:
 
 @chance("core_047", "random_discard")
 def jacelyn_chance(use: Use) -> list[tuple[str, int, int]]:
-    """One random card of each opponent with a hand, in seat order (ruling 32)."""
+    """One random card of each opponent with a hand, in seat order (ruling 34)."""
     return [("random", s, 1) for s in _opponents(use) if use.state.players[s].hand]
 
 
@@ -173,7 +176,7 @@ def characters_of_the_mighty(use: Use) -> Sequence[str]:
 
 
 # core_188 Drunken Allegations --------------------------------------------------------------
-chooser("core_188", "both_kneel", "theirs", "$foe")  # ruling 31: the opponent kneels theirs
+chooser("core_188", "both_kneel", "theirs", "$foe")  # ruling 33: the opponent kneels theirs
 
 
 @ability("core_188", "both_kneel")
@@ -184,7 +187,7 @@ def drunken_allegations(use: Use) -> Ops:
     ops: Ops = []
     for seat, name in ((use.seat, "mine"), (foe, "theirs")):
         if seat in use.waiting:
-            continue  # the opponent's choice is still to come (ruling 31)
+            continue  # the opponent's choice is still to come (ruling 33)
         standing = [c.id for c in use.state.cards if c.controller == seat and not c.knelt
                     and c.host is None and use.ed.is_character(c.id)]
         card = _single(use.choices.get(name))
@@ -206,7 +209,7 @@ def mutual_blackmail(use: Use) -> Ops:
 
 
 # core_191 Wildfire Assault -----------------------------------------------------------------
-chooser("core_191", "keep_three", "keep", "each")  # ruling 31: each player keeps its own
+chooser("core_191", "keep_three", "keep", "each")  # ruling 33: each player keeps its own
 
 
 @options("core_191", "keep_three", "keep")
@@ -230,7 +233,7 @@ def wildfire_assault(use: Use) -> Ops:
                and use.ed.is_character(c.id)]
         keeps = [c for c in own if c in kept] if len(own) > 3 else own
         if seat in use.waiting:
-            continue  # its own choice is still to come (ruling 31)
+            continue  # its own choice is still to come (ruling 33)
         require(len(keeps) == min(3, len(own)), "wrong_target",
                 f"{_name(use)}: every player keeps 3 of their characters (all of them with "
                 "3 or fewer)")

@@ -28,7 +28,7 @@ class Use:
     trigger: Mapping[str, Any] | None
     ed: Any
     chance: Mapping[str, Any] = field(default_factory=dict)
-    #: the seats whose part of a choice is still to come (ruling 31)
+    #: the seats whose part of a choice is still to come (ruling 33)
     waiting: frozenset[int] = frozenset()
 
 
@@ -38,11 +38,11 @@ OptionsFn = Callable[[Use], Sequence[Any]]
 FUNCTIONS: dict[tuple[str, str], AbilityFn] = {}
 #: (card id, ability id, target name) -> the legal values of that target
 OPTIONS: dict[tuple[str, str, str], OptionsFn] = {}
-#: a named function's chance (ruling 32): (field, seat, count) for each op that takes
+#: a named function's chance (ruling 34): (field, seat, count) for each op that takes
 #: cards by chance, in op order ("drawn", "milled" or "random")
 ChanceFn = Callable[[Use], Sequence[tuple[str, int, int]]]
 CHANCE: dict[tuple[str, str], ChanceFn] = {}
-#: (card id, ability id, target name) -> who chooses that target (ruling 31): "$<seat
+#: (card id, ability id, target name) -> who chooses that target (ruling 33): "$<seat
 #: target>" or "each"; declared beside the card's function (the target's data `chooser`
 #: says the same; the edition's data is kept as recorded games were dealt from it)
 CHOOSERS: dict[tuple[str, str, str], str] = {}

@@ -107,7 +107,7 @@ class Target:
     most: int = 1
     seats: str = "opponents"
     label: str = ""
-    #: who chooses it (ruling 31): "you" (the user), "$<seat target>" (the seat chosen
+    #: who chooses it (ruling 33): "you" (the user), "$<seat target>" (the seat chosen
     #: there) or "each" (every player its own part, in turn order from the first player)
     chooser: str = "you"
 
@@ -253,7 +253,7 @@ def _label(data: Mapping[str, Any], english: str) -> str:
 
 def _check_choosers(where: str, targets: Sequence[Target]) -> None:
     """Targets have distinct names; one another seat chooses names an earlier seat target,
-    or "each" (ruling 31)."""
+    or "each" (ruling 33)."""
     if len({t.name for t in targets}) != len(targets):
         raise AbilityError(f"{where}: two targets share a name")
     seats = set()

@@ -111,6 +111,8 @@ def jon_snow_gains_power(use: Use) -> Ops:
     trigger condition says."""
     ch = use.state.challenge
     taking_part = set() if ch is None else set(ch.attackers) | set(ch.defenders)
+    took = (use.trigger or {}).get("participants")  # the won challenge's (triggers.py)
+    taking_part = set(took) if isinstance(took, list | tuple) else taking_part
     ghosts = {c.id for c in use.state.cards if c.controller == use.seat
               and use.ed.card(c.id).name == "Ghost"}
     require(use.source in taking_part or bool(ghosts & taking_part), "condition_failed",
@@ -186,7 +188,7 @@ def mastery_victims(use: Use) -> list[str]:
 
 
 # -- core_195 Building Season ------------------------------------------------------
-# ruling 31: the chosen opponent takes its own location, from a deck only it sees
+# ruling 33: the chosen opponent takes its own location, from a deck only it sees
 chooser("core_195", "fetch_locations", "theirs", "$rival")
 
 

@@ -112,8 +112,8 @@ def recover_attachment(use: Use) -> Ops:
     return [{"op": "return_from_pile", "card": attachment, "from": "discard", "to": "hand"}]
 
 
-chooser("core_202", "condemn", "victim", "$judge")  # ruling 31: the judge picks the victim
-chooser("core_206", "decree", "discards", "each")  # ruling 31: each largest hand its own
+chooser("core_202", "condemn", "victim", "$judge")  # ruling 33: the judge picks the victim
+chooser("core_206", "decree", "discards", "each")  # ruling 33: each largest hand its own
 
 
 @ability("core_202", "condemn")
@@ -122,7 +122,7 @@ def condemn(use: Use) -> Ops:
     control, and it must be named when there is one."""
     judge = use.choices["judge"]
     if judge in use.waiting:
-        return []  # the judge's choice is still to come (ruling 31)
+        return []  # the judge's choice is still to come (ruling 33)
     victim = use.choices.get("victim")
     if isinstance(victim, list | tuple):  # an optional target: a list of at most one
         victim = victim[0] if victim else None
@@ -167,7 +167,7 @@ def rule_by_decree(use: Use) -> Ops:
     ops: Ops = []
     for seat in sorted(s for s, n in sizes.items() if n == most):
         if seat in use.waiting:
-            continue  # its own choice is still to come (ruling 31)
+            continue  # its own choice is still to come (ruling 33)
         hand = state.players[seat].hand
         mine = [c for c in picked if c in hand]
         require(len(mine) == most - 4, "wrong_target",

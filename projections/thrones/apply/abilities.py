@@ -19,15 +19,20 @@ from ...rules import IllegalAction, plural, replace, require, thaw
 from ..abilities.registry import CHANCE, FUNCTIONS, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
-from ..state import TYPES, State
+from ..state import TYPES, State, Trigger
 from .effects import apply_op
 from .guards import who
 from .restrictions import immune_by
+from .saves import restored, still_gone
 from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
 
 #: the phases in which the table, not a seat, acts (§7): any seat may use an action then
 TABLE_PHASES = ("draw", "dominance")
+#: the kinds that answer a trigger of the window (apply/triggers.py, ruling 35)
+ANSWERS = ("response", "interrupt", "forced")
+#: the digital window's stage each kind is answered in (ruling 36)
+STAGE_OF = {"interrupt": "interrupt", "forced": "forced", "response": "response"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +106,7 @@ class Context:
     trigger: Mapping[str, Any] | None
     chance: Mapping[str, Any]
     ed: Components
-    #: the seats whose choice of it is still to come (ruling 31): a named function checks
+    #: the seats whose choice of it is still to come (ruling 33): a named function checks
     #: only the parts already chosen
     waiting: frozenset[Seat] = frozenset()
 
@@ -334,9 +339,9 @@ def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -
     win = ability.window
     if state.revealing or state.pick is not None or ability.kind == "when_revealed":
         return _revealing_problem(state, seat, ability)
-    if ability.kind in ("response", "interrupt", "forced"):
-        return "it answers an event only when that event happens (nothing it answers is " \
-               "waiting now)"
+    if ability.kind in ANSWERS:
+        return answer_problem(state, seat, ability) or "it answers an event only when " \
+            "that event happens (nothing it answers is waiting now)"
     if win.phases and state.phase not in win.phases:
         return f"it is used in the {_words_list(win.phases)} phase, not the " \
                f"{state.phase} phase"
@@ -353,7 +358,7 @@ def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -
 
 
 def _revealing_problem(state: State, seat: Seat, ability: Ability) -> str | None:
-    """Ruling 30: a when-revealed ability is used while its plot is the one resolving, by
+    """Ruling 32: a when-revealed ability is used while its plot is the one resolving, by
     its owner; while a plot resolves (or another seat chooses for it) nothing else is."""
     if ability.kind == "when_revealed" and state.pick is None and \
             state.revealing[:1] == (seat,):
@@ -387,11 +392,111 @@ def _steps_words(steps: Sequence[str]) -> str:
 def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None:
     """Ruling 28: in digital play a seat uses an action ability while it is among the seats
     to act, or in a phase the table runs."""
-    if state.mode != "digital" or state.phase in TABLE_PHASES:
+    if state.mode != "digital":
         return None
-    if seat in to_act(state, ed):
+    if state.window is not None and state.window.waiting:
+        return "the game waits for an answer to what just happened (use a card that " \
+            "answers it, or pass)"
+    if state.phase in TABLE_PHASES or seat in to_act(state, ed):
         return None
     return "it is not your turn to act"
+
+
+# ---------------------------------------------------------------------------
+# Answers to a trigger (ruling 35: one check in both modes)
+# ---------------------------------------------------------------------------
+
+
+def trigger_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
+    """What of the ability's trigger condition (docs: "Trigger conditions") the trigger
+    answered does not meet (None: it answers it)."""
+    trig = ctx.trigger or {}
+    for key, want in condition.items():
+        if not _trigger_holds(ctx, trig, key, want):
+            return "what just happened is not what it answers"
+    return None
+
+
+def _trigger_holds(ctx: Context, trig: Mapping[str, Any], key: str, want: Any) -> bool:
+    if key == "margin_at_least":
+        return int(trig.get("margin") or 0) >= int(want)
+    if key == "source_participated":
+        ch = ctx.state.challenge
+        took = trig.get("participants")
+        took = (*ch.attackers, *ch.defenders) if took is None and ch is not None else took
+        if took is None:  # a trigger handed in that does not say who took part
+            return True
+        ip = play_index(ctx.state).get(ctx.source.instance or "")
+        actor = ip.host if ip is not None and ip.host else ctx.source.instance
+        return (actor in (took or ())) == bool(want)
+    if key == "card_filter":
+        card = trig.get("card")
+        zone = "play" if card in play_index(ctx.state) else "dead"
+        return isinstance(card, str) and ctx.ed.is_known(card) and \
+            card_matches(ctx, card, want, zone)
+    value = trig.get(key)
+    if want in ("you", "opponent"):
+        return value in _seat_wanted(ctx, want)
+    if isinstance(want, str) and want.startswith("$"):
+        return bool(value == ctx.fill(want))
+    return bool(value == want)
+
+
+def open_triggers(state: State, ability: Ability, ref: str) -> list[tuple[int, Trigger]]:
+    """The triggers of the window the ability may answer: of its trigger's name, not
+    already answered by it, and (a death or a discard) with the card still gone."""
+    window = state.window
+    if window is None:
+        return []
+    done = {n for r, a, n in window.answered if (r, a) == (ref, ability.id)}
+    return [(n, t) for n, t in enumerate(window.triggers)
+            if t.name == ability.window.trigger and n not in done and still_gone(state, t)]
+
+
+def answer_problem(state: State, seat: Seat, ability: Ability) -> str | None:
+    """Digital play: an answer is given by the seat the window waits on, in its stage
+    (interrupts, then forced, then responses: ruling 36)."""
+    window = state.window
+    if state.mode != "digital" or window is None:
+        return None
+    if not window.waiting or window.waiting[0] != seat:
+        return "the game does not wait on you for an answer now"
+    if STAGE_OF[ability.kind] != window.stage:
+        return {"interrupt": "interrupts are answered first", "forced": "forced abilities "
+                "are answered now", "response": "responses come after the interrupts and "
+                "forced abilities"}[window.stage]
+    return None
+
+
+def begin(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
+          targets: bool = True) -> tuple[Source, Ability, Context, int | None]:
+    """`prepare`, and for an answer to a trigger the first open trigger it answers (the
+    state restored for a save: saves.py); its number in the window is returned."""
+    source = source_of(state, data.get("card"), ed)
+    ability = _ability_named(source, data)
+    if ability.kind not in ANSWERS:
+        return (*prepare(state, seat, data, ed, targets=targets), None)
+    found = open_triggers(state, ability, source.ref)
+    if not found or answer_problem(state, seat, ability) is not None:
+        # the refusal, in the contract's order (owner, zone, then the window)
+        prepare(restored(state, found[0][1]) if found else state, seat, data, ed)
+    refusal: IllegalAction | None = None
+    for number, trig in found:
+        base = restored(state, trig)
+        try:
+            return (*prepare(base, seat, data, ed, dict(trig.fields), targets), number)
+        except IllegalAction as err:
+            refusal = refusal or err
+    assert refusal is not None
+    raise refusal
+
+
+def _answered(state: State, ref: str, ability: Ability, number: int | None) -> State:
+    window = state.window
+    if number is None or window is None:
+        return state
+    return replace(state, window=replace(
+        window, answered=(*window.answered, (ref, ability.id, number))))
 
 
 # ---------------------------------------------------------------------------
@@ -505,7 +610,7 @@ def _check_targets(ctx: Context) -> None:
     for target in ctx.ability.targets:
         value = choices.get(target.name)
         if chooser(ctx, target) != "you" and target.name not in choices:
-            continue  # another seat's choice, still to come or with nothing (ruling 31)
+            continue  # another seat's choice, still to come or with nothing (ruling 33)
         options = target_options(ctx, target)
         if target.many:
             picked = list(value) if isinstance(value, list | tuple) else \
@@ -527,7 +632,7 @@ def _check_targets(ctx: Context) -> None:
 
 
 def chooser(ctx: Context, target: Target) -> str:
-    """Who chooses `target` of the ability used (ruling 31): "you", "$<seat target>" or
+    """Who chooses `target` of the ability used (ruling 33): "you", "$<seat target>" or
     "each"."""
     card = ctx.source.card.id if ctx.source.card else ctx.source.ref
     return chooser_of(card, ctx.ability.id, target)
@@ -638,7 +743,7 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
 
 
 def chance_needs(ctx: Context) -> list[tuple[str, Seat, int]]:
-    """What the use takes by chance, in op order (ruling 32): (field, seat, count) of each
+    """What the use takes by chance, in op order (ruling 34): (field, seat, count) of each
     chance op of its templates, or what its named function's `chance` entry says."""
     if ctx.ability.function is not None:
         key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
@@ -658,7 +763,7 @@ def chance_needs(ctx: Context) -> list[tuple[str, Seat, int]]:
 
 
 def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
-    """A named function's chance fields hold exactly what it takes (ruling 32)."""
+    """A named function's chance fields hold exactly what it takes (ruling 34)."""
     if key not in CHANCE:
         return
     wanted: dict[str, int] = {}
@@ -673,14 +778,14 @@ def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
 
 
 def chance_pool(state: State, field: str, seat: Seat) -> list[CardId]:
-    """Where a chance op's cards come from (ruling 32): a draw and a discard from the deck
+    """Where a chance op's cards come from (ruling 34): a draw and a discard from the deck
     from the seat's deck, a random discard from its hand."""
     player = state.players[seat]
     return sorted(player.hand if field == "random" else player.deck)
 
 
 def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, count: int) -> None:
-    """Ruling 32: a chance op takes exactly its count (fewer when the pile holds fewer),
+    """Ruling 34: a chance op takes exactly its count (fewer when the pile holds fewer),
     named in the action's chance field: at a table what was seen, in digital play dealt."""
     seat = op.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < ctx.state.n:
@@ -742,16 +847,16 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     require(source.zone == wanted, "not_in_zone",
             f"{source.name}: “{ability.label}” is used from {_zone_words(wanted)}, and it "
             f"is {_zone_words(source.zone)}")
-    if trigger is None:
-        problem = window_problem(state, seat, ability, ed) or \
-            digital_turn_problem(state, seat, ed)
-        require(problem is None, "outside_window",
-                f"{source.name}: “{ability.label}” cannot be used now: {problem}")
     raw = data.get("choices") or {}
     require(isinstance(raw, Mapping), "wrong_target",
             f"{source.name}: the choices are an object of target names")
     chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
     ctx = Context(state, seat, source, ability, dict(thaw(raw)), trigger, chance, ed)
+    problem = window_problem(state, seat, ability, ed) or \
+        digital_turn_problem(state, seat, ed) if trigger is None else \
+        trigger_problem(ctx, ability.window.condition)
+    require(problem is None, "outside_window",
+            f"{source.name}: “{ability.label}” cannot be used now: {problem}")
     problem = condition_problem(ctx, ability.condition)
     require(problem is None, "condition_failed",
             f"{source.name}: “{ability.label}” cannot be used now: {problem}")
@@ -766,15 +871,15 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
     targets holds, each target has enough options, and the cost (but influence) is
     payable. The choices then offer only what completes a legal use."""
     try:
-        _, _, ctx = prepare(state, seat, {"card": ref, "ability": ability.id}, ed,
-                            targets=False)
+        _, _, ctx, _ = begin(state, seat, {"card": ref, "ability": ability.id}, ed,
+                             targets=False)
         for target in ability.targets:
             if len(target_options(ctx, target)) < target.least:
                 return False
         if ability.influence and sum(influence_of(c, ed) for c in influence_options(ctx)) \
                 < ability.influence:
             return False
-        after = state
+        after = ctx.state
         for template in ability.cost:
             if template.get("op") == "pay_influence" or any(
                     isinstance(v, str) and v.startswith("$") and v[1:] in
@@ -783,6 +888,9 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
             for op in _cost_ops(replace(ctx, state=after, ability=replace(
                     ability, cost=(template,)))):
                 after = apply_op(after, seat, op, ed)
+        if ability.kind in ANSWERS and ability.function and not ability.targets \
+                and not ability.influence:  # a function's own check, as the answer runs
+            resolve_use(state, seat, {"card": ref, "ability": ability.id}, ed)
     except IllegalAction:
         return False
     return True
@@ -804,6 +912,11 @@ def sources_of(state: State, seat: Seat, ed: Components) -> list[str]:
         out.append(f"house:{seat}")
     out.extend(f"title:{t}" for s, t in enumerate(state.titles)
                if s == seat and t is not None and ed.titles[t].abilities)
+    for trig in state.window.triggers if state.window is not None else ():
+        if trig.restore is not None and still_gone(state, trig):  # a save's own source
+            back = restored(state, trig)  # may have left play with the card (saves.py)
+            out.extend(c.id for c in back.cards if c.controller == seat
+                       and ed.card(c.id).abilities and c.id not in out)
     return list(dict.fromkeys(out))
 
 
@@ -835,11 +948,15 @@ def _zone_words(zone: str) -> str:
 def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
                 trigger: Mapping[str, Any] | None = None) -> State:
     """Check, pay and apply one use; every refusal names the card."""
-    source, ability, ctx = prepare(state, seat, data, ed, trigger)
+    number = None
+    if trigger is None:
+        source, ability, ctx, number = begin(state, seat, data, ed)
+    else:
+        source, ability, ctx = prepare(state, seat, data, ed, trigger)
     event = source.card is not None and source.card.type == "event" and source.zone == "hand"
     if event:
         check_house_only(state, seat, source.ref, ed)
-    after = state
+    after = ctx.state
     try:
         for op in _cost_ops(ctx):
             after = apply_op(after, seat, op, ed)
@@ -851,7 +968,7 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
         raise _named(source, err) from None
-    after = _record_use(after, source, ability)
+    after = _answered(_record_use(after, source, ability), source.ref, ability, number)
     if event:
         player = after.players[seat]
         if source.ref in player.hand:

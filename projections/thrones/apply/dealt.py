@@ -1,4 +1,4 @@
-"""Chance in `use_ability` (ruling 32): what a use takes by chance, dealt in digital play
+"""Chance in `use_ability` (ruling 34): what a use takes by chance, dealt in digital play
 and tapped at a table.
 
 A `draw`, `discard_from_deck` or random `discard_from_hand` op of an ability takes a
@@ -38,7 +38,7 @@ def _slot_label(field: str, number: int, player: str) -> Message:
 def needs(state: State, seat: object, data: Mapping[str, Any], ed: Components
           ) -> list[tuple[str, Seat, int]]:
     """What the use `data` by `seat` takes by chance now, in op order; nothing when it is
-    refused before its ops or waits for another seat's choice (ruling 31)."""
+    refused before its ops or waits for another seat's choice (ruling 33)."""
     if not isinstance(seat, int) or not 0 <= seat < state.n:
         return []
     try:

@@ -221,7 +221,7 @@ def reveal_new_plot_op(state: State, actor: object, op: Op, ed: Components) -> S
     state = state.with_player(seat, revealed_plot=plot)
     if state.phase == "plot" and state.step in ("choose", "tie", "first_player"):
         return settle_initiative(state, ed) if state.step != "choose" else state
-    # ruling 30: revealed later, its when-revealed ability resolves now (apply/revealed.py)
+    # ruling 32: revealed later, its when-revealed ability resolves now (apply/revealed.py)
     if state.when_revealed and seat not in state.revealing and any(
             a.kind == "when_revealed" for a in ed.card(plot).abilities):
         state = replace(state, revealing=(*state.revealing, seat))

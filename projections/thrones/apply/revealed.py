@@ -1,12 +1,12 @@
-"""When-revealed plot abilities (§7.1; rulings 30 and 31).
+"""When-revealed plot abilities (§7.1; rulings 32 and 33).
 
 After the first player is chosen, each revealed plot's when-revealed ability resolves, the
-first player's first, then clockwise (ruling 30). One without a choice applies by itself,
+first player's first, then clockwise (ruling 32). One without a choice applies by itself,
 inside the move that reached it (no prompt, no event); one with a choice waits, in the plot
 phase's step `when_revealed`, for its owner's `use_ability` of `plot:<seat>`. A plot that
 `reveal_new_plot` reveals later resolves as soon as it is revealed.
 
-Some plots let another seat choose (ruling 31): a target whose `chooser` is a seat target
+Some plots let another seat choose (ruling 33): a target whose `chooser` is a seat target
 ("$foe") or "each" is not the user's to name. Once the user has chosen its own targets, the
 ability waits (`State.pick`) for each such seat in turn, which answers with a `use_ability`
 of the same plot naming only its own part; the ops apply when the last part is chosen.
@@ -40,7 +40,7 @@ def when_revealed_of(state: State, seat: Seat, ed: Components) -> Ability | None
 @rule
 def apply_choose_first_player(state: State, action: Action, ed: Components) -> State:
     """§6.7: the initiative winner names the first player; then the plots' when-revealed
-    abilities resolve (ruling 30), then titles in a melee."""
+    abilities resolve (ruling 32), then titles in a melee."""
     require(state.phase == "plot" and state.step == "first_player", "wrong_phase",
             M("the first player is chosen once initiative is settled"))
     require_turn(state, action, state.initiative_winner, M("choose the first player"))
@@ -86,7 +86,10 @@ def asks(state: State, seat: Seat, ability: Ability, ed: Components) -> bool:
 
 def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components) -> State:
     """The user's use: applied whole, or, when other seats have a part to choose, waiting
-    for them (State.pick) with the user's own choices kept."""
+    for them (State.pick) with the user's own choices kept. An answer to a trigger (a
+    response, interrupt or forced ability) binds its trigger first (abilities.begin)."""
+    if ab._ability_named(ab.source_of(state, data.get("card"), ed), data).kind in ab.ANSWERS:
+        return ab.resolve_use(state, seat, data, ed)
     source, ability, ctx = ab.prepare(state, seat, data, ed)
     others = [t for t in ability.targets if ab.chooser(ctx, t) != "you"]
     named = [t for t in others if t.name in ctx.choices]
@@ -197,7 +200,7 @@ def pick_context(state: State, data: Mapping[str, Any], ed: Components
 
 def answer_pick(state: State, seat: Seat, data: Mapping[str, Any], ed: Components
                 ) -> State:
-    """Ruling 31: the seat asked names its part; the last part applies the ability."""
+    """Ruling 33: the seat asked names its part; the last part applies the ability."""
     pick, target, ctx = pick_context(state, data, ed)
     name = ctx.source.name
     chooser = pick.waiting[0][0]
@@ -262,7 +265,7 @@ def _merged(ctx: ab.Context, target: Target, value: Any) -> dict[str, Any]:
 
 @rule
 def apply_effect(state: State, action: Action, ed: Components) -> State:
-    """§6.15 (a table's ruling, ruling 29); a plot it reveals resolves (ruling 30)."""
+    """§6.15 (a table's ruling, ruling 29); a plot it reveals resolves (ruling 32)."""
     return advance(effects.apply_effect(state, action, ed), ed)
 
 

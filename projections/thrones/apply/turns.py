@@ -24,8 +24,9 @@ def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
         return ()
     if state.pending_winner:
         return (chooser(state),)
-    if state.pick is not None or state.revealing:
-        return _revealing_actor(state)
+    waiting = _waiting_actor(state)
+    if waiting:
+        return waiting
     phase = state.phase
     if phase in ("start", "setup_draw", "draw", "dominance"):
         return ("table",)
@@ -42,12 +43,17 @@ def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
     return _seat(state.turn)
 
 
-def _revealing_actor(state: State) -> tuple[Actor, ...]:
-    """Ruling 31: the seat choosing its part of a plot's ability; ruling 30: else the owner
-    of the plot resolving."""
+def _waiting_actor(state: State) -> tuple[Actor, ...]:
+    """The one seat the game waits on, if any: ruling 33, the seat choosing its part of a
+    plot's ability; ruling 32, the owner of the plot resolving; ruling 35, the seat a
+    window waits on."""
     if state.pick is not None:
         return _seat(state.pick.waiting[0][0])
-    return _seat(state.revealing[0])
+    if state.revealing:
+        return _seat(state.revealing[0])
+    if state.window is not None and state.window.waiting:
+        return state.window.waiting
+    return ()
 
 
 def _seat(seat: Seat | None) -> tuple[Actor, ...]:

@@ -20,6 +20,9 @@ from .guards import require_turn, seats_words, who
 from .values import total_powers
 
 Handler = Callable[[State, Action, Components], State]
+#: the actions a seat may send while a window waits on it (ruling 35), and those that
+#: never wait (a concession, the simultaneous winner's choice)
+ANSWERING = ("use_ability", "pass_window", "concede", "choose_winner")
 
 
 def rule(handler: Handler) -> Handler:
@@ -36,6 +39,14 @@ def rule(handler: Handler) -> Handler:
                                   victory_power=ed.constants.victory_power,
                                   player=who(state, chooser(state))))
         waiting_problem(state, action, ed)
+        window = state.window
+        if window is not None and window.waiting and action.type not in ANSWERING:
+            raise IllegalAction("awaiting_answer", M(
+                "the game waits for {player} to answer what just happened first: use a card "
+                "that answers it (ruling 35)", player=who(state, window.waiting[0]))
+                if window.stage == "forced" else M(
+                "the game waits for {player} to answer what just happened first: use a card "
+                "that answers it, or pass (ruling 35)", player=who(state, window.waiting[0])))
         try:
             return check_victory(handler(state, action, ed), ed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
@@ -50,13 +61,13 @@ def rule(handler: Handler) -> Handler:
     return apply
 
 
-#: what may be done while a revealed plot resolves (ruling 30): its use, and what any
+#: what may be done while a revealed plot resolves (ruling 32): its use, and what any
 #: moment allows
 WHILE_REVEALING = ("use_ability", "concede", "choose_winner", "effect")
 
 
 def waiting_problem(state: State, action: Action, ed: Components) -> None:
-    """Ruling 30: while a revealed plot's ability waits for a choice, nothing else."""
+    """Ruling 32: while a revealed plot's ability waits for a choice, nothing else."""
     if not (state.revealing or state.pick) or action.type in WHILE_REVEALING:
         return
     seat = state.pick.waiting[0][0] if state.pick else state.revealing[0]

@@ -35,7 +35,7 @@ class Board:
                  turn: int = 0, first_player: int = 0, round: int = 1,
                  gold: int = 0) -> None:
         houses = tuple(houses)
-        # the rules resolve when-revealed plots (the option of ruling 30)
+        # the rules resolve when-revealed plots (the option of ruling 32)
         created = {"players": list(NAMES[:len(houses)]), "mode": mode,
                    "options": {"when_revealed": "rules"}}
         base = initial_state(created, ED)

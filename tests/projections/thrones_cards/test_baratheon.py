@@ -865,7 +865,7 @@ def test_core_181_summoning_season_each_takes_a_character() -> None:
 
 
 def test_core_181_ruling_b6_the_user_names_no_card_of_an_opponents_deck() -> None:
-    # ruling 31: the opponent picks its own character (test_when_revealed.py); the user
+    # ruling 33: the opponent picks its own character (test_when_revealed.py); the user
     # may not name one from a deck it does not see
     b, _ = _revealed("core_181", mode="digital")
     b.set(step="when_revealed", revealing=(0,))

@@ -438,7 +438,7 @@ def test_core_047_jacelyn_dying_makes_each_opponent_discard_a_random_card() -> N
     assert after.players[1].discard == (c1,) and after.players[2].discard == (c2,)
     assert len(after.players[1].hand) == 1 and len(after.players[2].hand) == 0
     answer_refused(b.state, 0, jacelyn, "random_discard", {"card": jacelyn, "seat": 0},
-                   code="chance_missing", chance={"random": [c1]})  # ruling 32
+                   code="chance_missing", chance={"random": [c1]})  # ruling 34
 
 
 def test_core_047_jacelyn_in_play_answers_nothing() -> None:
@@ -820,7 +820,7 @@ def test_core_178_shae_kneels_a_character_of_a_stronger_player() -> None:
 
 # -- the Lannister plots -------------------------------------------------------------------
 # core_188 Drunken Allegations: "You and one chosen opponent each kneel one of your standing
-# characters." (card ruling L6: the opponent chooses its own, ruling 31; the reveal in
+# characters." (card ruling L6: the opponent chooses its own, ruling 33; the reveal in
 # test_when_revealed.py)
 def test_core_188_drunken_allegations_kneels_one_character_each() -> None:
     b = lannister(phase="plot", step="first_player")
@@ -872,7 +872,7 @@ def test_core_190_planning_ahead_keeps_the_gold_at_taxation() -> None:
 
 
 # core_191 Wildfire Assault: "Every player keeps at most 3 of their characters; all others
-# are killed." (card ruling L6: each player chooses its own, ruling 31; the reveal in
+# are killed." (card ruling L6: each player chooses its own, ruling 33; the reveal in
 # test_when_revealed.py)
 def test_core_191_wildfire_assault_kills_all_but_three_of_each_player() -> None:
     b = lannister(phase="plot", step="first_player")

@@ -391,7 +391,7 @@ def test_core_017_honor_guard_is_lent_from_the_hand_only() -> None:
 
 @needs("challenge_won")
 def test_core_017_honor_guard_goes_back_after_its_borrower_wins_with_it() -> None:
-    b = Board(mode="table")
+    b = Board(mode="digital")  # ruling 38: the rules apply a forced ability in digital play
     guard = b.play(0, "core_017", controller=1)  # Anna's, lent to Bo
     b.challenge("military", attacker=1, defender=0, attackers=[guard], defenders=[])
     after = act(b.state, "resolve_challenge", 1)
@@ -400,7 +400,7 @@ def test_core_017_honor_guard_goes_back_after_its_borrower_wins_with_it() -> Non
 
 @needs("challenge_won")
 def test_core_017_honor_guard_stays_with_its_owner_who_wins_with_it() -> None:
-    b = Board(mode="table")
+    b = Board(mode="digital")
     guard = b.play(0, "core_017")
     b.challenge("military", attacker=0, defender=1, attackers=[guard], defenders=[])
     after = act(b.state, "resolve_challenge", 0)
@@ -589,6 +589,8 @@ def test_core_135_benjen_dying_shuffles_every_dead_pile_into_its_deck() -> None:
     theirs = b.dead(1, "core_019")
     b.challenge("military", attacker=1, defender=0, attackers=[benjen])
     after = use(b.state, 0, lethal, "kill_attackers", pair=pair)
+    # ruling 38: at a table the forced ability is recorded, in the window of his death
+    after = use(after, 1, benjen, "dead_piles_reshuffled")
     assert after.players[0].dead == () and after.players[1].dead == ()
     assert mine in after.players[0].deck and theirs in after.players[1].deck
     assert benjen in after.players[1].deck

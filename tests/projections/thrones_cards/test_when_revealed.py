@@ -1,4 +1,4 @@
-"""When-revealed plots through the real plot phase (rulings 30-32, issue #30): each plot
+"""When-revealed plots through the real plot phase (rulings 32-34, issue #30): each plot
 chosen, revealed, the first player named, then its ability applied by the rules or asked of
 its owner (and of another seat where the card says so). Expected values come from each
 card's summary (projections/data/thrones.json) and §7.1, never from the engine's code."""
@@ -165,7 +165,7 @@ def test_core_205_mad_kings_legacy_discards_the_attachment_its_owner_names() -> 
     assert summer in state.players[1].discard
 
 
-# -- another seat chooses (ruling 31) ----------------------------------------------------
+# -- another seat chooses (ruling 33) ----------------------------------------------------
 def test_core_188_drunken_allegations_the_opponent_kneels_its_own_choice() -> None:
     b = board("Lannister", "Stark")
     tyrion = b.play(0, "core_038")
@@ -264,7 +264,7 @@ def test_core_181_summoning_season_the_opponent_takes_its_own_character() -> Non
     assert robert in state.players[0].hand and bran in state.players[1].hand
 
 
-# -- chance: Counting Favors (ruling 32) -------------------------------------------------
+# -- chance: Counting Favors (ruling 34) -------------------------------------------------
 def _favors(mode: str) -> tuple[State, list[str], list[str]]:
     b = board("Targaryen", "Stark", mode=mode)
     mine = [b.deck(0, c) for c in ("core_105", "core_106", "core_107", "core_108")]

@@ -1,0 +1,195 @@
+"""The window an event opens (rulings 35-38; docs/games/thrones-abilities.md, "Windows").
+
+`windowed` is the one place the reducer's apply path meets the triggers: after any action
+the triggers it caused (triggers.py) become the state's window; an answer to the window
+(a response, interrupt or forced use, or a pass) adds its own triggers to it instead of
+closing it. In table mode that is all: nobody is asked and no pass is recorded, and an
+answer is accepted while its trigger is open (the same check as in digital play).
+
+In digital play the rules then walk the window through its stages (ruling 36): the seats
+holding a usable interrupt answer first, one at a time from the first player clockwise
+(ruling 37), each using one or passing (`pass_window`); then the forced abilities apply, the
+rules using those that ask nothing and asking the owner of one that gives a choice (who
+must answer); then the responses, as the interrupts. A stage nobody can answer is skipped
+without a prompt or an event.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ...messages import M
+from ...rules import Action, IllegalAction, replace, require
+from ..edition import Components, Seat
+from ..state import State, Window, order
+from .abilities import (
+    ANSWERS,
+    STAGE_OF,
+    begin,
+    resolve_use,
+    source_of,
+    sources_of,
+    target_options,
+    usable,
+)
+from .guards import who
+from .triggers import emitted
+from .victory import Handler, check_victory, rule
+
+#: the stages of a digital window, in order (ruling 36)
+NEXT_STAGE = {"interrupt": "forced", "forced": "response", "response": "done"}
+
+
+def windowed(handler: Handler) -> Handler:
+    """An apply function that leaves the state's window as the action made it."""
+
+    @functools.wraps(handler)
+    def apply(state: State, action: Action, ed: Components) -> State:
+        return settle(state, action, handler(state, action, ed), ed)
+
+    return apply
+
+
+def settle(before: State, action: Action, after: State, ed: Components) -> State:
+    """The window after `action`: its triggers (an answer's added to the open ones), then
+    in digital play walked on to the next seat to answer."""
+    new = emitted(before, action, after, ed)
+    old = after.window
+    answer = action.type == "pass_window" or (
+        old is not None and before.window is not None and old.answered !=
+        before.window.answered)
+    if answer and old is not None:
+        window: Window | None = replace(old, triggers=(*old.triggers, *new), stage="interrupt",
+                                        passed=frozenset()) if new else old
+    else:
+        window = Window(new) if new else None
+    state = replace(after, window=window)
+    if state.mode != "digital" or window is None or state.winner is not None:
+        return state
+    return check_victory(advance(state, ed), ed)
+
+
+def advance(state: State, ed: Components) -> State:
+    """Digital play: the window's next seat to answer, its stages walked until one has a
+    seat that can answer (the forced abilities that ask nothing applied on the way)."""
+    for _ in range(len(NEXT_STAGE) + 1):
+        window = state.window
+        assert window is not None
+        if window.stage == "done":
+            return replace(state, window=replace(window, waiting=()))
+        if window.stage == "forced":
+            state = apply_forced(state, ed)
+            window = state.window
+            assert window is not None
+        seat = next_answerer(state, window.stage, ed)
+        if seat is not None:
+            return replace(state, window=replace(window, waiting=(seat,)))
+        state = replace(state, window=replace(window, stage=NEXT_STAGE[window.stage],
+                                              passed=frozenset(), waiting=()))
+    return state
+
+
+def _probe(state: State, seat: Seat, stage: str) -> State:
+    """The state as if the window waited on `seat` in `stage` (what it could answer)."""
+    assert state.window is not None
+    return replace(state, window=replace(state.window, stage=stage, waiting=(seat,)))
+
+
+def _answers(state: State, seat: Seat, stage: str, ed: Components
+             ) -> list[tuple[str, str, bool]]:
+    """(source, ability id, asks a choice) of each ability `seat` could answer with now."""
+    probe = _probe(state, seat, stage)
+    out = []
+    for ref in sources_of(probe, seat, ed):
+        for ability in source_of(probe, ref, ed).abilities:
+            if ability.kind in ANSWERS and STAGE_OF[ability.kind] == stage and \
+                    usable(probe, seat, ref, ability, ed):
+                out.append((ref, ability.id, bool(ability.targets or ability.influence)))
+    return out
+
+
+def next_answerer(state: State, stage: str, ed: Components) -> Seat | None:
+    """The first seat from the first player clockwise (ruling 37) that has not passed and
+    holds an answer for the stage (in the forced stage, one that gives a choice)."""
+    window = state.window
+    assert window is not None
+    for seat in order(state):
+        if seat in window.passed:
+            continue
+        found = _answers(state, seat, stage, ed)
+        if any(asks or stage != "forced" for _, _, asks in found):
+            return seat
+    return None
+
+
+def apply_forced(state: State, ed: Components) -> State:
+    """The forced abilities that ask nothing, applied by the rules (ruling 38), in the
+    order of their triggers, then of the seats from the first player, then of the cards;
+    one that cannot be applied without what a seat must give is left to ask."""
+    for _ in range(64):  # each use is an answer recorded, so the walk ends
+        used = False
+        for seat in order(state):
+            for ref, ident, asks in _answers(state, seat, "forced", ed):
+                if asks:
+                    continue
+                try:
+                    state = resolve_use(_probe(state, seat, "forced"), seat,
+                                        {"card": ref, "ability": ident}, ed)
+                except IllegalAction:
+                    continue
+                used = True
+                break
+            if used:
+                break
+        if not used:
+            break
+    window = state.window
+    assert window is not None
+    return replace(state, window=replace(window, waiting=()))
+
+
+def forced_moves(state: State, seat: Seat, ed: Components) -> list[dict[str, Any]]:
+    """The listed legal moves of a seat the forced stage waits on (legal_actions may be a
+    sample): each forced ability it must answer, with the first options of its targets."""
+    out = []
+    for ref, ident, _ in _answers(state, seat, "forced", ed):
+        data: dict[str, Any] = {"card": ref, "ability": ident}
+        _, ability, ctx, _ = begin(state, seat, data, ed, targets=False)
+        choices: dict[str, Any] = {}
+        for target in ability.targets:
+            options = target_options(replace(ctx, choices=choices), target)
+            if target.many:
+                choices[target.name] = options[:target.least]
+            elif options:
+                choices[target.name] = options[0]
+        data["choices"] = choices
+        try:
+            resolve_use(state, seat, data, ed)
+        except IllegalAction:
+            continue
+        out.append(data)
+    return out
+
+
+@rule
+def apply_pass_window(state: State, action: Action, ed: Components) -> State:
+    """Ruling 35: in digital play the seat the window waits on answers nothing more; at a
+    table no pass is recorded (an answer is checked against its trigger when used)."""
+    require(state.mode == "digital", "no_pass_at_table",
+            M("at a table no pass is recorded: an answer is checked when it is used, "
+              "against what just happened (ruling 35)"))
+    window = state.window
+    seat = action.actor
+    require(window is not None and bool(window.waiting) and window.waiting[0] == seat,
+            "nothing_to_answer", M("the game does not wait on {player} to answer anything "
+                                   "now (ruling 35)", player=who(state, seat)))
+    assert window is not None and isinstance(seat, int)
+    require(window.stage != "forced", "forced_must_answer",
+            M("{player} must answer: a forced ability that gives a choice is not passed "
+              "(ruling 38)", player=who(state, seat)))
+    return replace(state, window=replace(window, passed=window.passed | {seat},
+                                         waiting=()))
+
+
+__all__ = ["apply_pass_window", "forced_moves", "settle", "windowed"]
