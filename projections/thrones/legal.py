@@ -127,10 +127,10 @@ def _waiting_moves(state: State, actor: Any, ed: Components) -> list[Proposal] |
     among several, a revealed plot's choice (rulings 32, 33), an answer or a pass (35)."""
     if state.pending_winner:
         return [act("choose_winner", actor, {"winner": s}) for s in state.pending_winner]
+    if state.window is not None and state.window.waiting:  # before a plot's next choice
+        return _window_moves(state, actor, ed)
     if state.pick is not None or state.revealing:
         return _walked_use(state, actor, ed)
-    if state.window is not None and state.window.waiting:
-        return _window_moves(state, actor, ed)
     return None
 
 

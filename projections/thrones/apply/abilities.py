@@ -888,9 +888,12 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
             for op in _cost_ops(replace(ctx, state=after, ability=replace(
                     ability, cost=(template,)))):
                 after = apply_op(after, seat, op, ed)
-        if ability.kind in ANSWERS and ability.function and not ability.targets \
-                and not ability.influence:  # a function's own check, as the answer runs
-            resolve_use(state, seat, {"card": ref, "ability": ability.id}, ed)
+        if not ability.targets and (ability.influence or (
+                ability.kind in ANSWERS and ability.function)):
+            # nothing chosen but influence: the whole use is tried, with every influence
+            # card knelt (the most it may pay), so the choices never begin a dead end
+            resolve_use(state, seat, {"card": ref, "ability": ability.id, "choices": {
+                "influence": influence_options(ctx)} if ability.influence else {}}, ed)
     except IllegalAction:
         return False
     return True

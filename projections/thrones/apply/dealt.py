@@ -50,7 +50,7 @@ def needs(state: State, seat: object, data: Mapping[str, Any], ed: Components
             ctx = replace(ctx, choices={**ctx.choices, target.name: part},
                              waiting=frozenset())
         else:
-            _, ability, ctx = ab.prepare(state, seat, data, ed)
+            _, ability, ctx, _ = ab.begin(state, seat, data, ed)  # an answer's trigger too
             if any(ab.chooser(ctx, t) != "you" for t in ability.targets):
                 return []  # dealt with the last part chosen
         return ab.chance_needs(ctx)

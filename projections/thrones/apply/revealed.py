@@ -174,6 +174,8 @@ def apply_use_ability(state: State, action: Action, ed: Components) -> State:
             and not state.players[seat].conceded, "not_your_turn",
             M("a player in the game uses an ability, not {player}", player=who(state, seat)))
     assert isinstance(seat, int)
+    if state.window is not None and state.window.waiting:  # an answer to what a plot did
+        return ab.resolve_use(state, seat, action.data, ed)
     if state.pick is not None:
         return advance(answer_pick(state, seat, action.data, ed), ed)
     if state.revealing:

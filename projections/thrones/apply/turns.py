@@ -47,12 +47,12 @@ def _waiting_actor(state: State) -> tuple[Actor, ...]:
     """The one seat the game waits on, if any: ruling 33, the seat choosing its part of a
     plot's ability; ruling 32, the owner of the plot resolving; ruling 35, the seat a
     window waits on."""
+    if state.window is not None and state.window.waiting:  # an answer to a plot's kill first
+        return state.window.waiting
     if state.pick is not None:
         return _seat(state.pick.waiting[0][0])
     if state.revealing:
         return _seat(state.revealing[0])
-    if state.window is not None and state.window.waiting:
-        return state.window.waiting
     return ()
 
 

@@ -68,7 +68,8 @@ WHILE_REVEALING = ("use_ability", "concede", "choose_winner", "effect")
 
 def waiting_problem(state: State, action: Action, ed: Components) -> None:
     """Ruling 32: while a revealed plot's ability waits for a choice, nothing else."""
-    if not (state.revealing or state.pick) or action.type in WHILE_REVEALING:
+    if not (state.revealing or state.pick) or action.type in WHILE_REVEALING or \
+            (state.window is not None and state.window.waiting):  # the answer comes first
         return
     seat = state.pick.waiting[0][0] if state.pick else state.revealing[0]
     plot = state.players[state.pick.seat if state.pick else seat].revealed_plot

@@ -17,6 +17,8 @@ without a prompt or an event.
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
 from ...messages import M
@@ -149,26 +151,38 @@ def apply_forced(state: State, ed: Components) -> State:
     return replace(state, window=replace(window, waiting=()))
 
 
+def _choice_sets(ctx: Any, targets: Any) -> Iterator[dict[str, Any]]:
+    """Candidate choices for the targets, in order: each option of a single target (or the
+    least of a many), and nothing for an optional one."""
+    per: list[list[tuple[str, Any]]] = []
+    choices: dict[str, Any] = {}
+    for target in targets:
+        options = target_options(replace(ctx, choices=choices), target)
+        values: list[Any] = [options[:target.least]] if target.many else list(options[:8])
+        left_out = not values or target.least == 0
+        per.append([(target.name, v) for v in values]
+                   + ([(target.name, None)] if left_out else []))
+        if values:
+            choices[target.name] = values[0]
+    for combo in itertools.product(*per):
+        yield {name: v for name, v in combo if v is not None}
+
+
 def forced_moves(state: State, seat: Seat, ed: Components) -> list[dict[str, Any]]:
     """The listed legal moves of a seat the forced stage waits on (legal_actions may be a
-    sample): each forced ability it must answer, with the first options of its targets."""
+    sample): each forced ability it must answer, with the first choices that resolve (an
+    optional target left out too: Daario Naharis when no pool has gold)."""
     out = []
     for ref, ident, _ in _answers(state, seat, "forced", ed):
         data: dict[str, Any] = {"card": ref, "ability": ident}
         _, ability, ctx, _ = begin(state, seat, data, ed, targets=False)
-        choices: dict[str, Any] = {}
-        for target in ability.targets:
-            options = target_options(replace(ctx, choices=choices), target)
-            if target.many:
-                choices[target.name] = options[:target.least]
-            elif options:
-                choices[target.name] = options[0]
-        data["choices"] = choices
-        try:
-            resolve_use(state, seat, data, ed)
-        except IllegalAction:
-            continue
-        out.append(data)
+        for choices in itertools.islice(_choice_sets(ctx, ability.targets), 64):
+            try:
+                resolve_use(state, seat, {**data, "choices": choices}, ed)
+            except IllegalAction:
+                continue
+            out.append({**data, "choices": choices})
+            break
     return out
 
 
