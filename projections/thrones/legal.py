@@ -908,14 +908,19 @@ def effect_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step
     return None
 
 
+def _may_use(state: State, actor: int) -> bool:
+    """A seat in the game may use an ability after the setup, or answer a window."""
+    waiting = state.window is not None and bool(state.window.waiting)
+    return bool((_playing(state) or (waiting and not state.pending_winner))
+                and actor in state.active
+                and state.phase not in ("start", "setup", "setup_draw"))
+
+
 def use_ability_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:
     """Issue #30: the card, its ability, then each target in the card's order (the options
     those its filters allow now), then the cards knelt for influence; the last choice
     offers only what the rule accepts, so no walk ends in a refusal."""
-    waiting = state.window is not None and bool(state.window.waiting)
-    if not ((_playing(state) or (waiting and not state.pending_winner))
-            and isinstance(actor, int) and actor in state.active
-            and state.phase not in ("start", "setup", "setup_draw")):
+    if not isinstance(actor, int) or not _may_use(state, actor):
         return None
     if state.pick is not None:
         return _pick_steps(state, actor, made, ed)

@@ -38,6 +38,8 @@ OPTION_LABELS: Mapping[str, Message] = {
     "dead_pile_blocks_unique": M("a unique card in the dead pile keeps its copies out"),
     "draw_cap": M("most cards an effect draws per player per round (no value: no cap)"),
     "allow_mulligan": M("a mulligan is allowed"),
+    "when_revealed": M("who resolves the plots' when-revealed abilities: the rules, or the "
+                       "table's recorder"),
 }
 
 
