@@ -249,10 +249,7 @@ class State:
 def initial_state(created: Mapping[str, Any], components: Components) -> State:
     """Before start_game: seats and options only."""
     mode = str(created.get("mode") or "table")
-    # ruling 32: in digital play nobody may record a plot's effect, so the rules resolve it
-    # unless the game says otherwise; at a table the default leaves it to the table
-    options = {**DEFAULT_OPTIONS, "when_revealed": "rules" if mode == "digital" else "table",
-               **dict(created.get("options") or {})}
+    options = {**DEFAULT_OPTIONS, **dict(created.get("options") or {})}
     names = tuple(str(n) for n in created["players"])
     return State(n=len(names), options=tuple(sorted(options.items())), names=names,
                  mode=mode,
