@@ -220,6 +220,7 @@ ACTION_NAMES = {
     "resolve_dominance": M("resolve dominance"), "setup_cards": M("setup cards"),
     "setup_draw": M("setup draw"), "start_game": M("start game"),
     "take_challenge": M("take challenge"), "use_ability": M("use ability"),
+    "pass_window": M("pass"),
 }
 #: the fields of an action's data or an op, as a refusal names one
 FIELD_NAMES = {
