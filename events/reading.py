@@ -57,7 +57,7 @@ class GameReader:
         if self.viewer != TABLE or not 0 <= at <= self.ctx.last:
             return False
         events = self._folding.store.events(self.ctx.id, upto=at)
-        return not any(withheld for _, withheld, _ in self._shown_run(events)) and \
+        return not any(run[1] for run in self._shown_run(events)) and \
             self.rules.view(self._folding.cursor(self.ctx, at).state, TABLE) == \
             self.rules.view(self._folding.cursor(self.ctx, at).state, ALL)
 
@@ -127,11 +127,9 @@ class GameReader:
 
     def history(self, after: int = -1, limit: int | None = None
                 ) -> tuple[list[Envelope], dict[int, dict[str, Any]]]:
-        """Envelopes after `after` as this caller may see them, and annotations by seq.
-
-        A page reads itself and the events aimed at it (events/paging.py) and is redacted
-        by a fold from the cursor before it, so it costs O(page + K) however long the game.
-        """
+        """Envelopes after `after` as this caller may see them, and annotations by seq. A
+        page reads itself and the events aimed at it (events/paging.py) and one fold from
+        the cursor before it (redaction, outcomes): O(page + K) however long the game."""
         store, ctx = self._folding.store, self.ctx
         envs = list(store.events(ctx.id, after=after, limit=limit))
         marks = None
@@ -144,26 +142,29 @@ class GameReader:
         out: list[Envelope] = []
         notes: dict[int, dict[str, Any]] = {}
         shown_by_seq: dict[int, Envelope] = {}
-        for env, withheld, shown in self._shown_run(envs):
+        for env, withheld, shown, before in self._shown_run(envs, self.rules.outcome_types):
             shown_by_seq[env["seq"]] = shown
-            notes[env["seq"]] = self._note(shown, withheld, marks, invalid, shown_by_seq)
+            notes[env["seq"]] = self._note(shown, withheld, marks, invalid, shown_by_seq,
+                                           before)
             out.append(shown)
         return out, notes
 
-    def _shown_run(self, envs: Iterable[Envelope]) -> Iterator[tuple[Envelope, bool, Envelope]]:
-        """(event, withheld?, as shown) for consecutive events, redacted by a fold from the
-        cursor before the first."""
+    def _shown_run(self, envs: Iterable[Envelope], fold: frozenset[str] = frozenset()
+                   ) -> Iterator[tuple[Envelope, bool, Envelope, Cursor | None]]:
+        """(event, withheld?, as shown, cursor before it) by one fold from the cursor before
+        the first: it redacts, and the `fold` types' outcomes read it (not a fold each)."""
         folder = None
         for env in envs:
-            if self.sees_all:
-                yield env, False, env
+            if self.sees_all and not fold:
+                yield env, False, env, None
                 continue
             if folder is None:
                 folder = self._folding.folder(self.ctx)
                 if env["seq"] > 0:
                     folder.resume(self._folding.cursor(self.ctx, env["seq"] - 1))
-            shown, withheld = self.shown(env, folder.last)
-            yield env, withheld, shown
+            before = folder.last
+            shown, withheld = self.shown(env, before)
+            yield env, withheld, shown, before
             folder.feed(env)
 
     def _target_before(self, env: Envelope) -> int | None:
@@ -173,12 +174,11 @@ class GameReader:
     def export(self) -> Iterator[str]:
         """The log as JSON Lines, as this caller may see it (whole for the full view),
         streamed: memory does not grow with the game."""
-        events = self._folding.store.events(self.ctx.id)
-        return _lines(shown for _, _, shown in self._shown_run(events))
+        return _lines(run[2] for run in self._shown_run(self._folding.store.events(self.ctx.id)))
 
     def envelopes(self) -> list[Envelope]:
         """The whole log as this caller may see it (for aligning two records)."""
-        return [shown for _, _, shown in self._shown_run(self._folding.store.events(self.ctx.id))]
+        return [run[2] for run in self._shown_run(self._folding.store.events(self.ctx.id))]
 
     def shown(self, env: Envelope, before: Cursor | None) -> tuple[Envelope, bool]:
         """The one redaction: `env` as this caller may see it, given the cursor before it."""
@@ -189,7 +189,7 @@ class GameReader:
 
     # -- annotations -----------------------------------------------------------------------
     def _note(self, shown: Envelope, withheld: bool, marks: Marks, invalid: dict[int, str],
-              seen: dict[int, Envelope]) -> dict[str, Any]:
+              seen: dict[int, Envelope], before: Cursor | None) -> dict[str, Any]:
         seq = shown["seq"]
         note: dict[str, Any] = {}
         if withheld:
@@ -202,18 +202,18 @@ class GameReader:
             note["invalid"] = invalid[seq]
         note["description"] = self.sentence(shown, seen)
         if shown["type"] in self.rules.outcome_types and not withheld:
-            said = self._outcome(shown)
+            said = self._outcome(shown, before)
             if said:
                 note["description"] = M("{sentence}: {outcome}", sentence=note["description"],
                                         outcome=said)
         return note
 
-    def _outcome(self, shown: Envelope) -> str | None:
+    def _outcome(self, shown: Envelope, before: Cursor | None) -> str | None:
         """What the move decided (a challenge's winner), from the game as it stood before
         it; a move the rules no longer read on that state says nothing more."""
-        try:
-            before = self._folding.cursor(self.ctx, shown["seq"] - 1).state
-            return self.rules.outcome(before, to_action(shown), self.ctx.players)
+        try:  # `before`: the page's own fold (None only before event 0)
+            state = (before or self._folding.cursor(self.ctx, shown["seq"] - 1)).state
+            return self.rules.outcome(state, to_action(shown), self.ctx.players)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, IllegalAction):
             return None
 

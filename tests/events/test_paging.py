@@ -15,6 +15,8 @@ import pytest
 
 from events import Recorder, paging
 from events.model import GENESIS, seal
+from events.reading import GameReader as Reader
+from events.samples import fixtures_dir
 from events.sql import AIMED
 from events.sqlite import SQLITE
 
@@ -156,3 +158,44 @@ def test_sqlite_finds_the_events_aimed_at_a_page_through_its_index(store):
                  "PRIMARY KEY (game_id, seq))")
     plan = str(bare.execute(f"EXPLAIN QUERY PLAN {sql}", ("g", 1, 2)).fetchall())
     assert "events_by_target" not in plan, "the check sees a missing index"
+
+
+# -- a page whose events say what they decided (a Thrones challenge's winner) --------------
+
+THRONES_SAMPLE = fixtures_dir() / "thrones" / "4_players.jsonl"
+_REAL_OUTCOME = Reader._outcome
+#: the page, the fold from the start up to it, and the undo and redo aimed at it
+PAGE_BOUND = 100 + 100 + 2 * 100
+
+
+def _outcome_page(rec: Recorder, monkeypatch) -> tuple[int, dict[int, dict]]:
+    """(events read for a 100-event page of a Thrones game, its notes)."""
+    gid = "thrones-4-players"
+    if rec.store.game(gid) is None:
+        with open(THRONES_SAMPLE, encoding="utf-8") as fh:
+            assert rec.import_lines(fh).id == gid
+    fresh = Recorder(rec.store)
+    fresh.state(gid)
+    read = _count_reads(rec.store, monkeypatch)
+    events, notes = fresh.history(gid, 100, 100)
+    assert len(events) == 100 and sum(": " in n["description"] for n in notes.values()) > 5
+    return read[0], notes
+
+
+def test_a_page_reads_each_outcome_from_its_own_fold_not_a_fold_per_outcome(rec, monkeypatch):
+    """Who won each challenge is read from the state before it: the page's one fold has
+    it. The oracle is the page arithmetic: the page, the fold up to it, what aims at it."""
+    read, notes = _outcome_page(rec, monkeypatch)
+    assert read <= PAGE_BOUND, read
+    monkeypatch.undo()
+    monkeypatch.setattr(Reader, "_outcome", lambda self, shown, before:
+                        _REAL_OUTCOME(self, shown, None))
+    assert _outcome_page(rec, monkeypatch)[1] == notes  # what each fold of its own says
+
+
+def test_the_outcome_count_catches_a_fold_per_outcome(rec, monkeypatch):
+    """The planted fault: each outcome folds from the start again (the old way)."""
+    monkeypatch.setattr(Reader, "_outcome", lambda self, shown, before:
+                        _REAL_OUTCOME(self, shown, None))
+    read, _ = _outcome_page(rec, monkeypatch)
+    assert read > PAGE_BOUND, read
