@@ -1069,13 +1069,16 @@ def _blanked(b: Board, victim: str) -> State:
 
 
 def test_core_086_a_blank_card_has_no_ability_to_use_or_be_offered() -> None:
-    b = baratheon(phase="marshalling", turn=1)
+    b = baratheon(phase="marshalling", mode="table")
     other = b.play(1, "core_086")  # seat 1's own Courtier, a non-unique character
     b.play(1, "core_017")  # something it could blank
+    from projections.thrones.apply.abilities import sources_of
+
     assert any(m["data"]["card"] == other for m in offered(b.state, 1))
     state = _blanked(b, other)
     refused(state, 1, other, "blank_text", code="text_blank", character=other)
     assert not any(m["data"]["card"] == other for m in offered(state, 1))
+    assert other in sources_of(b.state, 1, ED) and other not in sources_of(state, 1, ED)
 
 
 @needs("would_be_killed")
@@ -1183,16 +1186,29 @@ def test_core_145_milk_on_hodor_he_may_attack_and_be_bypassed_by_stealth() -> No
     sneak = b.play(0, "core_087")  # Bastard of Robert: stealth, power icon
     b.challenge("power", attacker=0, defender=1, attackers=[sneak],
                 step="attackers_declared")
+    bypass = Action.of("assign_stealth", 0, {"bypass": {sneak: hodor}})
+    walker = Walker(RULES, table=False)
+
+    def bypasses(state: State) -> list[Any]:
+        return [m["data"]["bypass"] for m in walker.moves(state, "assign_stealth", 0)]
+
     assert not can_attack(b.state, 1, hodor, "military", play_index(b.state), ED)
     assert greedy_stealth(b.state, b.state.challenge, ED) == {}
+    assert bypasses(b.state) == [{}]
+    with pytest.raises(IllegalAction):
+        RULES.apply(b.state, bypass)
     b.play(0, "core_145", on=hodor)
     state = b.state
     assert can_attack(state, 1, hodor, "military", play_index(state), ED)
     assert greedy_stealth(state, state.challenge, ED) == {sneak: hodor}
+    assert {sneak: hodor} in bypasses(state)
+    assert RULES.apply(state, bypass).challenge.stealth == ((sneak, hodor),)
 
 
 def test_core_086_the_blank_ends_with_the_phase() -> None:
     b = baratheon(phase="marshalling")
+    b.revealed_plot(0, "core_182")
+    b.revealed_plot(1, "core_182")
     master = b.play(1, "core_020")
     b.play(1, "core_019")
     state = _blanked(b, master)
