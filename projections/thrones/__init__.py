@@ -31,7 +31,7 @@ from . import chance, legal, scoring, views, words
 
 # the named functions of the cards register themselves by card id (abilities/registry.py);
 # imported here, not by the rules that call them, so no module imports itself back
-from .abilities import baratheon, lannister, neutral, stark, targaryen  # noqa: F401
+from .abilities import baratheon, lannister, lasting, neutral, stark, targaryen  # noqa: F401
 from .actions import ACTIONS
 from .apply.challenges import challenge_outcome
 from .apply.effects import OP_TYPES

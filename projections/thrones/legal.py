@@ -44,6 +44,7 @@ from .apply.claims import claim_victims, extra_opponent_options, participants_of
 from .apply.revealed import apply_use_ability
 from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup
+from .apply.text import text_of
 from .apply.titles import holder
 from .apply.turns import greedy_stealth, to_act
 from .apply.values import (
@@ -702,10 +703,10 @@ def declare_challenge_steps(state: State, actor: Actor, made: Made, ed: Componen
         return Choice(("defender",), M("Opponent to challenge ({type})",
                                        type=CHALLENGE_TYPES.get(str(kind), str(kind))),
                       tuple(_seat_option(state, s) for s in against[kind]))
-    return _participants(made, "attackers", ready[kind], kind, "attack", ed, least=1)
+    return _participants(state, made, "attackers", ready[kind], kind, "attack", ed, least=1)
 
 
-def _participants(made: Made, name: str, eligible: list[CardId], kind: str, side: str,
+def _participants(state: State, made: Made, name: str, eligible: list[CardId], kind: str, side: str,
                   ed: Components, least: int) -> Step:
     """Attackers or defenders picked one by one from `eligible` (at least `least`), then
     those of them whose card says they need not kneel (§8.2, §8.5)."""
@@ -717,7 +718,7 @@ def _participants(made: Made, name: str, eligible: list[CardId], kind: str, side
             can_end=len(picked) >= least, fewest=least or None)
     if not picked:
         return Done({name: []})
-    exempt = [c for c in picked if kind in ed.card(c).kneel_exempt(side)]
+    exempt = [c for c in picked if kind in text_of(state, c, ed).kneel_exempt(side)]
     standing = made.picked("not_kneeling")
     left = [c for c in exempt if c not in standing]
     if exempt and made.is_open("not_kneeling") and left:
@@ -744,7 +745,7 @@ def assign_stealth_steps(state: State, actor: Actor, made: Made, ed: Components)
     if made.has("bypass"):
         return DONE
     targets = [c.id for c in state.cards if c.controller == ch.defender and c.host is None
-               and ed.is_character(c.id) and not ed.card(c.id).stealth_immune
+               and ed.is_character(c.id) and not text_of(state, c.id, ed).stealth_immune
                and not has_keyword(state, c.id, "stealth", ed, index)]
     return Choice(("bypass",), M("Characters the stealth attackers bypass"), tuple(
         Option(b, _bypass_words(b, ed)) for b in _bypasses(sneaks, targets)))
@@ -796,7 +797,7 @@ def declare_defenders_steps(state: State, actor: Actor, made: Made, ed: Componen
         return None
     eligible = eligible_defenders(state, ch, ed)
     least = 1 if eligible and state.option("defense_compulsory") else 0
-    return _participants(made, "defenders", eligible, ch.type, "defend", ed, least)
+    return _participants(state, made, "defenders", eligible, ch.type, "defend", ed, least)
 
 
 def take_challenge_steps(state: State, actor: Actor, made: Made, ed: Components) -> Step:

@@ -45,14 +45,19 @@ TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter
 COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
-CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend")
+CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend",
+                "blank_text")
 #: the fields of the ops only a constant ability has (docs: "Constant abilities"): the
 #: rules check them where they apply (apply/restrictions.py)
 RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
     "immune": ("filter", "to", "from", "while"),
     "cannot_be_discarded": ("filter", "while"),
     "cannot_defend": ("filter", "while"),
+    # the text box of each covered card is blank (apply/text.py; Milk of the Poppy)
+    "blank_text": ("filter",),
 }
+#: the keys of a `blank_text` filter: its bearer, or itself (apply/text.py reads no more)
+BLANK_FILTER_KEYS = ("bearer", "itself")
 #: the fields a constant's `continuous` has beyond §9's (vocab, issue #30 item 2)
 CONSTANT_CONTINUOUS_FIELDS = ("strength_per", "while")
 #: the keys of a constant's filter: §9's printed keys, `bearer`, and `itself` (the source)
@@ -392,7 +397,9 @@ def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]
     op = _op(where, data, fields, known)
     if name == "note":
         return op
-    _keys(where, op.get("filter") or {}, CONSTANT_FILTER_KEYS, f"the filter of {name}")
+    _keys(where, op.get("filter") or {},
+          BLANK_FILTER_KEYS if name == "blank_text" else CONSTANT_FILTER_KEYS,
+          f"the filter of {name}")
     _while(where, op.get("while") or {})
     if "strength_per" in op:
         per = _keys(where, op["strength_per"], STRENGTH_PER, "strength_per")

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction, plural, replace, require, thaw
-from ..abilities.registry import CHANCE, FUNCTIONS, OPTIONS, Use, chooser_of
+from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
@@ -24,6 +24,7 @@ from .effects import apply_op
 from .guards import who
 from .restrictions import immune_by
 from .saves import restored, still_gone
+from .text import BLANK, text_of
 from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
 
@@ -47,6 +48,8 @@ class Source:
     zone: str  # play | hand | discard | dead | plot | title | house | none
     instance: CardId | None
     controller: Seat | None
+    #: its text is blank (text.py): it has no abilities now
+    blank: bool = False
 
 
 def source_of(state: State, ref: object, ed: Components) -> Source:
@@ -78,7 +81,9 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
     zone, controller = "none", None
     ip = play_index(state).get(ref)
     if ip is not None:
-        zone, controller = "play", ip.controller
+        text = text_of(state, ref, ed)
+        return Source(ref, card.name, card, text.abilities, "play", ref, ip.controller,
+                      blank=text is BLANK)
     elif owner < len(state.players):
         player = state.players[owner]
         for name, pile in (("hand", player.hand), ("discard", player.discard),
@@ -821,6 +826,8 @@ def _ability_named(source: Source, data: Mapping[str, Any]) -> Ability:
     """The source's ability the use names, or a refusal listing the ones it has."""
     ident = data.get("ability")
     ability = next((a for a in source.abilities if a.id == ident), None)
+    require(ability is not None or not source.blank, "text_blank",
+            M("{card}: its text is blank now, so it has no ability to use", card=source.name))
     if ability is None:
         names = ", ".join(f"“{a.label}”" for a in source.abilities if a.kind != "constant")
         raise IllegalAction("no_ability", f"{source.name} has no ability “{ident}”"
@@ -903,7 +910,7 @@ def sources_of(state: State, seat: Seat, ed: Components) -> list[str]:
     """Every reference a seat might use an ability from: its cards in play, hand and
     piles that have abilities, its revealed plot, House card and title."""
     out: list[str] = [c.id for c in state.cards if c.controller == seat
-                      and ed.card(c.id).abilities]
+                      and text_of(state, c.id, ed).abilities]
     player = state.players[seat]
     for pile in (sorted(set(player.hand)), player.discard, player.dead):
         out.extend(c for c in pile if any(a.zone != "play" for a in ed.card(c).abilities))
@@ -919,7 +926,7 @@ def sources_of(state: State, seat: Seat, ed: Components) -> list[str]:
         if trig.restore is not None and still_gone(state, trig):  # a save's own source
             back = restored(state, trig)  # may have left play with the card (saves.py)
             out.extend(c.id for c in back.cards if c.controller == seat
-                       and ed.card(c.id).abilities and c.id not in out)
+                       and text_of(back, c.id, ed).abilities and c.id not in out)
     return list(dict.fromkeys(out))
 
 
@@ -939,6 +946,16 @@ def _check_limit(state: State, source: Source, ability: Ability) -> None:
                 "limit_reached",
                 f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
                 f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
+
+
+def _lasting(ctx: Context, after: State) -> State:
+    """What the use leaves beyond its ops (registry LASTING), on the state after them."""
+    key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
+    fn = LASTING.get(key)
+    if fn is None:
+        return after
+    out: State = fn(_use(ctx, ctx.choices), after)
+    return out
 
 
 def _zone_words(zone: str) -> str:
@@ -969,6 +986,7 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
     try:
         for op in ability_ops(ctx):
             after = apply_op(after, seat, op, ed)
+        after = _lasting(ctx, after)
     except IllegalAction as err:
         raise _named(source, err) from None
     after = _answered(_record_use(after, source, ability), source.ref, ability, number)

@@ -14,7 +14,9 @@ from .claims import advance_pending, claim_value, close_challenge
 from .guards import require_turn, seat_of, who, whose
 from .restrictions import defend_forbidden
 from .rounds import set_phase
+from .text import text_of
 from .titles import forbidden, holder, opposes, supports, title_name
+from .tolls import pay_tolls
 from .values import Index, has_icon, has_keyword, play_index, strength
 from .victory import check_victory, rule
 from .zones import add_power, gain_house_power
@@ -72,7 +74,7 @@ def can_attack(state: State, seat: Seat, card: CardId, kind: str, index: Index,
     icon."""
     ip = index.get(card)
     return (ip is not None and ip.controller == seat and ip.host is None and not ip.knelt
-            and ed.is_character(card) and not ed.card(card).cannot_attack
+            and ed.is_character(card) and not text_of(state, card, ed).cannot_attack
             and has_icon(state, card, kind, ed, index))
 
 
@@ -85,11 +87,11 @@ def _can_defend(state: State, seat: Seat, card: CardId, kind: str, index: Index,
             and defend_forbidden(state, ip, ed) is None)
 
 
-def _check_not_kneeling(chosen: list[CardId], listed: Any, kind: str, side: str,
-                        ed: Components) -> list[CardId]:
+def _check_not_kneeling(state: State, chosen: list[CardId], listed: Any, kind: str,
+                        side: str, ed: Components) -> list[CardId]:
     exempt = list(listed or ())
     for card in exempt:
-        rule_ = ed.card(card).kneel_exempt(side)
+        rule_ = text_of(state, card, ed).kneel_exempt(side)
         require(card in chosen and kind in rule_, "not_kneel_exempt",
                 Message(KNEEL_WHEN[side].key, {"card": ed.name(card),
                                            "challenge": a_challenge(kind)}),
@@ -126,11 +128,13 @@ def apply_declare_challenge(state: State, action: Action, ed: Components) -> Sta
                   challenge=a_challenge(kind), player=who(state, seat),
                   type=CHALLENGE_TYPES.get(kind, kind)),
                 card=card)
-    exempt = _check_not_kneeling(attackers, data.get("not_kneeling"), kind, "attack", ed)
+    exempt = _check_not_kneeling(state, attackers, data.get("not_kneeling"), kind, "attack",
+                                 ed)
     used = list(state.players[seat].used)
     used[TYPES.index(kind)] += 1
     state = _kneel_all(state.with_player(seat, used=tuple(used)), attackers, exempt)
-    return replace(state, challenge=Challenge(kind, seat, defender, tuple(attackers)))
+    return pay_tolls(replace(state, challenge=Challenge(kind, seat, defender,
+                                                        tuple(attackers))))
 
 
 def _require_challenge_turn(state: State, action: Action) -> None:
@@ -170,7 +174,7 @@ def apply_assign_stealth(state: State, action: Action, ed: Components) -> State:
         ok = (ip is not None and ip.controller == ch.defender and ip.host is None
               and ed.is_character(target)
               and not has_keyword(state, target, "stealth", ed, index)
-              and not ed.card(target).stealth_immune)
+              and not text_of(state, target, ed).stealth_immune)
         require(ok, "illegal_stealth_target", M("{card} cannot be bypassed by stealth (needs "
                                                 "a defending player's character without "
                                                 "stealth)", card=ed.name(target)),
@@ -250,7 +254,7 @@ def apply_declare_defenders(state: State, action: Action, ed: Components) -> Sta
             Mn("must declare at least one defender: {player} has {count} eligible character",
                "must declare at least one defender: {player} has {count} eligible characters",
                len(eligible), player=who(state, ch.defender)), eligible=len(eligible))
-    exempt = _check_not_kneeling(defenders, action.data.get("not_kneeling"), ch.type,
+    exempt = _check_not_kneeling(state, defenders, action.data.get("not_kneeling"), ch.type,
                                  "defend", ed)
     state = _kneel_all(state, defenders, exempt)
     return replace(state, challenge=replace(ch, defenders=(*ch.defenders, *defenders),

@@ -15,6 +15,7 @@ from typing import Any
 from ..abilities.schema import Ability
 from ..edition import CardId, Components, Seat
 from ..state import InPlay, State
+from .text import blanked, text_of
 from .values import PRINTED, constant_holds
 
 
@@ -33,11 +34,13 @@ def _sources(state: State, ed: Components) -> Iterator[InPlay]:
 
 def restrictions(state: State, kind: str, ed: Components
                  ) -> Iterator[tuple[InPlay, Ability, Mapping[str, Any]]]:
-    """(source, ability, op) of every `kind` restriction that applies now."""
+    """(source, ability, op) of every `kind` restriction that applies now; a blank card's
+    constants apply not (text.py)."""
     if not ed.restriction_cards:
         return
+    blanks = blanked(state, ed)
     for source in _sources(state, ed):
-        for ability in ed.card(source.id).constants:
+        for ability in text_of(state, source.id, ed, blanks).constants:
             for op in ability.ops:
                 if op.get("op") == kind and constant_holds(op.get("while") or {}, source,
                                                            state, ed):

@@ -13,6 +13,7 @@ from ...rules import Actor
 from ..edition import CardId, Components, Seat
 from ..state import Challenge, State
 from .challenges import redirect_problem, take_problem
+from .text import text_of
 from .titles import holder
 from .values import has_keyword, play_index
 from .victory import chooser
@@ -83,7 +84,7 @@ def greedy_stealth(state: State, ch: Challenge, ed: Components) -> dict[CardId, 
     """Each stealth attacker bypasses the next character of the defender it may (§8.3)."""
     index = play_index(state)
     targets = [c.id for c in state.cards if c.controller == ch.defender and c.host is None
-               and ed.is_character(c.id) and not ed.card(c.id).stealth_immune
+               and ed.is_character(c.id) and not text_of(state, c.id, ed).stealth_immune
                and not has_keyword(state, c.id, "stealth", ed, index)]
     bypass = {}
     for att in ch.attackers:

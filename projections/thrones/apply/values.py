@@ -16,6 +16,7 @@ from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import Filter, InPlay, Modifier, State
 from ..words import house_card_of, words
 from .guards import thing, who, whose
+from .text import Text, blanked, text_of
 
 Index = dict[CardId, InPlay]
 
@@ -85,9 +86,9 @@ class _Values:
 
     __slots__ = ("blank", "icons", "keywords", "lost_icons", "lost_keywords", "strength")
 
-    def __init__(self, card: Card) -> None:
+    def __init__(self, card: Card, text: Text) -> None:
         self.strength = card.strength
-        self.icons, self.keywords = set(card.icons), set(card.keywords)
+        self.icons, self.keywords = set(card.icons), set(text.keywords)
         self.lost_icons: set[str] = set()
         self.lost_keywords: set[str] = set()
         self.blank = False
@@ -236,17 +237,19 @@ _WHILE: dict[str, Callable[[State, InPlay, Any, Components], bool]] = {
 
 def values(state: State, card: CardId, ed: Components, index: Index | None = None
            ) -> tuple[int, frozenset[str], frozenset[str], bool]:
-    """(current STR, icons, keywords, no_strength) of a card in play (§3)."""
+    """(current STR, icons, keywords, no_strength) of a card in play (§3). A blank card's
+    text (its keywords, an attachment's grants, a card's constants) is not read (text.py)."""
     index = index if index is not None else play_index(state)
-    out = _Values(ed.card(card))
+    blanks = blanked(state, ed)
+    out = _Values(ed.card(card), text_of(state, card, ed, blanks))
     ip = index[card]
     constant_cards = ed.constant_cards
     for a in state.cards:
         if a.host == card:
-            for g in ed.card(a.id).grants:
+            for g in text_of(state, a.id, ed, blanks).grants:
                 if _grant_active(g.when, card, state):
                     out.gain(g.strength, g.icons, g.keywords)
-        if ed.card(a.id).number in constant_cards:
+        if ed.card(a.id).number in constant_cards and a.id not in blanks:
             _constant_gain(out, a, ip, state, index, ed)
     _plot_constants(state, ip, index, ed, out)
     for mod in state.modifiers:

@@ -11,7 +11,8 @@ import pytest
 
 from projections.choices import Walker
 from projections.rules import Action, IllegalAction, replace
-from projections.thrones.apply.values import has_keyword, marshal_cost, strength
+from projections.thrones.apply.text import blank
+from projections.thrones.apply.values import has_icon, has_keyword, marshal_cost, strength
 from projections.thrones.state import State
 from tests.projections.thrones_cards.harness import (
     ED,
@@ -211,13 +212,18 @@ def test_core_068_lightbringer_kneels_to_save_its_bearer() -> None:
 
 
 # core_145 Milk of the Poppy: "Bearer's text box counts as blank (traits remain)."
-def test_core_145_milk_of_the_poppy_is_declared_as_a_constant_not_automated() -> None:
-    milk = ED.by_number[145].abilities
-    assert [(a.kind, a.automated) for a in milk] == [("constant", False)]
-    b = baratheon(phase="marshalling")
-    host = b.play(1, "core_017")
-    poppy = b.play(0, "core_145", on=host)
-    refused(b.state, 0, poppy, "blank_bearer", code="applies_by_itself")
+# (card ruling B18: the bearer's text is read as blank while Milk is on it)
+def test_core_145_milk_of_the_poppy_blanks_its_bearer_while_attached() -> None:
+    b = baratheon(phase="marshalling", mode="table")
+    pup = b.play(1, "core_019")  # Direwolf Pup: keyword no_attachments
+    master = b.play(1, "core_020")  # Kennel Master: +1 STR per Direwolf in play
+    poppy = b.play(0, "core_145", on=master)
+    state = b.state
+    assert blank(state, master, ED) and not blank(state, pup, ED)
+    assert strength(state, master, ED) == 2  # printed 2, no Direwolf bonus while blank
+    refused(state, 0, poppy, "blank_bearer", code="applies_by_itself")
+    gone = _record(state, 0, {"op": "discard_from_play", "cards": [poppy]})
+    assert not blank(gone, master, ED) and strength(gone, master, ED) == 3
 
 
 # ---------------------------------------------------------------------------
@@ -515,16 +521,15 @@ def test_core_084_old_red_priest_dying_kneels_a_location_of_yours() -> None:
 
 
 # core_086 Renly's Courtier: "Kneel: treat a non-unique character's text as blank (traits
-# stay) until phase end." (blanking is not an op: declared, not automated; its cost and
-# target are checked)
+# stay) until phase end." (card ruling B18)
 def test_core_086_courtier_kneels_to_blank_a_non_unique_character() -> None:
     b = baratheon(phase="marshalling")
     courtier = b.play(0, "core_086")
-    guard = b.play(1, "core_017")  # not unique
+    guard = b.play(1, "core_020")  # Kennel Master: not unique
     bran = b.play(1, "core_013")  # unique
     after = use(b.state, 0, courtier, "blank_text", character=guard)
-    assert card(after, courtier).knelt
-    assert not ED.by_number[86].abilities[0].automated
+    assert card(after, courtier).knelt and blank(after, guard, ED)
+    assert not blank(after, bran, ED) and not blank(after, courtier, ED)
     refused(b.state, 0, courtier, "blank_text", code="wrong_target", character=bran)
     refused(after, 0, courtier, "blank_text", code="cannot_pay", character=guard)
 
@@ -1048,3 +1053,179 @@ def test_core_183_uneasy_truce_charges_a_declared_military_attacker() -> None:
     after = RULES.apply(b.state, Action.of("declare_challenge", 0, {
         "type": "military", "defender": 1, "attackers": [robert]}))
     assert (after.players[0].gold, after.players[1].gold) == (1, 5)
+
+
+# ---------------------------------------------------------------------------
+# Blank text (card ruling B18): Renly's Courtier (core_086) and Milk of the Poppy (core_145)
+# blank a card's text box. Each place the rules read a card's text is tested: a blank
+# card's X does not apply, and its traits, icons and STR stay.
+# ---------------------------------------------------------------------------
+
+
+def _blanked(b: Board, victim: str) -> State:
+    """The state after seat 0's Renly's Courtier blanks `victim` (until phase end)."""
+    courtier = b.play(0, "core_086")
+    return use(b.state, 0, courtier, "blank_text", character=victim)
+
+
+def test_core_086_a_blank_card_has_no_ability_to_use_or_be_offered() -> None:
+    b = baratheon(phase="marshalling", mode="table")
+    other = b.play(1, "core_086")  # seat 1's own Courtier, a non-unique character
+    b.play(1, "core_017")  # something it could blank
+    from projections.thrones.apply.abilities import sources_of
+
+    assert any(m["data"]["card"] == other for m in offered(b.state, 1))
+    state = _blanked(b, other)
+    refused(state, 1, other, "blank_text", code="text_blank", character=other)
+    assert not any(m["data"]["card"] == other for m in offered(state, 1))
+    assert other in sources_of(b.state, 1, ED) and other not in sources_of(state, 1, ED)
+
+
+@needs("would_be_killed")
+def test_core_086_a_blank_card_cannot_answer_a_window() -> None:
+    """Kennel Master's interrupt (with three Direwolves) saves him; blank, it is gone."""
+    b = baratheon(phase="marshalling", mode="table")
+    master = b.play(1, "core_020")
+    for wolf in ("core_011", "core_014", "core_019"):
+        b.play(1, wolf)
+    kill = {"op": "kill", "cards": [master]}
+    use(_record(b.state, 0, kill), 1, master, "dodge_death")  # the save, not blank
+    state = _record(_blanked(b, master), 0, kill)
+    refused(state, 1, master, "dodge_death", code="text_blank", name="Kennel Master")
+
+
+def test_core_086_a_blank_card_s_constant_does_not_apply_its_traits_icons_str_stay() -> None:
+    b = baratheon(phase="marshalling")
+    master = b.play(1, "core_020")  # printed STR 2, +1 per Direwolf in play
+    pup = b.play(1, "core_019")  # a Direwolf
+    assert strength(b.state, master, ED) == 3
+    state = _blanked(b, master)
+    assert strength(state, master, ED) == 2  # its constant is text: gone
+    blank_pup = _blanked(b, pup)
+    # the Pup's trait is not text: Kennel Master still counts it; its icon and STR stay
+    assert strength(blank_pup, master, ED) == 3 and strength(blank_pup, pup, ED) == 2
+    assert has_icon(blank_pup, pup, "military", ED)
+
+
+def test_core_086_a_blank_card_s_restriction_does_not_apply() -> None:
+    """Knight of the Rainwood can never be discarded from play; blank, he can."""
+    b = baratheon(phase="marshalling", mode="table")
+    knight = b.play(1, "core_081")
+    discard = {"op": "discard_from_play", "cards": [knight]}
+    with pytest.raises(IllegalAction):
+        _record(b.state, 0, discard)
+    after = _record(_blanked(b, knight), 0, discard)
+    assert not in_play(after, knight) and knight in after.players[1].discard
+
+
+def test_core_086_a_blank_card_s_printed_keywords_are_gone_gained_ones_stay() -> None:
+    b = baratheon(phase="marshalling", mode="table")
+    lurkers = b.play(1, "core_051")  # stealth, deadly, no attachments
+    state = _blanked(b, lurkers)
+    for keyword in ("stealth", "deadly", "no_attachments"):
+        assert has_keyword(b.state, lurkers, keyword, ED)
+        assert not has_keyword(state, lurkers, keyword, ED)
+    gained = _record(state, 0, {"op": "gain_keyword", "card": lurkers, "keyword": "renown",
+                                "until": "phase"})
+    assert has_keyword(gained, lurkers, "renown", ED)  # another card's effect still applies
+
+
+def test_core_086_a_blank_character_loses_no_attachments_so_an_attachment_may_go_on_it(
+        ) -> None:
+    b = baratheon(phase="marshalling", gold=5)
+    host = b.play(1, "core_016")  # War Host of the North: no attachments
+    drunk = b.hand(0, "core_069")  # Stinking Drunk, an attachment for any character
+    marshal = Action.of("marshal_card", 0, {"card": drunk, "attach_to": host})
+    with pytest.raises(IllegalAction):
+        RULES.apply(b.state, marshal)
+    after = RULES.apply(_blanked(b, host), marshal)
+    assert card(after, drunk).host == host
+
+
+def test_core_145_a_blank_attachment_s_grants_do_not_apply() -> None:
+    """Lordship grants its bearer a power icon; a lasting blank on Lordship (the one
+    accessor reads an attachment's text too) takes it away."""
+    from projections.thrones.apply.text import blank_effect
+
+    b = baratheon(phase="marshalling")
+    master = b.play(1, "core_020")  # military icon only
+    lordship = b.play(1, "core_140", on=master)
+    assert has_icon(b.state, master, "power", ED)
+    state = replace(b.state, modifiers=(blank_effect(lordship),))
+    assert not has_icon(state, master, "power", ED)
+
+
+def test_core_145_milk_on_ser_rodrik_he_kneels_when_defending() -> None:
+    """Ser Rodrik Cassel's printed "stays standing when declared as a defender" is text."""
+    b = Board(houses=("Baratheon", "Stark"), phase="challenges")
+    attacker = b.play(0, "core_089")  # Host of Storm's End
+    rodrik = b.play(1, "core_004")
+    b.challenge("military", attacker=0, defender=1, attackers=[attacker],
+                step="attackers_declared")
+    b.set(turn=1)
+    defend = Action.of("declare_defenders", 1, {"defenders": [rodrik],
+                                                "not_kneeling": [rodrik]})
+    assert not card(RULES.apply(b.state, defend), rodrik).knelt
+    b.play(0, "core_145", on=rodrik)
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(b.state, defend)
+    assert err.value.code == "not_kneel_exempt"
+    walker = Walker(RULES, table=False)
+    moves = list(walker.moves(b.state, "declare_defenders", 1, limit=50))
+    assert moves and all(not m["data"].get("not_kneeling") for m in moves)
+
+
+def test_core_145_milk_on_hodor_he_may_attack_and_be_bypassed_by_stealth() -> None:
+    """Hodor's "never declared as an attacker" and "cannot be bypassed by stealth" are text."""
+    from projections.thrones.apply.challenges import can_attack
+    from projections.thrones.apply.turns import greedy_stealth
+    from projections.thrones.apply.values import play_index
+
+    b = Board(houses=("Baratheon", "Stark"), phase="challenges")
+    hodor = b.play(1, "core_012")
+    sneak = b.play(0, "core_087")  # Bastard of Robert: stealth, power icon
+    b.challenge("power", attacker=0, defender=1, attackers=[sneak],
+                step="attackers_declared")
+    bypass = Action.of("assign_stealth", 0, {"bypass": {sneak: hodor}})
+    walker = Walker(RULES, table=False)
+
+    def bypasses(state: State) -> list[Any]:
+        return [m["data"]["bypass"] for m in walker.moves(state, "assign_stealth", 0)]
+
+    assert not can_attack(b.state, 1, hodor, "military", play_index(b.state), ED)
+    assert greedy_stealth(b.state, b.state.challenge, ED) == {}
+    assert bypasses(b.state) == [{}]
+    with pytest.raises(IllegalAction):
+        RULES.apply(b.state, bypass)
+    b.play(0, "core_145", on=hodor)
+    state = b.state
+    assert can_attack(state, 1, hodor, "military", play_index(state), ED)
+    assert greedy_stealth(state, state.challenge, ED) == {sneak: hodor}
+    assert {sneak: hodor} in bypasses(state)
+    assert RULES.apply(state, bypass).challenge.stealth == ((sneak, hodor),)
+
+
+def test_core_086_the_blank_ends_with_the_phase() -> None:
+    b = baratheon(phase="marshalling")
+    b.revealed_plot(0, "core_182")
+    b.revealed_plot(1, "core_182")
+    master = b.play(1, "core_020")
+    b.play(1, "core_019")
+    state = _blanked(b, master)
+    for seat in (0, 1):
+        state = RULES.apply(state, Action.of("end_marshalling", seat, {}))
+    assert state.phase == "challenges"
+    assert not blank(state, master, ED) and strength(state, master, ED) == 3
+
+
+def test_core_086_a_blank_card_s_printed_income_is_not_text() -> None:
+    """Ruling B18: gold, influence and initiative bonuses are printed outside the text
+    box; a blank Lannisport Steward (printed +2 income) still gives its gold."""
+    from projections.thrones.apply.rounds import _income
+
+    b = baratheon(phase="marshalling")
+    steward = b.play(1, "core_052")
+    b.revealed_plot(1, "core_182")  # Mutual Cause: income 3
+    state = _blanked(b, steward)
+    assert blank(state, steward, ED)
+    assert _income(state, 1, ED) == _income(b.state, 1, ED) == 3 + 2

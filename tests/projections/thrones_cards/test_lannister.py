@@ -747,17 +747,54 @@ def test_core_164_call_their_bluff_discards_every_copy_of_the_named_card() -> No
 
 # -- I'm You Writ Small --------------------------------------------------------------------
 # core_165: "A character gains deadly until phase end; the card then stays on a Lannister
-# character as a +2 STR boon." (the boon is the table's: not automated)
+# character as a +2 STR boon." (card ruling L22)
 def test_core_165_writ_small_gives_deadly_this_phase() -> None:
     b = lannister(phase="challenges")
     writ = b.hand(0, "core_165")
     tyrion = b.play(0, "core_038")
     bran = b.play(1, "core_013")
-    after = use(b.state, 0, writ, "deadly_boon", victim=tyrion, host=tyrion)
-    assert has_keyword(after, tyrion, "deadly", ED)
+    after = use(b.state, 0, writ, "deadly_boon", victim=bran, host=tyrion)
+    assert has_keyword(after, bran, "deadly", ED)
     refused(b.state, 0, writ, "deadly_boon", code="wrong_target", victim=tyrion, host=bran)
     refused(after, 0, writ, "deadly_boon", code="not_in_zone", victim=tyrion, host=tyrion)
-    assert not declared("core_165").abilities[0].automated
+
+
+def test_core_165_writ_small_stays_on_the_lannister_character_as_a_two_strength_boon() -> None:
+    b = lannister(phase="challenges")
+    writ = b.hand(0, "core_165")
+    tyrion = b.play(0, "core_038")  # printed STR 3
+    bran = b.play(1, "core_013")
+    after = use(b.state, 0, writ, "deadly_boon", victim=bran, host=tyrion)
+    assert writ not in after.players[0].hand and writ not in after.players[0].discard
+    assert card_of(after, writ).host == tyrion and card_of(after, writ).controller == 0
+    assert strength(after, tyrion, ED) == 3 + 2
+    assert strength(after, bran, ED) == strength(b.state, bran, ED)  # only its bearer
+    from projections.thrones.apply.rounds import set_phase
+
+    later = set_phase(after, "dominance")  # the deadly ends with the phase, the boon stays
+    assert not has_keyword(later, bran, "deadly", ED) and strength(later, tyrion, ED) == 5
+    refused(after, 0, writ, "boon_strength", code="applies_by_itself")
+
+
+def test_core_165_writ_small_goes_to_the_discard_pile_when_its_bearer_leaves_play() -> None:
+    from projections.thrones.apply.zones import leave_play
+
+    b = lannister(phase="challenges")
+    writ = b.hand(0, "core_165")
+    tyrion = b.play(0, "core_038")
+    after = use(b.state, 0, writ, "deadly_boon", victim=tyrion, host=tyrion)
+    gone = leave_play(after, tyrion, "dead", ED)
+    assert writ in gone.players[0].discard and not any(c.id == writ for c in gone.cards)
+
+
+def test_core_165_writ_small_on_an_opponent_s_lannister_character() -> None:
+    """The host is any Lannister character (the summary names no controller); the card
+    stays under its player's control, its bearer the opponent's."""
+    b = Board(houses=("Lannister", "Lannister"), phase="challenges")
+    writ = b.hand(0, "core_165")
+    theirs = b.play(1, "core_038")
+    after = use(b.state, 0, writ, "deadly_boon", victim=theirs, host=theirs)
+    assert card_of(after, writ).host == theirs and strength(after, theirs, ED) == 5
 
 
 # -- A Lannister Pays His Debts ------------------------------------------------------------

@@ -132,7 +132,7 @@ def test_core_101_poisoned_wine_is_offered_only_onto_characters_that_may_bear_it
 
 
 # -- constants the ops cannot say (declared, not automated) ----------------------------
-@pytest.mark.parametrize("card,ident", [("core_103", "flame_kills"), ("core_107", "back_to_hand")])
+@pytest.mark.parametrize("card,ident", [("core_103", "flame_kills")])
 def test_targaryen_constants_the_ops_cannot_say_apply_by_themselves_and_are_listed(
         card: str, ident: str) -> None:
     a = ability_of(card, ident)
@@ -201,7 +201,8 @@ def test_core_115_quaithe_with_an_attachment_cannot_be_chosen_by_opponents() -> 
     mine = b.hand(0, "core_174")
     bare = b.state
     assert quaithe in _victims(bare, 1, burn) and quaithe in _victims(bare, 1, drogon)
-    b.play(0, "core_145", on=quaithe)  # Milk of the Poppy: any attachment
+    b.play(0, "core_100", on=quaithe)  # Blood of the Dragon: any attachment (Milk of the
+    # Poppy would blank her text, card ruling B18)
     assert quaithe not in _victims(b.state, 1, burn) | _victims(b.state, 1, drogon)
     err = refused(b.state, 1, burn, "burn", code="immune", name="Quaithe of the Shadow",
                   victim=quaithe)
@@ -216,7 +217,8 @@ def test_core_115_quaithe_with_an_attachment_cannot_be_chosen_by_opponents() -> 
 def test_core_117_jhogo_gets_two_strength_while_he_carries_a_weapon() -> None:
     b = Board(TARG, phase="challenges")
     jhogo = b.play(0, "core_117")  # STR 3
-    b.play(0, "core_145", on=jhogo)  # Milk of the Poppy: a Condition, not a Weapon
+    b.play(0, "core_100", on=jhogo)  # Blood of the Dragon: a Condition, not a Weapon (not
+    # participating: no STR of its own)
     assert strength(b.state, jhogo, ED) == 3
     sword = b.play(0, "core_068", on=jhogo)  # Lightbringer: a Weapon
     assert strength(b.state, jhogo, ED) == 5
@@ -347,6 +349,8 @@ def test_core_106_daenerys_alone_takes_the_losers_whole_gold_pool() -> None:
 
 
 # -- core_107 Khal Drogo --------------------------------------------------------------
+# "After you win a challenge, bring him from your hand into play; he goes back to hand at
+# phase end." (card ruling T4)
 def test_core_107_khal_drogo_enters_play_from_hand_after_a_win() -> None:
     b = Board(TARG, phase="challenges", mode="table")
     drogo = b.hand(0, "core_107")
@@ -355,6 +359,54 @@ def test_core_107_khal_drogo_enters_play_from_hand_after_a_win() -> None:
     assert after.players[0].gold == 0  # no cost paid
     placed = b.play(0, "core_107")
     answer_refused(b.state, 0, placed, "ride_in", WON, "not_in_zone")
+
+
+def _ridden_in(mode: str) -> tuple[State, str]:
+    """Khal Drogo put into play by his own response in the challenges phase, no challenge
+    open, seat 0's turn (seat 1 has passed)."""
+    b = Board(TARG, phase="challenges", mode=mode)
+    drogo = b.hand(0, "core_107")
+    after = answer(b.state, 0, drogo, "ride_in", WON)
+    return replace(after, passed=frozenset({1}), turn=1, first_player=1), drogo
+
+
+def test_core_107_khal_drogo_goes_back_to_hand_when_the_phase_ends() -> None:
+    """Digital play: the forced return applies by itself as the dominance phase begins."""
+    state, drogo = _ridden_in("digital")
+    state = RULES.apply(state, Action.of("end_challenges", 1, {}))
+    state = RULES.apply(state, Action.of("end_challenges", 0, {}))
+    assert state.phase == "dominance"
+    assert ip(state, drogo) is None and drogo in state.players[0].hand
+
+
+def test_core_107_khal_drogo_the_table_records_his_return() -> None:
+    state, drogo = _ridden_in("table")
+    state = RULES.apply(state, Action.of("end_challenges", 1, {}))
+    state = RULES.apply(state, Action.of("end_challenges", 0, {}))
+    assert ip(state, drogo) is not None  # the rules apply nothing unrecorded (ruling 38)
+    after = use(state, 0, drogo, "back_to_hand")
+    assert ip(after, drogo) is None and drogo in after.players[0].hand
+
+
+def test_core_107_khal_drogo_stays_when_he_came_in_otherwise_or_the_phase_goes_on() -> None:
+    state, drogo = _ridden_in("table")
+    refused(state, 0, drogo, "back_to_hand", code="outside_window")  # no phase began
+    dominance = {"phase": "dominance"}
+    b = Board(TARG, phase="dominance", mode="table")
+    marshalled = b.play(0, "core_107")  # marshalled: no mark
+    answer_refused(b.state, 0, marshalled, "back_to_hand", dominance, "outside_window")
+    early = replace(state, phase="challenges")
+    answer_refused(early, 0, drogo, "back_to_hand", {"phase": "challenges"},
+                   "outside_window")  # still the phase he came in
+
+
+def test_core_107_khal_drogo_the_mark_leaves_play_with_him() -> None:
+    state, drogo = _ridden_in("table")
+    assert any(m.card == drogo for m in state.modifiers)
+    from projections.thrones.apply.zones import leave_play
+
+    back = leave_play(state, drogo, "hand", ED)
+    assert not any(m.card == drogo for m in back.modifiers)
 
 
 # -- core_108 Viserys Targaryen -------------------------------------------------------
@@ -646,14 +698,74 @@ def test_core_126_xaros_home_draws_a_card_for_an_influence_after_an_attachment()
 
 
 # -- core_152 Magister Illyrio --------------------------------------------------------
-def test_core_152_illyrio_kneels_to_name_an_opponent_and_a_challenge_type() -> None:
-    b = Board(TARG, phase="challenges", mode="table")
+# "Kneel: name an opponent and a challenge type; this phase they pay you 1 gold per
+# challenge of that type they start." (card ruling T18)
+def _declare(state: State, seat: int, kind: str, attackers: list[str]) -> State:
+    """`seat` declares a `kind` challenge against the other seat (the real rules)."""
+    after: State = RULES.apply(replace(state, turn=seat), Action.of(
+        "declare_challenge", seat, {"type": kind, "defender": 1 - seat,
+                                    "attackers": attackers}))
+    return after
+
+
+def _illyrio_board(gold: int = 3) -> tuple[Board, str, list[str]]:
+    b = Board(TARG, phase="challenges", gold=0)
+    b.gold(1, gold)
     illyrio = b.play(0, "core_152")
-    after = use(b.state, 0, illyrio, "toll", payer=1, kind="power")
+    foes = [b.play(1, "core_017"), b.play(1, "core_016")]  # military; Honor Guard also power
+    return b, illyrio, foes
+
+
+def test_core_152_illyrio_tolls_each_named_challenge_the_opponent_starts() -> None:
+    b, illyrio, (guard, host) = _illyrio_board(gold=3)
+    after = use(b.state, 0, illyrio, "toll", payer=1, kind="military")
     assert ip(after, illyrio).knelt
-    assert ability_of("core_152", "toll").automated is False  # the toll itself: the table
+    assert after.players[1].gold == 3 and after.players[0].gold == 0  # nothing yet
+    first = _declare(after, 1, "military", [guard])
+    assert first.players[1].gold == 2 and first.players[0].gold == 1
+    again = replace(first, challenge=None).with_player(1, extra=(1, 0, 0))  # a 2nd military
+    second = _declare(again, 1, "military", [host])
+    assert second.players[1].gold == 1 and second.players[0].gold == 2  # 1 gold each
+
+
+def test_core_152_illyrio_tolls_only_the_named_type_and_the_named_opponent() -> None:
+    b, illyrio, (guard, _) = _illyrio_board(gold=3)
+    after = use(b.state, 0, illyrio, "toll", payer=1, kind="military")
+    power = _declare(after, 1, "power", [guard])
+    assert power.players[1].gold == 3 and power.players[0].gold == 0
+    mine = b.play(0, "core_105")  # Captain Groleo: military
+    own = _declare(use(b.state, 0, illyrio, "toll", payer=1, kind="military"), 0,
+                   "military", [mine])
+    assert own.players[0].gold == 0  # the user's own challenges pay nothing
+
+
+def test_core_152_illyrio_an_opponent_without_gold_pays_what_it_has() -> None:
+    """T18, as Uneasy Truce (B3): the challenge is declared; an empty pool gives nothing."""
+    b, illyrio, (guard, _) = _illyrio_board(gold=0)
+    after = _declare(use(b.state, 0, illyrio, "toll", payer=1, kind="military"), 1,
+                     "military", [guard])
+    assert after.challenge is not None and after.challenge.attacker == 1
+    assert after.players[1].gold == 0 and after.players[0].gold == 0
+
+
+def test_core_152_illyrio_the_toll_lasts_the_phase_only() -> None:
+    b, illyrio, (guard, _) = _illyrio_board(gold=3)
+    after = use(b.state, 0, illyrio, "toll", payer=1, kind="military")
+    gone = replace(after, cards=tuple(c for c in after.cards if c.id != illyrio))
+    paid = _declare(gone, 1, "military", [guard])  # a lasting effect: Illyrio need not stay
+    assert paid.players[0].gold == 1
+    from projections.thrones.apply.rounds import set_phase
+
+    later = replace(set_phase(after, "dominance"), phase="challenges")
+    assert _declare(later, 1, "military", [guard]).players[0].gold == 0
+
+
+def test_core_152_illyrio_refusals_name_the_card() -> None:
+    b, illyrio, _ = _illyrio_board()
+    after = use(b.state, 0, illyrio, "toll", payer=1, kind="power")
     refused(after, 0, illyrio, "toll", code="cannot_pay", payer=1, kind="power")
     refused(b.state, 0, illyrio, "toll", code="wrong_target", payer=0, kind="power")
+    refused(b.state, 0, illyrio, "toll", code="wrong_target", payer=1, kind="diplomacy")
     b.set(phase="marshalling")
     refused(b.state, 0, illyrio, "toll", code="outside_window", payer=1, kind="power")
 
