@@ -16,10 +16,11 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction, plural, replace, require, thaw
-from ..abilities.registry import CHANCE, FUNCTIONS, OPTIONS, Use, chooser_of
+from ..abilities.registry import CHANCE, FUNCTIONS, MARKS, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
+from . import marks
 from .effects import apply_op
 from .guards import who
 from .restrictions import immune_by
@@ -60,7 +61,8 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
                 f"{who(state, seat)} has no revealed plot to use")
         assert plot is not None
         card = ed.card(plot)
-        return Source(ref, card.name, card, card.abilities, "plot", plot, seat)
+        used, abilities = marks.plot_as_used(state, seat, card, ed)  # Good for the Gander
+        return Source(ref, card.name, used, abilities, "plot", plot, seat)
     if ref.startswith("title:") and ref[6:] in ed.titles:
         title = ed.titles[ref[6:]]
         holder = next((s for s, t in enumerate(state.titles) if t == title.id), None)
@@ -805,6 +807,15 @@ def _use(ctx: Context, choices: Mapping[str, Any]) -> Use:
                trigger=ctx.trigger, ed=ctx.ed, chance=ctx.chance, waiting=ctx.waiting)
 
 
+def _marked(state: State, ctx: Context) -> State:
+    """The markers the use leaves for a later moment (registry.marks, apply/marks.py)."""
+    fn = MARKS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
+                    ctx.ability.id))
+    if fn is None:
+        return state
+    return replace(state, marks=(*state.marks, *fn(_use(ctx, ctx.choices))))
+
+
 def _named(source: Source, err: IllegalAction, code: str | None = None) -> IllegalAction:
     """An op's refusal, said as the card's: "Ice: ..."."""
     message = err.message if err.message.startswith(source.name) else \
@@ -971,7 +982,8 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
         raise _named(source, err) from None
-    after = _answered(_record_use(after, source, ability), source.ref, ability, number)
+    after = _answered(_record_use(_marked(after, ctx), source, ability), source.ref, ability,
+                      number)
     if event:
         player = after.players[seat]
         if source.ref in player.hand:
