@@ -549,14 +549,16 @@ def _record_use(state: State, source: Source, ability: Ability) -> State:
 def target_options(ctx: Context, target: Target) -> list[Any]:
     """Every value a target may take now (a card target: each card once)."""
     state = ctx.state
+    fn = OPTIONS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
+                               ctx.ability.id, target.name))
+    if fn is not None and target.choose == "seat":  # a seat the card narrows (the Gander)
+        return list(fn(_use(ctx, {})))
     if target.choose == "seat":
         return [s for s in state.active if target.seats == "any" or s != ctx.seat]
     if target.choose == "number":
         return list(range(target.least, target.most + 1))
     if target.choose == "challenge_type":
         return list(TYPES)
-    fn = OPTIONS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
-                               ctx.ability.id, target.name))
     if fn is not None:
         return _not_immune(ctx, list(fn(_use(ctx, {}))))
     if target.zone == "play":
