@@ -1018,6 +1018,24 @@ def test_core_185_good_for_the_gander_asks_its_owner_the_copied_choices() -> Non
     assert state.revealing[:1] == (1,)  # then Bo's own Drunken Allegations
 
 
+def test_core_185_good_for_the_gander_copied_draws_are_dealt_for_its_owner() -> None:
+    """A copied Counting Favors ("You and one chosen opponent each draw 3 cards") in
+    digital play: the server deals the Gander's owner's three and the opponent's three."""
+    from projections.rules import Dealer
+    b = Board(houses=("Baratheon", "Lannister"), phase="plot", step="choose",
+              mode="digital")
+    mine = [b.deck(0, c) for c in ("core_071", "core_072", "core_073", "core_074")]
+    theirs = [b.deck(1, c) for c in ("core_037", "core_038", "core_039", "core_040")]
+    state = _reveal(b, {0: "core_185", 1: "core_203"})
+    assert RULES.to_act(state) == (0,)
+    move = Action.of("use_ability", 0, {"card": "plot:0", "ability": "favors",
+                                        "choices": {"other": 1}})
+    data = RULES.fill_chance(state, move, Dealer("gander", 1))
+    after = RULES.apply(state, Action.of("use_ability", 0, data))
+    assert len(set(after.players[0].hand) & set(mine)) == 3
+    assert len(set(after.players[1].hand) & set(theirs)) == 3
+
+
 def test_core_185_good_for_the_gander_with_nothing_to_copy_does_nothing() -> None:
     b = baratheon(phase="plot", step="choose", mode="table")
     b.play(0, "core_071")
