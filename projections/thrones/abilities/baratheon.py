@@ -133,7 +133,7 @@ def rains_of_autumn(use: Use) -> Ops:
 # core_091 Dragonstone Port ---------------------------------------------------------------
 @options("core_091", "name_a_plot", "plot")
 def plot_names(use: Use) -> list[str]:
-    """Any plot name of the set (card ruling B19): never what the opponents chose, which is
+    """Any plot name of the set (card ruling B20): never what the opponents chose, which is
     face down until the reveal (§11), so the choices leak none of it."""
     return sorted({c.name for c in use.ed.cards if c.type == "plot"})
 
@@ -157,7 +157,7 @@ copier("core_185", "copy_plot")  # its plot is used as the copied one (apply/mar
 @options("core_185", "copy_plot", "foe")
 def gander_plots(use: Use) -> list[int]:
     """The opponents whose revealed plot has a when-revealed ability (another Gander's
-    copies nothing of its own): card ruling B18."""
+    copies nothing of its own): card ruling B19."""
     from ..apply.marks import candidates  # noqa: PLC0415 (this package imports no apply/ at load)
     return candidates(use.state, use.seat, use.ed)
 
@@ -194,7 +194,7 @@ def fleeing_keeps(use: Use) -> list[str]:
 @ability("core_187", "keep_three_locations")
 def fleeing_to_the_wall(use: Use) -> Ops:
     """Each player keeps exactly 3 of its locations (all, with 3 or fewer), chosen by
-    itself; every other location is discarded from play (card ruling B20)."""
+    itself; every other location is discarded from play (card ruling B21)."""
     kept = set(use.choices.get("keep") or ())
     gone: list[str] = []
     for seat in use.state.active:

@@ -55,7 +55,7 @@ MarkFn = Callable[[Use], Sequence[Mark]]
 #: the moment it pays (Dragonstone Port's named plot, Good for the Gander's copied plot)
 MARKS: dict[tuple[str, str], MarkFn] = {}
 #: the when-revealed abilities that copy an opponent's (Good for the Gander, card ruling
-#: B18): their plot is used as the copied plot (apply/marks.py)
+#: B19): their plot is used as the copied plot (apply/marks.py)
 COPIERS: set[tuple[str, str]] = set()
 
 

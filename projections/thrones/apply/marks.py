@@ -1,4 +1,4 @@
-"""What an ability leaves for a later moment (`State.marks`, card rulings B18 and B19):
+"""What an ability leaves for a later moment (`State.marks`, card rulings B19 and B20):
 Good for the Gander's copied plot and Dragonstone Port's named plot.
 
 Good for the Gander (core_185) copies the when-revealed ability of an opponent's revealed

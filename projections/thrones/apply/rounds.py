@@ -105,7 +105,7 @@ def apply_choose_plot(state: State, action: Action, ed: Components) -> State:
 
 def reveal_plots(state: State, ed: Components) -> State:
     """§7.1: every chosen plot is revealed at once; Dragonstone Port's named plots pay
-    (card ruling B19); then initiative is settled."""
+    (card ruling B20); then initiative is settled."""
     for seat in state.active:
         plot = state.players[seat].chosen_plot
         assert plot is not None

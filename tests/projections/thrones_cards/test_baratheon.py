@@ -555,7 +555,7 @@ def test_core_088_tyrell_guard_answers_only_a_baratheon_death() -> None:
 
 
 # core_091 Dragonstone Port: "Opens an action window between choosing and revealing plots;
-# name a plot and gain 1 House power per opponent who reveals it." (card ruling B19)
+# name a plot and gain 1 House power per opponent who reveals it." (card ruling B20)
 FILLER = "core_199"  # Snowed Under: no when-revealed ability
 
 
@@ -979,7 +979,7 @@ def test_core_184_rains_of_autumn_suppresses_every_income_bonus() -> None:
 
 
 # core_185 Good for the Gander: "Copy the when-revealed effect of an opponent's revealed
-# plot." (card ruling B18: the copied ability is used by the Gander's owner, its choices
+# plot." (card ruling B19: the copied ability is used by the Gander's owner, its choices
 # asked of the owner; in a melee the owner picks which opponent's plot)
 def _reveal(b: Board, plots: dict[int, str], first: int = 0) -> State:
     """Plots chosen and revealed through the real plot phase, the first player named."""
@@ -1065,7 +1065,7 @@ def test_core_185_good_for_the_gander_is_not_used_outside_its_reveal() -> None:
 
 
 # core_187 Fleeing to the Wall: "Every player keeps at most 3 of their locations; all
-# others are discarded." (card ruling B20: each player with more than 3 chooses its own,
+# others are discarded." (card ruling B21: each player with more than 3 chooses its own,
 # ruling 33, in turn order)
 LOCATIONS = ("core_091", "core_092", "core_093", "core_094", "core_098")
 

@@ -108,7 +108,7 @@ def test_core_207_noose_and_swordpoint_keeps_the_weak_knelt() -> None:
 @pytest.mark.parametrize("card", ["core_185", "core_187"])
 def test_core_185_core_187_with_nothing_to_copy_or_discard_ask_nothing(card: str) -> None:
     """Good for the Gander facing a plot without a when-revealed ability copies nothing;
-    Fleeing to the Wall with no player over 3 locations discards nothing (B18, B20)."""
+    Fleeing to the Wall with no player over 3 locations discards nothing (B19, B21)."""
     b = board("Baratheon", "Stark")
     before = b.state.cards
     state = reveal(b, {0: card})
