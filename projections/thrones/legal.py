@@ -78,8 +78,11 @@ def act(kind: str, actor: object, data: dict[str, Any] | None = None) -> Proposa
 
 
 def auto_action(state: State, ed: Components) -> Proposal | None:
-    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie."""
-    if state.pending_winner or state.winner is not None:
+    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie;
+    none while a window waits for an answer (ruling 35: a plot's kill at the end of the
+    plot phase is answered before the draw)."""
+    if state.pending_winner or state.winner is not None or (
+            state.window is not None and state.window.waiting):
         return None
     if state.phase == "setup_draw":
         return act("setup_draw", "table")

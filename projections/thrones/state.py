@@ -228,6 +228,10 @@ class State:
     when_revealed: bool = True
     #: the triggers an ability may answer now (apply/triggers.py); None: nothing to answer
     window: Window | None = None
+    #: what an ability leaves for a later moment (apply/marks.py): (kind, seat, value) —
+    #: "copies" (Good for the Gander copies that seat's plot), "names_plot" (Dragonstone
+    #: Port's named plot, paid at the reveal)
+    marks: tuple[tuple[str, Seat, str], ...] = ()
 
     def option(self, key: str) -> OptionValue:
         return dict(self.options).get(key)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...messages import M
 from ...rules import IllegalAction
 from ..apply.rounds import plot_value
 from ..edition import owner_of
-from .registry import Use, ability, chooser, options
+from .registry import Use, ability, chooser, copier, marks, options
 
 Ops = list[dict[str, Any]]
 
@@ -127,6 +128,86 @@ def uneasy_truce(use: Use) -> Ops:
 def rains_of_autumn(use: Use) -> Ops:
     """Rains of Autumn: no card gives any player an income bonus this round."""
     return [{"op": "suppress_income_bonuses", "seats": list(range(use.state.n))}]
+
+
+# core_091 Dragonstone Port ---------------------------------------------------------------
+@options("core_091", "name_a_plot", "plot")
+def plot_names(use: Use) -> list[str]:
+    """Any plot name of the set (card ruling B20): never what the opponents chose, which is
+    face down until the reveal (§11), so the choices leak none of it."""
+    return sorted({c.name for c in use.ed.cards if c.type == "plot"})
+
+
+@ability("core_091", "name_a_plot")
+def dragonstone_port(use: Use) -> Ops:
+    """Naming changes nothing now: the payoff waits for the reveal (its marker)."""
+    return []
+
+
+@marks("core_091", "name_a_plot")
+def dragonstone_port_named(use: Use) -> list[tuple[str, int, str]]:
+    """The plot named, paid at the reveal: 1 House power per opponent revealing it."""
+    return [("names_plot", use.seat, str(use.choices["plot"]))]
+
+
+# core_185 Good for the Gander -------------------------------------------------------------
+copier("core_185", "copy_plot")  # its plot is used as the copied one (apply/marks.py)
+
+
+@options("core_185", "copy_plot", "foe")
+def gander_plots(use: Use) -> list[int]:
+    """The opponents whose revealed plot has a when-revealed ability (another Gander's
+    copies nothing of its own): card ruling B19."""
+    from ..apply.marks import candidates  # noqa: PLC0415 (this package imports no apply/ at load)
+    return candidates(use.state, use.seat, use.ed)
+
+
+@ability("core_185", "copy_plot")
+def good_for_the_gander(use: Use) -> Ops:
+    """Choosing the plot copied changes nothing yet: the copied ability resolves next."""
+    return []
+
+
+@marks("core_185", "copy_plot")
+def gander_copies(use: Use) -> list[tuple[str, int, str]]:
+    """The seat whose plot is copied this round."""
+    return [("copies", use.seat, str(use.choices["foe"]))]
+
+
+# core_187 Fleeing to the Wall -------------------------------------------------------------
+chooser("core_187", "keep_three_locations", "keep", "each")  # ruling 33: each keeps its own
+
+
+def _locations(use: Use, seat: int) -> list[str]:
+    """The locations `seat` controls in play (one on a House card too)."""
+    return [c.id for c in use.state.cards if c.controller == seat
+            and use.ed.card(c.id).type == "location"]
+
+
+@options("core_187", "keep_three_locations", "keep")
+def fleeing_keeps(use: Use) -> list[str]:
+    """The locations of the players with more than 3: the others keep all of theirs."""
+    return [c for s in use.state.active for c in _locations(use, s)
+            if len(_locations(use, s)) > 3]
+
+
+@ability("core_187", "keep_three_locations")
+def fleeing_to_the_wall(use: Use) -> Ops:
+    """Each player keeps exactly 3 of its locations (all, with 3 or fewer), chosen by
+    itself; every other location is discarded from play (card ruling B21)."""
+    kept = set(use.choices.get("keep") or ())
+    gone: list[str] = []
+    for seat in use.state.active:
+        own = _locations(use, seat)
+        keeps = [c for c in own if c in kept] if len(own) > 3 else own
+        if seat in use.waiting:
+            continue  # its own choice is still to come (ruling 33)
+        if len(keeps) != min(3, len(own)):
+            raise IllegalAction("wrong_target", M(
+                "{card}: every player keeps 3 of their locations (all of them with 3 or "
+                "fewer)", card=use.card.name))
+        gone.extend(c for c in own if c not in keeps)
+    return [{"op": "discard_from_play", "cards": gone}] if gone else []
 
 
 @options("core_172", "take_location", "location")

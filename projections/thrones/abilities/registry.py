@@ -54,6 +54,17 @@ LastingFn = Callable[[Use, Any], Any]
 LASTING: dict[tuple[str, str], LastingFn] = {}
 
 
+#: a lasting marker (kind, seat, value) one use leaves for a later moment (apply/marks.py)
+Mark = tuple[str, int, str]
+MarkFn = Callable[[Use], Sequence[Mark]]
+#: (card id, ability id) -> the markers a use leaves: a choice the ops cannot keep until
+#: the moment it pays (Dragonstone Port's named plot, Good for the Gander's copied plot)
+MARKS: dict[tuple[str, str], MarkFn] = {}
+#: the when-revealed abilities that copy an opponent's (Good for the Gander, card ruling
+#: B19): their plot is used as the copied plot (apply/marks.py)
+COPIERS: set[tuple[str, str]] = set()
+
+
 def ability(card: str, ident: str) -> Callable[[AbilityFn], AbilityFn]:
     """Register the function of ability `ident` of card `card` ("core_020")."""
 
@@ -106,3 +117,18 @@ def chooser(card: str, ident: str, target: str, who: str) -> None:
 def chooser_of(card: str, ident: str, target: Any) -> str:
     """Who chooses a target: its declaration here, else its data (default the user)."""
     return str(CHOOSERS.get((card, ident, target.name), target.chooser))
+
+
+def marks(card: str, ident: str) -> Callable[[MarkFn], MarkFn]:
+    """Register the markers a use of ability `ident` of `card` leaves (apply/marks.py)."""
+
+    def register(fn: MarkFn) -> MarkFn:
+        MARKS[(card, ident)] = fn
+        return fn
+
+    return register
+
+
+def copier(card: str, ident: str) -> None:
+    """Declare that when-revealed ability `ident` of `card` copies an opponent's."""
+    COPIERS.add((card, ident))

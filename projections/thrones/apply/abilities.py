@@ -16,10 +16,11 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction, plural, replace, require, thaw
-from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, OPTIONS, Use, chooser_of
+from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, MARKS, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
+from . import marks
 from .effects import apply_op
 from .guards import who
 from .restrictions import immune_by
@@ -57,13 +58,7 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
     require(isinstance(ref, str), "no_source", "an ability is used from a card: name it")
     assert isinstance(ref, str)
     if ref.startswith("plot:") and ref[5:].isdigit() and int(ref[5:]) < state.n:
-        seat = int(ref[5:])
-        plot = state.players[seat].revealed_plot if state.players else None
-        require(plot is not None, "not_in_zone",
-                f"{who(state, seat)} has no revealed plot to use")
-        assert plot is not None
-        card = ed.card(plot)
-        return Source(ref, card.name, card, card.abilities, "plot", plot, seat)
+        return _plot_source(state, int(ref[5:]), ed)
     if ref.startswith("title:") and ref[6:] in ed.titles:
         title = ed.titles[ref[6:]]
         holder = next((s for s, t in enumerate(state.titles) if t == title.id), None)
@@ -92,6 +87,15 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
                 zone, controller = name, owner
                 break
     return Source(ref, card.name, card, card.abilities, zone, ref, controller)
+
+
+def _plot_source(state: State, seat: Seat, ed: Components) -> Source:
+    plot = state.players[seat].revealed_plot if state.players else None
+    require(plot is not None, "not_in_zone", f"{who(state, seat)} has no revealed plot to use")
+    assert plot is not None
+    card = ed.card(plot)
+    used, abilities = marks.plot_as_used(state, seat, card, ed)  # Good for the Gander
+    return Source(f"plot:{seat}", card.name, used, abilities, "plot", plot, seat)
 
 
 # ---------------------------------------------------------------------------
@@ -552,14 +556,16 @@ def _record_use(state: State, source: Source, ability: Ability) -> State:
 def target_options(ctx: Context, target: Target) -> list[Any]:
     """Every value a target may take now (a card target: each card once)."""
     state = ctx.state
+    fn = OPTIONS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
+                               ctx.ability.id, target.name))
+    if fn is not None and target.choose == "seat":  # a seat the card narrows (the Gander)
+        return list(fn(_use(ctx, {})))
     if target.choose == "seat":
         return [s for s in state.active if target.seats == "any" or s != ctx.seat]
     if target.choose == "number":
         return list(range(target.least, target.most + 1))
     if target.choose == "challenge_type":
         return list(TYPES)
-    fn = OPTIONS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
-                               ctx.ability.id, target.name))
     if fn is not None:
         return _not_immune(ctx, list(fn(_use(ctx, {}))))
     if target.zone == "play":
@@ -810,6 +816,15 @@ def _use(ctx: Context, choices: Mapping[str, Any]) -> Use:
                trigger=ctx.trigger, ed=ctx.ed, chance=ctx.chance, waiting=ctx.waiting)
 
 
+def _marked(state: State, ctx: Context) -> State:
+    """The markers the use leaves for a later moment (registry.marks, apply/marks.py)."""
+    fn = MARKS.get((ctx.source.card.id if ctx.source.card else ctx.source.ref,
+                    ctx.ability.id))
+    if fn is None:
+        return state
+    return replace(state, marks=(*state.marks, *fn(_use(ctx, ctx.choices))))
+
+
 def _named(source: Source, err: IllegalAction, code: str | None = None) -> IllegalAction:
     """An op's refusal, said as the card's: "Ice: ..."."""
     message = err.message if err.message.startswith(source.name) else \
@@ -989,7 +1004,8 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
         after = _lasting(ctx, after)
     except IllegalAction as err:
         raise _named(source, err) from None
-    after = _answered(_record_use(after, source, ability), source.ref, ability, number)
+    after = _answered(_record_use(_marked(after, ctx), source, ability), source.ref, ability,
+                      number)
     if event:
         player = after.players[seat]
         if source.ref in player.hand:

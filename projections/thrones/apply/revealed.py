@@ -23,18 +23,20 @@ from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Components, Seat, owner_of
 from ..state import Pick, State, order
 from . import abilities as ab
-from . import concede, effects, rounds
+from . import concede, effects, marks, rounds
 from .guards import require_turn, who
 from .victory import rule
 
 
 def when_revealed_of(state: State, seat: Seat, ed: Components) -> Ability | None:
-    """The when-revealed ability of `seat`'s revealed plot, if it has one."""
+    """The when-revealed ability of `seat`'s revealed plot, if it has one (a Good for the
+    Gander's: the copied plot's once the copy is known, none with nothing to copy)."""
     player = state.players[seat]
     plot = player.revealed_plot
-    if plot is None or player.conceded:
+    if plot is None or player.conceded or marks.copies_nothing(state, seat, ed):
         return None
-    return next((a for a in ed.card(plot).abilities if a.kind == "when_revealed"), None)
+    _, abilities = marks.plot_as_used(state, seat, ed.card(plot), ed)
+    return next((a for a in abilities if a.kind == "when_revealed"), None)
 
 
 @rule
@@ -48,7 +50,7 @@ def apply_choose_first_player(state: State, action: Action, ed: Components) -> S
     require(first in state.active, "bad_seat",
             M("the first player must be a player still in the game, not {player}",
               player=who(state, first)))
-    state = replace(state, first_player=first, step="when_revealed")
+    state = marks.forget_copies(replace(state, first_player=first, step="when_revealed"))
     seats = tuple(s for s in order(state) if when_revealed_of(state, s, ed) is not None
                   and state.when_revealed)
     return advance(replace(state, revealing=seats), ed)
@@ -59,6 +61,7 @@ def advance(state: State, ed: Components) -> State:
     that does (or an ability waiting for another seat); the plot phase then goes on."""
     while state.pick is None and state.revealing:
         seat = state.revealing[0]
+        state = marks.settle_copy(state, seat, ed)  # Good for the Gander, one plot to copy
         ability = when_revealed_of(state, seat, ed)
         if ability is not None and asks(state, seat, ability, ed):
             return state
@@ -180,6 +183,8 @@ def apply_use_ability(state: State, action: Action, ed: Components) -> State:
         return advance(answer_pick(state, seat, action.data, ed), ed)
     if state.revealing:
         after = begin_use(state, seat, action.data, ed)
+        if marks.chose_copy(state, after, state.revealing[0]):
+            return advance(after, ed)  # the Gander's copied ability resolves next
         return advance(replace(after, revealing=after.revealing[1:]), ed)
     return advance(begin_use(state, seat, action.data, ed), ed)
 

@@ -11,6 +11,7 @@ from ..edition import CardId, Components, PlotValues, Seat, owner_of
 from ..state import InPlay, State, next_after, order
 from ..words import A_TYPE_CARD, a_an
 from .guards import per_seat, require_turn, seat_of, str_list, take, thing, who, whose
+from .marks import pay_named_plots
 from .values import (
     check_host,
     check_house_only,
@@ -103,7 +104,8 @@ def apply_choose_plot(state: State, action: Action, ed: Components) -> State:
 
 
 def reveal_plots(state: State, ed: Components) -> State:
-    """§7.1: every chosen plot is revealed at once; then initiative is settled."""
+    """§7.1: every chosen plot is revealed at once; Dragonstone Port's named plots pay
+    (card ruling B20); then initiative is settled."""
     for seat in state.active:
         plot = state.players[seat].chosen_plot
         assert plot is not None
@@ -111,7 +113,7 @@ def reveal_plots(state: State, ed: Components) -> State:
         state = state.with_player(owner, plot_deck=state.players[owner].plot_deck.take(
             [plot]))
         state = state.with_player(seat, revealed_plot=plot, chosen_plot=None)
-    return settle_initiative(state, ed)
+    return settle_initiative(pay_named_plots(state, ed), ed)  # Dragonstone Port first
 
 
 def plot_value(state: State, seat: Seat, field: str, ed: Components) -> int:

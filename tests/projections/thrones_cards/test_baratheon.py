@@ -560,15 +560,82 @@ def test_core_088_tyrell_guard_answers_only_a_baratheon_death() -> None:
 
 
 # core_091 Dragonstone Port: "Opens an action window between choosing and revealing plots;
-# name a plot and gain 1 House power per opponent who reveals it." (naming a plot for a
-# later payoff has no op: declared, not automated; its window is checked)
-def test_core_091_dragonstone_port_is_used_while_plots_are_chosen() -> None:
-    b = baratheon(phase="plot", step="choose")
+# name a plot and gain 1 House power per opponent who reveals it." (card ruling B20)
+FILLER = "core_199"  # Snowed Under: no when-revealed ability
+
+
+def _act(state: State, kind: str, actor: Any, **data: Any) -> State:
+    after: State = RULES.apply(state, Action.of(kind, actor, data))
+    return after
+
+
+def _plots(b: Board, plots: dict[int, str]) -> dict[int, str]:
+    """Each seat's plot put in its plot deck (a filler where none is named)."""
+    return {seat: b.plot_deck(seat, plots.get(seat, FILLER)) for seat in range(b.state.n)}
+
+
+def _choose_all(state: State, chosen: dict[int, str]) -> State:
+    """Each seat chooses its plot: the last choice reveals them all (§7.1); an initiative
+    tie is broken for the first seat tied."""
+    for seat, plot in chosen.items():
+        state = _act(state, "choose_plot", seat, plot=plot)
+    if state.step == "tie":
+        state = _act(state, "break_initiative_tie", "table", winner=state.tied[0])
+    return state
+
+
+PLANNING = "Planning Ahead"  # core_190's printed name
+
+
+def test_core_091_dragonstone_port_pays_one_power_per_opponent_revealing_the_plot() -> None:
+    b = Board(houses=("Baratheon", "Stark", "Lannister"), phase="plot", step="choose",
+              mode="table")
     port = b.play(0, "core_091")
-    assert use(b.state, 0, port, "name_a_plot").players == b.state.players
+    chosen = _plots(b, {1: "core_190", 2: "core_190"})
+    named = use(b.state, 0, port, "name_a_plot", plot=PLANNING)
+    assert named.players[0].house_power == 0  # nothing until the reveal
+    after = _choose_all(named, chosen)
+    assert after.players[0].house_power == 2  # both opponents revealed it
+    assert after.players[1].house_power == after.players[2].house_power == 0
+    assert after.marks == ()  # the name is spent at the reveal
+
+
+def test_core_091_dragonstone_port_counts_only_opponents() -> None:
+    b = baratheon(phase="plot", step="choose", mode="table")
+    port = b.play(0, "core_091")
+    chosen = _plots(b, {0: "core_190"})  # its own player reveals it
+    named = use(b.state, 0, port, "name_a_plot", plot=PLANNING)
+    after = _choose_all(named, chosen)
+    assert after.players[0].house_power == 0
+
+
+def test_core_091_dragonstone_port_refusals_name_it() -> None:
+    b = baratheon(phase="plot", step="choose", mode="table")
+    port = b.play(0, "core_091")
+    refused(b.state, 0, port, "name_a_plot", code="wrong_target", plot="Robert Baratheon")
+    refused(b.state, 1, port, "name_a_plot", code="not_your_card", plot=PLANNING)
+    once = use(b.state, 0, port, "name_a_plot", plot=PLANNING)
+    refused(once, 0, port, "name_a_plot", code="limit_reached", plot="Blockade")
     b.set(step="first_player")
-    refused(b.state, 0, port, "name_a_plot", code="outside_window")
-    assert not ED.by_number[91].abilities[0].automated
+    refused(b.state, 0, port, "name_a_plot", code="outside_window", plot=PLANNING)
+    b.set(phase="marshalling", step="")
+    refused(b.state, 0, port, "name_a_plot", code="outside_window", plot=PLANNING)
+
+
+def test_core_091_dragonstone_port_offers_the_set_s_plot_names_not_the_choices_made() -> None:
+    """§11: an opponent's chosen plot is face down; the names offered are every plot name of
+    the set, the same whatever the opponent chose (nothing of its choice leaks)."""
+    every_plot = sorted({c.name for c in ED.cards if c.type == "plot"})
+    seen = []
+    for theirs in ("core_190", "core_193"):
+        b = baratheon(phase="plot", step="choose", mode="digital")
+        port = b.play(0, "core_091")
+        plot = b.plot_deck(1, theirs)
+        state = _act(b.state, "choose_plot", 1, plot=plot)
+        moves = offered(state, 0)
+        seen.append(sorted(m["data"]["choices"]["plot"] for m in moves
+                           if m["data"]["card"] == port))
+    assert seen[0] == seen[1] == every_plot
 
 
 # core_092 / core_093 Stormlands Fiefdoms: "Kneel: the next House Baratheon card you
@@ -916,16 +983,133 @@ def test_core_184_rains_of_autumn_suppresses_every_income_bonus() -> None:
     refused(b.state, 1, "plot:0", "no_income_bonus", code="not_your_card")
 
 
-# core_185 Good for the Gander, core_187 Fleeing to the Wall: a copied effect and every
-# player's own choice of the locations they keep: declared, not automated.
-@pytest.mark.parametrize(("number", "ability"), [("core_185", "copy_plot"),
-                                                 ("core_187", "keep_three_locations")])
-def test_core_185_core_187_plots_declared_not_automated(number: str, ability: str) -> None:
-    [declared] = ED.by_number[int(number[5:])].abilities
-    assert (declared.id, declared.kind, declared.automated) == (ability, "when_revealed",
-                                                                False)
-    b, _ = _revealed(number)
-    refused(b.state, 0, "plot:0", ability, code="outside_window")
+# core_185 Good for the Gander: "Copy the when-revealed effect of an opponent's revealed
+# plot." (card ruling B19: the copied ability is used by the Gander's owner, its choices
+# asked of the owner; in a melee the owner picks which opponent's plot)
+def _reveal(b: Board, plots: dict[int, str], first: int = 0) -> State:
+    """Plots chosen and revealed through the real plot phase, the first player named."""
+    chosen = _plots(b, plots)
+    state = _choose_all(b.state, chosen)
+    return _act(state, "choose_first_player", state.initiative_winner, first_player=first)
+
+
+def _moved_on(state: State) -> bool:
+    return not state.revealing and state.pick is None and state.step != "when_revealed"
+
+
+def test_core_185_good_for_the_gander_copies_for_its_owner() -> None:
+    b = Board(houses=("Baratheon", "Lannister"), phase="plot", step="choose", mode="table")
+    # the opponent's Planning Ahead: "You skip the taxation phase this round"
+    state = _reveal(b, {0: "core_185", 1: "core_190"})
+    assert state.skip_taxation == frozenset({0, 1})  # the copy is the Gander's owner's
+    assert _moved_on(state)
+
+
+def test_core_185_good_for_the_gander_asks_its_owner_the_copied_choices() -> None:
+    b = Board(houses=("Baratheon", "Lannister"), phase="plot", step="choose", mode="table")
+    robert = b.play(0, "core_071")
+    tyrion = b.play(1, "core_038")
+    # Drunken Allegations: "You and one chosen opponent each kneel one of your standing
+    # characters": copied, Anna kneels her own and names Bo, who kneels his
+    state = _reveal(b, {0: "core_185", 1: "core_188"})
+    assert RULES.to_act(state) == (0,) and state.revealing[0] == 0
+    with pytest.raises(IllegalAction) as err:
+        use(state, 1, "plot:0", "both_kneel", mine=tyrion, foe=0)
+    assert err.value.code == "not_your_card" and "Good for the Gander" in err.value.message
+    state = use(state, 0, "plot:0", "both_kneel", mine=robert, foe=1)
+    assert RULES.to_act(state) == (1,)
+    state = use(state, 1, "plot:0", "both_kneel", theirs=tyrion)
+    assert {c.id for c in state.cards if c.knelt} == {robert, tyrion}
+    assert state.revealing[:1] == (1,)  # then Bo's own Drunken Allegations
+
+
+def test_core_185_good_for_the_gander_copied_draws_are_dealt_for_its_owner() -> None:
+    """A copied Counting Favors ("You and one chosen opponent each draw 3 cards") in
+    digital play: the server deals the Gander's owner's three and the opponent's three."""
+    from projections.rules import Dealer
+    b = Board(houses=("Baratheon", "Lannister"), phase="plot", step="choose",
+              mode="digital")
+    mine = [b.deck(0, c) for c in ("core_071", "core_072", "core_073", "core_074")]
+    theirs = [b.deck(1, c) for c in ("core_037", "core_038", "core_039", "core_040")]
+    state = _reveal(b, {0: "core_185", 1: "core_203"})
+    assert RULES.to_act(state) == (0,)
+    move = Action.of("use_ability", 0, {"card": "plot:0", "ability": "favors",
+                                        "choices": {"other": 1}})
+    data = RULES.fill_chance(state, move, Dealer("gander", 1))
+    after = RULES.apply(state, Action.of("use_ability", 0, data))
+    assert len(set(after.players[0].hand) & set(mine)) == 3
+    assert len(set(after.players[1].hand) & set(theirs)) == 3
+
+
+def test_core_185_good_for_the_gander_with_nothing_to_copy_does_nothing() -> None:
+    b = baratheon(phase="plot", step="choose", mode="table")
+    b.play(0, "core_071")
+    before = b.state.cards
+    state = _reveal(b, {0: "core_185", 1: FILLER})  # Snowed Under: no when-revealed
+    assert _moved_on(state) and state.cards == before and state.skip_taxation == frozenset()
+
+
+def test_core_185_good_for_the_gander_in_a_melee_its_owner_picks_the_plot() -> None:
+    b = Board(houses=("Baratheon", "Stark", "Lannister", "Targaryen"), phase="plot",
+              step="choose", mode="table")
+    state = _reveal(b, {0: "core_185", 1: "core_190", 2: "core_201"})
+    assert RULES.to_act(state) == (0,)
+    picks = sorted(m["data"]["choices"]["foe"] for m in offered(state, 0))
+    assert picks == [1, 2]  # Di's Snowed Under has nothing to copy
+    with pytest.raises(IllegalAction) as err:
+        use(state, 0, "plot:0", "copy_plot", foe=3)
+    assert err.value.code == "wrong_target" and "Good for the Gander" in err.value.message
+    state = use(state, 0, "plot:0", "copy_plot", foe=1)
+    assert 0 in state.skip_taxation  # Anna copied Bo's Planning Ahead
+
+
+def test_core_185_good_for_the_gander_is_not_used_outside_its_reveal() -> None:
+    b, _ = _revealed("core_185")
+    refused(b.state, 0, "plot:0", "copy_plot", code="outside_window", name="Good for the "
+            "Gander", foe=1)
+
+
+# core_187 Fleeing to the Wall: "Every player keeps at most 3 of their locations; all
+# others are discarded." (card ruling B21: each player with more than 3 chooses its own,
+# ruling 33, in turn order)
+LOCATIONS = ("core_091", "core_092", "core_093", "core_094", "core_098")
+
+
+def test_core_187_fleeing_to_the_wall_each_player_keeps_three_of_its_choice() -> None:
+    b = Board(houses=("Baratheon", "Stark", "Lannister"), phase="plot", step="choose",
+              mode="table")
+    mine = [b.play(0, c) for c in LOCATIONS[:4]]
+    bos = [b.play(1, c) for c in LOCATIONS]
+    cys = [b.play(2, c) for c in LOCATIONS[:2]]
+    robert = b.play(0, "core_071")  # a character stays
+    state = _reveal(b, {0: "core_187"}, first=1)
+    assert RULES.to_act(state) == (1,)  # the first player first; Cy keeps his two unasked
+    with pytest.raises(IllegalAction) as err:
+        use(state, 0, "plot:0", "keep_three_locations", keep=mine[:3])
+    assert err.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction) as err:
+        use(state, 1, "plot:0", "keep_three_locations", keep=bos[:2])
+    assert err.value.code == "wrong_target" and "Fleeing to the Wall" in err.value.message
+    state = use(state, 1, "plot:0", "keep_three_locations", keep=bos[2:])
+    assert RULES.to_act(state) == (0,)
+    state = use(state, 0, "plot:0", "keep_three_locations", keep=mine[1:])
+    assert state.players[0].discard == (mine[0],)
+    assert set(state.players[1].discard) == set(bos[:2]) and state.players[2].discard == ()
+    in_play = {c.id for c in state.cards}
+    assert {*mine[1:], *bos[2:], *cys, robert} == in_play and _moved_on(state)
+
+
+def test_core_187_fleeing_to_the_wall_with_three_or_fewer_asks_nobody() -> None:
+    b = baratheon(phase="plot", step="choose", mode="table")
+    kept = [b.play(0, c) for c in LOCATIONS[:3]] + [b.play(1, LOCATIONS[0])]
+    state = _reveal(b, {0: "core_187"})
+    assert _moved_on(state) and {c.id for c in state.cards} == set(kept)
+
+
+def test_core_187_fleeing_to_the_wall_refused_outside_its_reveal() -> None:
+    b, _ = _revealed("core_187")
+    refused(b.state, 0, "plot:0", "keep_three_locations", code="outside_window",
+            name="Fleeing to the Wall")
 
 
 # core_186 Tourney for the Hand: "Your Knights get +1 STR and are immune to opponents'

@@ -106,7 +106,9 @@ def test_core_207_noose_and_swordpoint_keeps_the_weak_knelt() -> None:
 
 
 @pytest.mark.parametrize("card", ["core_185", "core_187"])
-def test_core_185_core_187_not_automated_plots_let_the_phase_go_on(card: str) -> None:
+def test_core_185_core_187_with_nothing_to_copy_or_discard_ask_nothing(card: str) -> None:
+    """Good for the Gander facing a plot without a when-revealed ability copies nothing;
+    Fleeing to the Wall with no player over 3 locations discards nothing (B19, B21)."""
     b = board("Baratheon", "Stark")
     before = b.state.cards
     state = reveal(b, {0: card})
@@ -396,3 +398,18 @@ def test_ruling_32_a_redaction_planted_open_shows_the_opponent_the_users_draw(
     assert seen is not None and not set(mine) & set(seen["drawn"].get("yours", []))
     monkeypatch.setitem(type(RULES)._records, "use_ability", replace(record, redact=public))
     assert RULES.redact(action, 1, state) is None  # the whole data, the user's cards too
+
+
+def test_ruling_35_a_plots_kill_is_answered_before_the_draw_phase_is_dealt() -> None:
+    """Wildfire Assault kills Old Red Priest (core_084, forced once killed: kneel a standing
+    location of yours) as the plot phase ends: the game waits for that answer, so the
+    draw phase is not dealt by itself meanwhile."""
+    b = board("Baratheon", "Lannister", mode="digital")
+    kept = [b.play(0, c) for c in ("core_071", "core_072", "core_075")]
+    priest = b.play(0, "core_084")
+    b.play(0, "core_092")  # a standing location to kneel
+    state = reveal(b, {0: "core_191"})
+    state = use(state, 0, "keep_three", keep=kept)
+    assert priest in state.players[0].dead and state.phase == "draw"
+    assert state.window is not None and state.window.waiting == (0,)
+    assert RULES.auto_action(state) is None
