@@ -64,12 +64,13 @@ class LongGame:
         _warm[str(self.path)] = path
 
     def warm_copy(self, target: Path) -> Path:
-        """A copy whose snapshots are written (the first read of the game done)."""
+        """A copy whose snapshots are written, as an import or the game's writes leave them
+        (reads write nothing since issue #32, so a read cannot warm it)."""
         warm = _warm.get(str(self.path))
         if warm is None:
             warm = self.copy(self.path.with_suffix(".warm.db"))
             store = open_store(str(warm))
-            Recorder(store).state(self.game_id)
+            Recorder(store).catch_up(self.game_id)  # a write's fold: it leaves snapshots
             store.close()
             _warm[str(self.path)] = warm
         shutil.copyfile(warm, target)

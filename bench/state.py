@@ -3,7 +3,8 @@
 Snapshots every K events make "state at step n" O(K), independent of the game's length,
 so the two should cost about the same. Each call uses a fresh recorder (an empty cursor
 cache, like another server process), so it reads a snapshot and folds at most K events.
-The first call after the game was stored builds the snapshots; it is reported apart.
+The snapshots are left by a write's fold (as an import does; reads write nothing since
+issue #32), timed and reported apart.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
         assert doc["seq"] == at
         return elapsed
 
-    first = state_at(last)
+    start = time.perf_counter()
+    Recorder(store).catch_up(game.game_id)  # a write's fold: the snapshots an import leaves
+    first = time.perf_counter() - start
     late, soon = [], []
     for _ in range(cfg.read_repeats):
         late.append(state_at(last))
@@ -46,6 +49,6 @@ def run(cfg: Config, shared: dict[str, Any]) -> list[Row]:
         Row(f"state at step {last:,} of a {game.events:,}-event game", "ms", t_late * 1e3,
             f"state at step {early:,}", t_early * 1e3, ratio, "time ratio ≤ 2", ratio <= 2,
             [game.describe()]),
-        Row("first state of that game after it was stored (folds all, writes snapshots)",
+        Row("the write that leaves that game's snapshots (folds all events, as an import)",
             "ms", first * 1e3),
     ]
