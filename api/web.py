@@ -85,6 +85,8 @@ def _entry(slug: str) -> dict[str, Any]:
         "default_options": dict(cls.default_options),
         # what the form calls each option's key, in the request's language (issue #33)
         "option_labels": dict(cls.option_labels),
+        # an option's named values, each as a person reads it (the form's choice)
+        "option_values": {k: dict(v) for k, v in cls.option_values.items()},
         "actions": sorted(cls.action_schemas),
         "chance_fields": {k: list(v) for k, v in cls.chance_fields.items()},
         # its moves are built from their declared choices (GET /games/<id>/choices)

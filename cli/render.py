@@ -23,7 +23,6 @@ from rich.table import Table
 from rich.text import Text
 
 from projections.messages import M, Mn, Seq, render
-from projections.rules import plural, words_list
 
 from .boards import BoardContext, board_for, generic
 from .wrap import breakable
@@ -371,19 +370,23 @@ def actions_table(actions: list[dict[str, Any]], game: GameWords,
 
 
 def correction_table(report: list[dict[str, Any]], ctx: BoardContext) -> Table:
-    table = Table(title=Text("What the correction did to the later events"), box=box.SIMPLE_HEAD)
-    table.add_column("step", justify="right")
-    table.add_column("now")
-    table.add_column("what", ratio=1)
+    """What a correction did to each later event (`act` of a correction), in the reader's
+    language: now illegal (with the rule's refusal) or changed (what of the game)."""
+    table = Table(title=Text(say(M("What the correction did to the later events"))),
+                  box=box.SIMPLE_HEAD)
+    table.add_column(say(M("step")), justify="right")
+    table.add_column(say(M("now")))
+    table.add_column(say(M("what")), ratio=1)
     for row in report:
         if row.get("status") == "illegal":
-            table.add_row(str(row["seq"]), "illegal",
-                          Text(without_codes(row.get("message", ""))))
+            table.add_row(str(row["seq"]), say(M("illegal")),
+                          Text(without_codes(say(row.get("message", "")))))
         else:
-            changed = words_list(ctx.label(k) for k in row.get("changed", []))
-            table.add_row(str(row["seq"]), "changed", Text(f"changes {changed}"))
+            changed = Seq([ctx.labels.get(str(k)) or words(k) for k in row.get("changed", [])])
+            table.add_row(str(row["seq"]), say(M("changed")),
+                          Text(say(M("changes {parts}", parts=changed))))
     if not report:
-        table.add_row("—", "unchanged", "no later event changed")
+        table.add_row("—", say(M("unchanged")), say(M("no later event changed")))
     return table
 
 
@@ -411,16 +414,29 @@ def games_table(rows: list[dict[str, Any]], total: int,
 
 
 def editions_table(rows: list[dict[str, Any]], titles: Mapping[str, str]) -> RenderableType:
+    """The editions (component data) known, one row each: the game in the reader's
+    language, the edition's name as it was registered, its sha256."""
     if not rows:
-        return Text("No editions yet.")
-    table = Table(title=Text(plural(len(rows), "edition")), box=box.SIMPLE_HEAD)
-    table.add_column("game", ratio=1)
-    table.add_column("name", ratio=1)
+        return Text(say(M("No editions yet.")))
+    table = Table(title=Text(say(Mn("{count} edition", "{count} editions", len(rows)))),
+                  box=box.SIMPLE_HEAD)
+    table.add_column(say(M("game")), ratio=1)
+    table.add_column(say(M("name")), ratio=1)
     table.add_column("sha256", overflow="fold", ratio=2)
     for row in rows:
         table.add_row(Text(say(titles.get(row["slug"], words(row["slug"])))), Text(row["name"]),
                       row["sha256"])
     return table
+
+
+def _with_values(label: Any, values: Mapping[str, Any] | None) -> Any:
+    """An option's label and, for one with named values, what each value typed means:
+    "…: "participating" (participating characters) or "any" (any character)"."""
+    if not values:
+        return label
+    named = Seq([M("“{value}” ({label})", value=v, label=said) for v, said in values.items()],
+                "or")
+    return M("{label}: {values}", label=label, values=named)
 
 
 def option_rows(games: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -433,8 +449,9 @@ def option_rows(games: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, str
             inner = value.items() if isinstance(value, Mapping) else [(None, value)]
             for sub, default in inner:
                 typed = json.dumps(default if sub is None else {sub: default})
-                rows.append((f"{key}={typed}", say(cls.option_labels.get(sub or key,
-                                                                          words(sub or key)))))
+                label = cls.option_labels.get(sub or key, words(sub or key))
+                rows.append((f"{key}={typed}", say(_with_values(label, cls.option_values.get(
+                    key) if sub is None else None))))
         if rows:
             out.append((str(cls.title), rows))
     return out

@@ -260,7 +260,7 @@ def _fold_views(rules: GameRules[Any], envs: Sequence[Envelope], effective: list
         try:
             state = rules.apply(state, corrections.get(seq) or to_action(envs[seq]))
         except IllegalAction as err:
-            out[seq] = (None, f"({err.code}) {err.message}")
+            out[seq] = (None, M("({code}) {reason}", code=err.code, reason=err.message))
             continue
         out[seq] = ({**rules.view(state, ALL), "result": rules.result(state)}, None)
     return out

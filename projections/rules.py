@@ -493,6 +493,9 @@ class GameRules(Generic[S]):
     #: what a person reads for each option's key (a nested option's keys too), as
     #: messages: the new-game form, `chronicle new --help` (issue #33)
     option_labels: ClassVar[Mapping[str, Any]] = {}
+    #: an option with named values: key -> value -> what a person reads for that value
+    #: (the new-game form's choice, `new --help`), so no typed value shows in a sentence
+    option_values: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     #: action types a seat may seal with its own token at a table: chronicle marks them
     #: `"sealed": true`, and the table's recorder sees them (viewer TABLE) no more than any
     #: other seat does until the rules reveal them (issue #32). Empty: the table's

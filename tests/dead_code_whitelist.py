@@ -19,7 +19,4 @@ CALLED_BY_FRAMEWORKS = (
     framework._language,  # flask: a template context processor (api/i18n.py)
     framework.extract_edition,  # pybabel: babel.cfg's [extractors] (projections/messages.py)
     framework.Worker,  # gunicorn: --worker-class api.serving.Worker (cli serve)
-    # not a framework's: the refusal of an ability used too soon or too late, as a message,
-    # ready for the Thrones ability engine's rewrite (branches windows, revealed) to call
-    framework.cannot_use_now,  # projections/thrones/words.py
 )

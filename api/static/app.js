@@ -350,7 +350,9 @@ const CH = (() => {
   // lets an undo or a redo name the move it took back.
   function describe(env, note, players, history) {
     const who = actorName(env.actor, players);
-    if (note && note.description && env.type !== "correction") return sentence(note.description);
+    // a correction's too: the server says it in the page's language ("… corrected event 3:
+    // now “…”"), so no English of it is parsed here
+    if (note && note.description) return sentence(note.description);
     const d = env.data || {};
     const target = (seq) => {
       const n = history && history.notes ? history.notes[seq] : null;
@@ -367,12 +369,7 @@ const CH = (() => {
       case "seed_revealed": return sentence(t("{player} revealed the seed of the deals, so anyone can check them", {player: who}));
       case "note": return sentence(d.text ? t("{player} wrote a note: {text}", {player: who, text: quote(d.text)})
         : t("{player} wrote an empty note", {player: who}));
-      case "correction": {
-        // the log's description reads "corrected seq N: <the corrected move>"
-        const fixed = note && note.description ? note.description.replace(/^corrected seq \d+:\s*/, "") : "";
-        return sentence(fixed ? t("{player} corrected step {seq}: it was {move}", {player: who, seq: d.target_seq ?? "?", move: quote(sentence(fixed))})
-          : t("{player} corrected step {seq}", {player: who, seq: d.target_seq ?? "?"}));
-      }
+      case "correction": return sentence(t("{player} corrected step {seq}", {player: who, seq: d.target_seq ?? "?"}));
       case "claim_result": {
         const none = t("no score");
         const scores = (d.scores || []).map((s, i) => `${actorName(i, players)} ${s ?? none}`);

@@ -29,6 +29,14 @@
     if (typeof value === "boolean") {
       return h("div", {}, h("label", {}, h("input", {type: "checkbox", "data-option": name, "data-kind": "bool", checked: value}), " ", optionLabel(key)));
     }
+    // an option with named values: a choice of their labels (the catalog's, in the page's
+    // language); the value sent is the value, never shown
+    const named = (games[$("game").value] || {}).option_values || {};
+    if (!path && named[key] && typeof value === "string") {
+      return h("div", {}, h("label", {}, optionLabel(key), " ",
+        h("select", {"data-option": name, "data-kind": "string"},
+          Object.entries(named[key]).map(([v, label]) => h("option", {value: v, selected: v === value}, label)))));
+    }
     const kind = typeof value === "number" ? "number" : value === null ? "json" : "string";
     return h("div", {}, h("label", {}, optionLabel(key), " ",
       h("input", {type: kind === "number" ? "number" : "text", "data-option": name, "data-kind": kind,

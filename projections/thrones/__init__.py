@@ -64,6 +64,7 @@ class Thrones(GameRules[State]):
     rules_version: ClassVar[str] = "1"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     option_labels: ClassVar[Mapping[str, Any]] = OPTION_LABELS
+    option_values: ClassVar[Mapping[str, Mapping[str, Any]]] = words.OPTION_VALUES
     actions: ClassVar[tuple[ActionType[Any, Any], ...]] = ACTIONS
     parts: ClassVar[Parts[Any, Any] | None] = PARTS
 

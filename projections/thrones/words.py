@@ -93,6 +93,11 @@ OPTIONS = {
     "when_revealed": M("when-revealed plots"), "rules": M("resolved by the rules"),
     "table": M("left to the table"),
 }
+#: the options with named values (§4), each value as the new-game form offers it
+OPTION_VALUES = {
+    "military_claim_scope": {"participating": OPTIONS["participating"], "any": OPTIONS["any"]},
+    "when_revealed": {"rules": OPTIONS["rules"], "table": OPTIONS["table"]},
+}
 PILES = {"hand": M("hand"), "deck": M("draw deck"), "discard": M("discard pile"),
          "dead": M("dead pile"), "play": M("in play"), "removed": M("out of the game"),
          "house": M("House card")}
@@ -751,7 +756,7 @@ def _say_use_ability(d: Any, names: Names, actor: Any, ed: Components) -> str:
 def cannot_use_now(source: Any, label: Any, problem: Any) -> str:
     """ "Ice: “Sacrifice Ice to kill another participant” cannot be used now: <why>": the
     refusal of an ability used outside its window or condition, as a message (issue #33;
-    the ability engine, apply/abilities.py, adopts it with its trigger rewrite)."""
+    apply/abilities.py says it for a window or a condition)."""
     return M("{card}: “{ability}” cannot be used now: {reason}", card=source, ability=label,
              reason=problem)
 

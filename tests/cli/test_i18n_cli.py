@@ -90,3 +90,27 @@ def test_a_refusal_reads_chinese_with_its_code_kept(runner, monkeypatch):
     assert "(game_not_started)" in refused.output
     assert "牌阵还没有发" in refused.output
     assert not re.search(r"the layout", refused.output)
+
+
+def test_a_correction_and_the_editions_read_chinese(runner, monkeypatch):
+    """`act` of a correction prints what it did to the later events, and `editions` lists
+    the editions, in zh-Hans: the table's title, columns and words, and the refusal of the
+    event it made illegal (fixtures/adaman/won: step 2 corrected to turn up the Sea, which
+    step 3 turns up too). The check is shown to fail on a planted English word."""
+    monkeypatch.setenv("COLUMNS", "100")
+    game_id, names = _imported(runner, FIXTURES / "adaman" / "won.jsonl")
+    fix = {"target_seq": 2, "action": {"type": "control", "actor": 0, "data": {
+        "target": "painter", "spend": ["ace_knots", "desert"],
+        "drawn": ["sailor", "ace_leaves", "sea"]}}}
+    act = runner(["--lang", "zh-Hans", "act", game_id, "correction", "--actor", "table",
+                  "--data", json.dumps(fix)])
+    assert act.exit_code == 0, act.output
+    assert "这次更正对之后事件的影响" in act.output and "不合法" in act.output
+    assert _left(act.output, names, game_id) == []
+    editions = runner(["--lang", "zh-Hans", "editions"])
+    assert editions.exit_code == 0, editions.output
+    assert "版本" in editions.output
+    # the sha256 column and the editions' registered names are machine words and typed names
+    shown = re.sub(r"\b[0-9a-f]{8,}\b|\bdefault\b|\bsha256\b", "", editions.output)
+    assert _left(shown, names, game_id) == []
+    assert _left("What the correction did", names, game_id) == ["What", "correction", "did"]

@@ -71,3 +71,27 @@ def test_the_recorder_reads_chinese(zh_page, server, path: Path) -> None:
     first.click()
     zh_page.wait_for_timeout(1500)  # the live stream keeps the network busy
     assert _left(zh_page, names) == []
+
+
+def test_the_new_game_form_offers_an_options_values_by_their_chinese_labels(zh_page, server):
+    """Thrones' military claim scope (GameRules.option_values): the form offers its values
+    by their labels in the page's language, never the typed value, and sends the value."""
+    page = zh_page
+    page.goto(f"{server.url}/games/new")
+    page.locator("#game").select_option("thrones")
+    choice = page.locator('select[data-option="military_claim_scope"]')
+    choice.wait_for()
+    assert sorted(choice.locator("option").all_inner_texts()) == sorted(["参与挑战的角色",
+                                                                         "任何角色"])
+    assert choice.input_value() == "participating"
+    choice.select_option("any")
+    names = page.locator("input[name=player]")
+    for i, name in enumerate(("Ann", "Bo")):
+        names.nth(i).fill(name)
+    page.locator("#create").click()
+    page.locator("#created").wait_for()
+    gid = page.locator("#created").get_attribute("data-game-id")
+    created = server.get(f"/games/{gid}/events")["events"][0]["data"]
+    assert created["options"]["military_claim_scope"] == "any"
+    form = page.evaluate("() => document.body.innerText")
+    assert "participating" not in form

@@ -123,6 +123,27 @@ def test_every_page_of_every_sample_game_reads_whole(browser, server, path: Path
     assert not problems, "\n".join(problems[:40])
 
 
+ZH_SWEPT = ("thrones", "in_the_shadow_of_the_emperor")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for p in ALL_FIXTURES if p.parent.name in ZH_SWEPT],
+                         ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_every_page_of_every_sample_game_reads_whole_in_chinese(browser, server,
+                                                                path: Path) -> None:
+    """The slow sweep in zh-Hans (issue #33) for the games whose every component reads
+    Chinese and whose pages were laid out for it: every Thrones and Emperor fixture, its
+    replay at the start, middle and end and its recorder, at each width, axe included."""
+    problems: list[str] = []
+    for size, viewport in SIZES.items():
+        ctx = new_context(browser, viewport=viewport, locale="zh-CN",
+                          extra_http_headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+        targets = [(f"zh-{name}", url, ready) for name, url, ready in _pages(server, path)]
+        problems += _sweep(ctx.new_page(), size, targets, axe=True, lang="zh_Hans")
+        ctx.close()
+    assert not problems, "\n".join(problems[:40])
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_emperor_pages_read_whole_in_chinese(browser, server, size: str) -> None:
     """The same checks in zh-Hans, for In the Shadow of the Emperor's busiest game: Chinese

@@ -14,12 +14,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...messages import M
-from ...rules import IllegalAction, plural, replace, require, thaw
+from ...messages import M, Message, Mn, Name, Seq
+from ...rules import IllegalAction, replace, require, thaw
 from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, MARKS, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
+from ..words import CHALLENGE_TYPES, PHASES, PILES, cannot_use_now, words
 from . import marks
 from .effects import apply_op
 from .guards import who
@@ -55,7 +56,7 @@ class Source:
 
 def source_of(state: State, ref: object, ed: Components) -> Source:
     """The source named by a `card` reference; refused (`no_source`) if it names nothing."""
-    require(isinstance(ref, str), "no_source", "an ability is used from a card: name it")
+    require(isinstance(ref, str), "no_source", M("an ability is used from a card: name it"))
     assert isinstance(ref, str)
     if ref.startswith("plot:") and ref[5:].isdigit() and int(ref[5:]) < state.n:
         return _plot_source(state, int(ref[5:]), ed)
@@ -67,10 +68,11 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
         seat = int(ref[6:])
         number = ed.house_ids.get(state.players[seat].house) if state.players else None
         house = ed.by_number.get(number or 0)
-        require(house is not None, "no_source", "that House has no House card")
+        require(house is not None, "no_source", M("that House has no House card"))
         assert house is not None
         return Source(ref, house.name, house, house.abilities, "house", None, seat)
-    require(ed.is_known(ref), "no_source", f'"{ref}" is not a card of the game')
+    require(ed.is_known(ref), "no_source",
+            lambda: M('"{card}" is not a card of the game', card=ref))
     card = ed.card(ref)
     owner = owner_of(ref)
     zone, controller = "none", None
@@ -91,7 +93,8 @@ def source_of(state: State, ref: object, ed: Components) -> Source:
 
 def _plot_source(state: State, seat: Seat, ed: Components) -> Source:
     plot = state.players[seat].revealed_plot if state.players else None
-    require(plot is not None, "not_in_zone", f"{who(state, seat)} has no revealed plot to use")
+    require(plot is not None, "not_in_zone",
+            lambda: M("{player} has no revealed plot to use", player=who(state, seat)))
     assert plot is not None
     card = ed.card(plot)
     used, abilities = marks.plot_as_used(state, seat, card, ed)  # Good for the Gander
@@ -135,7 +138,8 @@ class Context:
         if name == "$opponent":
             others = [s for s in state.active if s != self.seat]
             require(len(others) == 1, "wrong_target",
-                    f"{self.source.name}: name the opponent in a game of more than two")
+                    lambda: M("{card}: name the opponent in a game of more than two",
+                              card=self.source.name))
             return others[0]
         head, _, field = name.partition(".")
         if head == "$trigger":
@@ -248,7 +252,7 @@ def _controls(ctx: Context, seats: set[Seat], flt: Mapping[str, Any]) -> list[Ca
             and card_matches(ctx, c.id, flt, "play")]
 
 
-def _pile_problem(ctx: Context, want: Mapping[str, Any]) -> str | None:
+def _pile_problem(ctx: Context, want: Mapping[str, Any]) -> Message | None:
     """vocab (Stark): at least n cards of one of the user's piles meet a printed filter."""
     player = ctx.state.players[ctx.seat]
     pile = str(want.get("pile"))
@@ -258,13 +262,13 @@ def _pile_problem(ctx: Context, want: Mapping[str, Any]) -> str | None:
     found = len([c for c in cards if card_matches(ctx, c, flt, pile)])
     least = int(want.get("at_least") or 1)
     if found < least:
-        where = {"hand": "hand", "discard": "discard pile", "dead": "dead pile"}[pile]
-        return f"your {where} holds {found} such card{'' if found == 1 else 's'}, and it " \
-               f"needs at least {least}"
+        return Mn("your {pile} holds {count} such card, and it needs at least {least}",
+                  "your {pile} holds {count} such cards, and it needs at least {least}",
+                  found, pile=PILES[pile], least=least)
     return None
 
 
-def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
+def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> Message | None:
     """What of the ability's condition does not hold (None: all of it holds)."""
     state = ctx.state
     index = play_index(state)
@@ -273,22 +277,22 @@ def condition_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
     att, dfn = participating(state)
     for key, want in condition.items():
         if key == "source_standing" and (source is None or source.knelt) == bool(want):
-            return "it must be standing"
+            return M("it must be standing")
         if key == "source_knelt" and (source is None or not source.knelt) == bool(want):
-            return "it must be knelt"
+            return M("it must be knelt")
         if key == "source_participating" and (actor in att | dfn) != bool(want):
-            return "it (or its bearer) must be taking part in the challenge"
+            return M("it (or its bearer) must be taking part in the challenge")
         if key == "source_attacking" and (actor in att) != bool(want):
-            return "it (or its bearer) must be attacking"
+            return M("it (or its bearer) must be attacking")
         if key == "source_defending" and (actor in dfn) != bool(want):
-            return "it (or its bearer) must be defending"
+            return M("it (or its bearer) must be defending")
         problem = _seat_condition(ctx, key, want)
         if problem is not None:
             return problem
     return None
 
 
-def _seat_condition(ctx: Context, key: str, want: Any) -> str | None:  # noqa: C901
+def _seat_condition(ctx: Context, key: str, want: Any) -> Message | None:  # noqa: C901
     """The conditions about the user and the challenge (condition_problem's second half)."""
     state, seat = ctx.state, ctx.seat
     ch = state.challenge
@@ -297,29 +301,32 @@ def _seat_condition(ctx: Context, key: str, want: Any) -> str | None:  # noqa: C
         fields = {"attacker": "attacker", "defender": "defender", "winner": "winner",
                   "loser": "loser"}
         if ch is None or getattr(ch, fields.get(str(want), "attacker")) != seat:
-            return f"you must be the {want} of the challenge"
+            return M("you must be the {role} of the challenge",
+                     role=ROLES.get(str(want)) or words(str(want)))
     if key == "you_control" and not _controls(ctx, {seat}, want):
-        return "you control no card it asks for"
+        return M("you control no card it asks for")
     if key == "you_control_count":
         found = _controls(ctx, {seat}, want.get("filter") or {})
         if len(found) < int(want.get("at_least") or 1):
-            return f"you control fewer than {want.get('at_least')} cards it asks for"
+            return M("you control fewer than {count} cards it asks for",
+                     count=want.get("at_least"))
     if key == "opponent_controls" and not _controls(
             ctx, {s for s in range(state.n) if s != seat}, want):
-        return "no opponent controls a card it asks for"
+        return M("no opponent controls a card it asks for")
     if key == "gold_at_least" and state.players[seat].gold < int(want):
-        return f"you need at least {want} gold"
+        return M("you need at least {count} gold", count=want)
     if key == "hand_at_least" and len(state.players[seat].hand) < int(want):
-        return f"you need at least {want} cards in hand"
+        return M("you need at least {count} cards in hand", count=want)
     if key == "first_player" and (state.first_player == seat) != bool(want):
-        return "you must be the first player" if want else "you must not be the first player"
+        return M("you must be the first player") if want else \
+            M("you must not be the first player")
     if key == "has_power" and (source is None or source.power <= 0) == bool(want):
-        return "it must hold power"
+        return M("it must hold power")
     if key == "your_pile_count":
         return _pile_problem(ctx, want)
     if key == "melee" and state.is_melee != bool(want):
-        return "it is used only in a melee (three or more players)" if want else \
-            "it is not used in a melee"
+        return M("it is used only in a melee (three or more players)") if want else \
+            M("it is not used in a melee")
     return None
 
 
@@ -342,73 +349,83 @@ def _step_now(state: State) -> tuple[str, ...]:
     return ("challenge_open", ch.step)
 
 
-def window_problem(state: State, seat: Seat, ability: Ability, ed: Components) -> str | None:
+def window_problem(state: State, seat: Seat, ability: Ability, ed: Components
+                   ) -> Message | None:
     """Why the ability's window is not open now for `seat` (None: it is open). Response,
     interrupt, forced and when-revealed abilities answer their trigger (apply/triggers)."""
     win = ability.window
     if state.revealing or state.pick is not None or ability.kind == "when_revealed":
         return _revealing_problem(state, seat, ability)
     if ability.kind in ANSWERS:
-        return answer_problem(state, seat, ability) or "it answers an event only when " \
-            "that event happens (nothing it answers is waiting now)"
+        return answer_problem(state, seat, ability) or NOTHING_TO_ANSWER
     if win.phases and state.phase not in win.phases:
-        return f"it is used in the {_words_list(win.phases)} phase, not the " \
-               f"{state.phase} phase"
+        return M("it is used in the {phases} phase, not the {phase} phase",
+                 phases=_words_list(win.phases, PHASES), phase=_word(state.phase, PHASES))
     if win.steps and not set(win.steps) & set(_step_now(state)):
-        return f"it is used only {_steps_words(win.steps)}"
+        return M("it is used only {steps}", steps=_words_list(win.steps, STEP_WORDS))
     if win.challenge_types:
         ch = state.challenge
         if ch is None or ch.type not in win.challenge_types:
-            return f"it is used only during a {_words_list(win.challenge_types, 'or')} " \
-                   "challenge"
+            return M("it is used only during a {types} challenge",
+                     types=_words_list(win.challenge_types, CHALLENGE_TYPES))
     if win.your_turn and state.turn != seat:
-        return "it is used only on your own turn"
+        return M("it is used only on your own turn")
     return None
 
 
-def _revealing_problem(state: State, seat: Seat, ability: Ability) -> str | None:
+def _revealing_problem(state: State, seat: Seat, ability: Ability) -> Message | None:
     """Ruling 32: a when-revealed ability is used while its plot is the one resolving, by
     its owner; while a plot resolves (or another seat chooses for it) nothing else is."""
     if ability.kind == "when_revealed" and state.pick is None and \
             state.revealing[:1] == (seat,):
         return None
     if not state.when_revealed:  # rules version 1: recorded by the table then
-        return "it answers an event only when that event happens (nothing it answers is " \
-               "waiting now)"
+        return NOTHING_TO_ANSWER
     if state.pick is not None:
-        return f"{who(state, state.pick.waiting[0][0])} is choosing for a revealed plot"
+        return M("{player} is choosing for a revealed plot",
+                 player=who(state, state.pick.waiting[0][0]))
     if state.revealing:
-        return f"the plot of {who(state, state.revealing[0])} is being revealed"
-    return "it applies when its plot is revealed"
+        return M("the plot of {player} is being revealed", player=who(state, state.revealing[0]))
+    return M("it applies when its plot is revealed")
 
 
-def _words_list(items: Sequence[str], conj: str = "or") -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {conj} {items[-1]}"
+def _word(token: str, table: Mapping[str, str]) -> str:
+    """A token of the data as the reader's word: its entry in `table`, else words()."""
+    return table.get(token) or words(token)
 
 
-STEP_WORDS = {"no_challenge": "between challenges", "challenge_open": "during a challenge",
-              "attackers_declared": "once attackers are declared",
-              "defenders_declared": "once defenders are declared",
-              "resolved": "after a challenge is resolved", "choose": "while plots are chosen",
-              "first_player": "once plots are revealed", "titles": "while titles are chosen"}
+def _words_list(items: Sequence[str], table: Mapping[str, str]) -> str:
+    """ "marshalling or challenges": tokens of the data as one list of words, joined by "or"."""
+    return Seq([_word(i, table) for i in items], "or")
 
 
-def _steps_words(steps: Sequence[str]) -> str:
-    return " or ".join(STEP_WORDS[s] for s in steps)
+#: a window's steps (docs: "Steps"), as a refusal says when an ability is used
+STEP_WORDS = {"no_challenge": M("between challenges"),
+              "challenge_open": M("during a challenge"),
+              "attackers_declared": M("once attackers are declared"),
+              "defenders_declared": M("once defenders are declared"),
+              "resolved": M("after a challenge is resolved"),
+              "choose": M("while plots are chosen"),
+              "first_player": M("once plots are revealed"),
+              "titles": M("while titles are chosen")}
+#: what a `you_are` condition asks the user to be in the challenge
+ROLES = {"attacker": M("attacker"), "defender": M("defender"), "winner": M("winner"),
+         "loser": M("loser")}
+NOTHING_TO_ANSWER = M("it answers an event only when that event happens (nothing it "
+                      "answers is waiting now)")
 
 
-def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None:
+def digital_turn_problem(state: State, seat: Seat, ed: Components) -> Message | None:
     """Ruling 28: in digital play a seat uses an action ability while it is among the seats
     to act, or in a phase the table runs."""
     if state.mode != "digital":
         return None
     if state.window is not None and state.window.waiting:
-        return "the game waits for an answer to what just happened (use a card that " \
-            "answers it, or pass)"
+        return M("the game waits for an answer to what just happened (use a card that "
+                 "answers it, or pass)")
     if state.phase in TABLE_PHASES or seat in to_act(state, ed):
         return None
-    return "it is not your turn to act"
+    return M("it is not your turn to act")
 
 
 # ---------------------------------------------------------------------------
@@ -416,13 +433,13 @@ def digital_turn_problem(state: State, seat: Seat, ed: Components) -> str | None
 # ---------------------------------------------------------------------------
 
 
-def trigger_problem(ctx: Context, condition: Mapping[str, Any]) -> str | None:
+def trigger_problem(ctx: Context, condition: Mapping[str, Any]) -> Message | None:
     """What of the ability's trigger condition (docs: "Trigger conditions") the trigger
     answered does not meet (None: it answers it)."""
     trig = ctx.trigger or {}
     for key, want in condition.items():
         if not _trigger_holds(ctx, trig, key, want):
-            return "what just happened is not what it answers"
+            return M("what just happened is not what it answers")
     return None
 
 
@@ -462,18 +479,19 @@ def open_triggers(state: State, ability: Ability, ref: str) -> list[tuple[int, T
             if t.name == ability.window.trigger and n not in done and still_gone(state, t)]
 
 
-def answer_problem(state: State, seat: Seat, ability: Ability) -> str | None:
+def answer_problem(state: State, seat: Seat, ability: Ability) -> Message | None:
     """Digital play: an answer is given by the seat the window waits on, in its stage
     (interrupts, then forced, then responses: ruling 36)."""
     window = state.window
     if state.mode != "digital" or window is None:
         return None
     if not window.waiting or window.waiting[0] != seat:
-        return "the game does not wait on you for an answer now"
+        return M("the game does not wait on you for an answer now")
     if STAGE_OF[ability.kind] != window.stage:
-        return {"interrupt": "interrupts are answered first", "forced": "forced abilities "
-                "are answered now", "response": "responses come after the interrupts and "
-                "forced abilities"}[window.stage]
+        return {"interrupt": M("interrupts are answered first"),
+                "forced": M("forced abilities are answered now"),
+                "response": M("responses come after the interrupts and forced abilities")
+                }[window.stage]
     return None
 
 
@@ -616,30 +634,37 @@ def _check_targets(ctx: Context) -> None:
     known = {t.name for t in ctx.ability.targets} | (
         {"influence"} if ctx.ability.influence else set())
     extra = sorted(set(choices) - known)
-    require(not extra, "wrong_target", f"{name}: “{ctx.ability.label}” has no choice "
-            f"{', '.join(extra)}")
+    require(not extra, "wrong_target",
+            lambda: M("{card}: “{ability}” has no choice {names}", card=name,
+                      ability=ctx.ability.label, names=Seq(extra, "comma")))
     for target in ctx.ability.targets:
-        value = choices.get(target.name)
         if chooser(ctx, target) != "you" and target.name not in choices:
             continue  # another seat's choice, still to come or with nothing (ruling 33)
-        options = target_options(ctx, target)
-        if target.many:
-            picked = list(value) if isinstance(value, list | tuple) else \
-                ([] if value is None else [value])
-            require(target.least <= len(picked) <= target.most
-                    and len(set(map(str, picked))) == len(picked), "wrong_target",
-                    f"{name}: choose {_count_words(target)} for {_target_words(target)}")
-            bad = [v for v in picked if v not in options]
-        else:
-            if value is None and target.least == 0:
-                continue
-            require(value is not None, "wrong_target",
-                    f"{name}: choose {_target_words(target)}")
-            bad = [] if value in options else [value]
-        _refuse_immune(ctx, bad)
-        require(not bad, "wrong_target",
-                f"{name}: {_value_words(ctx, bad[0] if bad else None)} is not "
-                f"{_target_words(target)} it may choose now")
+        _check_target(ctx, target, choices.get(target.name))
+
+
+def _check_target(ctx: Context, target: Target, value: Any) -> None:
+    """One target's choice: as many as it takes, each among the options it has now."""
+    name = ctx.source.name
+    options = target_options(ctx, target)
+    if target.many:
+        picked = list(value) if isinstance(value, list | tuple) else \
+            ([] if value is None else [value])
+        require(target.least <= len(picked) <= target.most
+                and len(set(map(str, picked))) == len(picked), "wrong_target",
+                lambda: M("{card}: choose {count} for {target}", card=name,
+                          count=_count_words(target), target=_target_words(target)))
+        bad = [v for v in picked if v not in options]
+    else:
+        if value is None and target.least == 0:
+            return
+        require(value is not None, "wrong_target",
+                lambda: M("{card}: choose {target}", card=name, target=_target_words(target)))
+        bad = [] if value in options else [value]
+    _refuse_immune(ctx, bad)
+    require(not bad, "wrong_target",
+            lambda: M("{card}: {value} is not {target} it may choose now", card=name,
+                      value=_value_words(ctx, bad[0]), target=_target_words(target)))
 
 
 def chooser(ctx: Context, target: Target) -> str:
@@ -652,15 +677,22 @@ def chooser(ctx: Context, target: Target) -> str:
 def _count_words(target: Target) -> str:
     if target.least == target.most:
         return str(target.least)
-    return f"{target.least} to {target.most}"
+    return M("{least} to {most}", least=target.least, most=target.most)
 
 
 def _target_words(target: Target) -> str:
+    """A target as its data labels it; with no English label, what it chooses and its
+    name ("a card (victim)"), which reads the Chinese label where the data has one."""
     if target.label:
         return target.label
-    what = {"card": "a card", "seat": "a player", "number": "a number",
-            "challenge_type": "a challenge type"}[target.choose]
-    return f"{what} ({target.name.replace('_', ' ')})"
+    what = M("{what} ({name})", what=CHOOSES[target.choose], name=words(target.name))
+    own = getattr(target.label, "own", {})
+    return Name(what, own) if own else what
+
+
+#: what a target chooses, as a refusal names a target with no label of its own
+CHOOSES = {"card": M("a card"), "seat": M("a player"), "number": M("a number"),
+           "challenge_type": M("a challenge type")}
 
 
 def _value_words(ctx: Context, value: Any) -> str:
@@ -670,7 +702,7 @@ def _value_words(ctx: Context, value: Any) -> str:
         return who(ctx.state, value)
     if ed.is_known(value):
         return ed.name(value)
-    return f"“{value}”"
+    return M("“{value}”", value=str(value))
 
 
 # ---------------------------------------------------------------------------
@@ -690,7 +722,8 @@ def _cost_ops(ctx: Context) -> list[dict[str, Any]]:
             card = op.get("card", ctx.value("$self"))
             ip = play_index(ctx.state).get(card)
             require(ip is not None and ip.controller == ctx.seat, "cannot_pay",
-                    f"{ctx.source.name}: you can sacrifice only a card you control")
+                    lambda: M("{card}: you can sacrifice only a card you control",
+                              card=ctx.source.name))
             out.append({"op": "discard_from_play", "cards": [card]})
         elif kind == "pay_influence":
             out.extend(_influence_ops(ctx, int(op.get("amount") or 0)))
@@ -715,14 +748,16 @@ def _influence_ops(ctx: Context, amount: int) -> list[dict[str, Any]]:
     ed = ctx.ed
     picked = ctx.choices.get("influence") or []
     require(isinstance(picked, list | tuple) and len(set(picked)) == len(picked),
-            "cannot_pay", f"{ctx.source.name}: name the cards you kneel for influence")
+            "cannot_pay", lambda: M("{card}: name the cards you kneel for influence",
+                                    card=ctx.source.name))
     offered = set(influence_options(ctx))
     require(all(c in offered for c in picked), "cannot_pay",
-            f"{ctx.source.name}: you kneel only standing cards of yours that give influence")
+            lambda: M("{card}: you kneel only standing cards of yours that give influence",
+                      card=ctx.source.name))
     total = sum(influence_of(c, ed) for c in picked)
     require(total >= amount, "cannot_pay",
-            f"{ctx.source.name}: it costs {amount} influence, and the cards named give "
-            f"{total}")
+            lambda: M("{card}: it costs {amount} influence, and the cards named give "
+                      "{total}", card=ctx.source.name, amount=amount, total=total))
     return [{"op": "kneel", "card": c} for c in picked]
 
 
@@ -733,7 +768,8 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
         key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
         fn = FUNCTIONS.get(key)
         require(fn is not None, "no_ability",
-                f"{ctx.source.name}: its ability “{ctx.ability.label}” has no function yet")
+                lambda: M("{card}: its ability “{ability}” has no function yet",
+                          card=ctx.source.name, ability=ctx.ability.label))
         assert fn is not None
         _check_function_chance(ctx, key)
         return [dict(thaw(op)) for op in fn(_use(ctx, ctx.choices))]
@@ -783,9 +819,12 @@ def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
                                                                           seat)))
     for field in CHANCE_OPS.values():
         got = len(ctx.chance.get(field) or ())
-        require(got == wanted.get(field, 0), "chance_missing",
-                f"{ctx.source.name}: name the {plural(wanted.get(field, 0), 'card')} it "
-                f"takes by chance ({field}), not {got}")
+        if got != wanted.get(field, 0):
+            raise IllegalAction("chance_missing", Mn(
+                "{card}: name the {count} card it takes by chance ({field}), not {got}",
+                "{card}: name the {count} cards it takes by chance ({field}), not {got}",
+                wanted.get(field, 0), card=ctx.source.name, field=CHANCE_FIELDS[field],
+                got=got))
 
 
 def chance_pool(state: State, field: str, seat: Seat) -> list[CardId]:
@@ -803,11 +842,18 @@ def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, count: int) ->
         return  # the op's own check names the seat
     need = min(count, len(chance_pool(ctx.state, field, seat)))
     got = len(op.get("cards") or ())
-    words = {"drawn": "drawn", "milled": "discarded from the deck",
-             "random": "discarded at random"}[field]
     require(got == need, "chance_missing",
-            f"{ctx.source.name}: name the {plural(need, 'card')} {words} for "
-            f"{who(ctx.state, seat)} ({field}), not {got}")
+            lambda: Mn("{card}: name the {count} card {how} for {player} ({field}), not {got}",
+                       "{card}: name the {count} cards {how} for {player} ({field}), not "
+                       "{got}", need, card=ctx.source.name, how=CHANCE_HOW[field],
+                       player=who(ctx.state, seat), field=CHANCE_FIELDS[field], got=got))
+
+
+#: the action's chance fields (ruling 34), as a refusal names the one to fill
+CHANCE_FIELDS = {"drawn": M("drawn"), "milled": M("milled"), "random": M("random")}
+#: how the cards of a chance field were taken, as a refusal says it
+CHANCE_HOW = {"drawn": M("drawn"), "milled": M("discarded from the deck"),
+              "random": M("discarded at random")}
 
 
 def _use(ctx: Context, choices: Mapping[str, Any]) -> Use:
@@ -828,7 +874,7 @@ def _marked(state: State, ctx: Context) -> State:
 def _named(source: Source, err: IllegalAction, code: str | None = None) -> IllegalAction:
     """An op's refusal, said as the card's: "Ice: ..."."""
     message = err.message if err.message.startswith(source.name) else \
-        f"{source.name}: {err.message}"
+        M("{card}: {reason}", card=source.name, reason=err.message)
     return IllegalAction(code or err.code, message, **err.details)
 
 
@@ -844,9 +890,12 @@ def _ability_named(source: Source, data: Mapping[str, Any]) -> Ability:
     require(ability is not None or not source.blank, "text_blank",
             M("{card}: its text is blank now, so it has no ability to use", card=source.name))
     if ability is None:
-        names = ", ".join(f"“{a.label}”" for a in source.abilities if a.kind != "constant")
-        raise IllegalAction("no_ability", f"{source.name} has no ability “{ident}”"
-                            + (f" (it has {names})" if names else ""),
+        names = [M("“{value}”", value=a.label) for a in source.abilities
+                 if a.kind != "constant"]
+        args = {"card": source.name, "ability": str(ident), "abilities": Seq(names, "comma")}
+        raise IllegalAction("no_ability", M("{card} has no ability “{ability}” (it has "
+                                            "{abilities})", **args) if names else
+                            M("{card} has no ability “{ability}”", **args),
                             card=data.get("card"))
     return ability
 
@@ -857,31 +906,29 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     """The checks before the cost: source, zone, window, condition, limit, targets."""
     source = source_of(state, data.get("card"), ed)
     ability = _ability_named(source, data)
+    args = {"card": source.name, "ability": ability.label}
     require(ability.kind != "constant", "applies_by_itself",
-            f"{source.name}: “{ability.label}” applies by itself while it is in play")
+            lambda: M("{card}: “{ability}” applies by itself while it is in play", **args))
     require(ability.kind != "title", "applies_by_itself",  # vocab: the §2.5 rules apply it
-            f"{source.name}: “{ability.label}” is applied by the rules while you hold it")
-    require(source.controller == seat, "not_your_card",
-            f"{source.name} is not {who(state, seat)}'s to use"
-            + ("" if source.controller is None else
-               f" ({who(state, source.controller)} controls it)"))
+            lambda: M("{card}: “{ability}” is applied by the rules while you hold it", **args))
+    require(source.controller == seat, "not_your_card", lambda: _not_yours(state, seat, source))
     wanted = ability.zone
     require(source.zone == wanted, "not_in_zone",
-            f"{source.name}: “{ability.label}” is used from {_zone_words(wanted)}, and it "
-            f"is {_zone_words(source.zone)}")
+            lambda: M("{card}: “{ability}” is used from {zone}, and it is {where}", **args,
+                      zone=_zone_words(wanted), where=_zone_words(source.zone)))
     raw = data.get("choices") or {}
     require(isinstance(raw, Mapping), "wrong_target",
-            f"{source.name}: the choices are an object of target names")
+            lambda: M("{card}: the choices are an object of target names", card=source.name))
     chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
     ctx = Context(state, seat, source, ability, dict(thaw(raw)), trigger, chance, ed)
     problem = window_problem(state, seat, ability, ed) or \
         digital_turn_problem(state, seat, ed) if trigger is None else \
         trigger_problem(ctx, ability.window.condition)
     require(problem is None, "outside_window",
-            f"{source.name}: “{ability.label}” cannot be used now: {problem}")
-    problem = condition_problem(ctx, ability.condition)
-    require(problem is None, "condition_failed",
-            f"{source.name}: “{ability.label}” cannot be used now: {problem}")
+            lambda: cannot_use_now(source.name, ability.label, problem))
+    reason = condition_problem(ctx, ability.condition)
+    require(reason is None, "condition_failed",
+            lambda: cannot_use_now(source.name, ability.label, reason))
     _check_limit(state, source, ability)
     if targets:
         _check_targets(ctx)
@@ -957,10 +1004,22 @@ def usable_abilities(state: State, seat: Seat, ref: str, ed: Components) -> list
 
 def _check_limit(state: State, source: Source, ability: Ability) -> None:
     if ability.limit_times is not None:
-        require(uses(state, _limit_key(source), ability) < ability.limit_times,
-                "limit_reached",
-                f"{source.name}: “{ability.label}” was already used {ability.limit_times} "
-                f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
+        times = ability.limit_times
+        require(uses(state, _limit_key(source), ability) < times, "limit_reached",
+                lambda: Mn("{card}: “{ability}” was already used {count} time {period}",
+                           "{card}: “{ability}” was already used {count} times {period}",
+                           times, card=source.name, ability=ability.label,
+                           period=PERIODS.get(str(ability.limit_per)) or
+                           words(str(ability.limit_per))))
+
+
+#: a limit's period (docs: "Limits"), as a refusal says how long it lasts
+PERIODS = {"challenge": M("this challenge"), "phase": M("this phase"),
+           "round": M("this round"), "game": M("this game")}
+#: where a source is, as a refusal says where the ability is used from
+ZONES = {"play": M("in play"), "hand": M("in the hand"), "discard": M("in the discard pile"),
+         "dead": M("in the dead pile"), "plot": M("the revealed plot"), "title": M("a title"),
+         "house": M("the House card"), "none": M("nowhere it may be used from")}
 
 
 def _lasting(ctx: Context, after: State) -> State:
@@ -974,10 +1033,15 @@ def _lasting(ctx: Context, after: State) -> State:
 
 
 def _zone_words(zone: str) -> str:
-    return {"play": "in play", "hand": "in the hand", "discard": "in the discard pile",
-            "dead": "in the dead pile", "plot": "the revealed plot", "title": "a title",
-            "house": "the House card",
-            "none": "nowhere it may be used from"}.get(zone, zone)
+    return ZONES.get(zone) or words(zone)
+
+
+def _not_yours(state: State, seat: Seat, source: Source) -> Message:
+    """ "Ice is not Anna's to use (Bo controls it)": the refusal of another's card."""
+    if source.controller is None:
+        return M("{card} is not {player}'s to use", card=source.name, player=who(state, seat))
+    return M("{card} is not {player}'s to use ({controller} controls it)", card=source.name,
+             player=who(state, seat), controller=who(state, source.controller))
 
 
 def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
