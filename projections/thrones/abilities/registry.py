@@ -46,6 +46,12 @@ CHANCE: dict[tuple[str, str], ChanceFn] = {}
 #: target>" or "each"; declared beside the card's function (the target's data `chooser`
 #: says the same; the edition's data is kept as recorded games were dealt from it)
 CHOOSERS: dict[tuple[str, str, str], str] = {}
+#: (card id, ability id) -> what a use leaves in the state beyond its §9 ops, given the
+#: use and the state after its ops: a lasting effect the rules read later (a blank text,
+#: a toll, how a card entered play) or where an event card goes instead of the discard
+#: pile (I'm You Writ Small). §9 has no op for these; the function says exactly one thing.
+LastingFn = Callable[[Use, Any], Any]
+LASTING: dict[tuple[str, str], LastingFn] = {}
 
 
 def ability(card: str, ident: str) -> Callable[[AbilityFn], AbilityFn]:
@@ -75,6 +81,18 @@ def chance(card: str, ident: str) -> Callable[[ChanceFn], ChanceFn]:
 
     def register(fn: ChanceFn) -> ChanceFn:
         CHANCE[(card, ident)] = fn
+        return fn
+
+    return register
+
+
+def lasting(card: str, ident: str) -> Callable[[LastingFn], LastingFn]:
+    """Register what a use of ability `ident` of `card` leaves in the state (LASTING)."""
+
+    def register(fn: LastingFn) -> LastingFn:
+        if (card, ident) in LASTING:
+            raise ValueError(f"{card} {ident}: a lasting effect is registered twice")
+        LASTING[(card, ident)] = fn
         return fn
 
     return register

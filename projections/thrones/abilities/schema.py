@@ -45,14 +45,23 @@ TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter
 COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
-CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend")
+CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend",
+                "cannot_be_killed", "killed_to", "killed_at_zero")
 #: the fields of the ops only a constant ability has (docs: "Constant abilities"): the
 #: rules check them where they apply (apply/restrictions.py)
 RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
     "immune": ("filter", "to", "from", "while"),
     "cannot_be_discarded": ("filter", "while"),
     "cannot_defend": ("filter", "while"),
+    # deaths (apply/deaths.py, apply/checks.py): a covered card is not killed (Stannis's
+    # Northern Cavalry), goes to `pile` when killed (The Hound), is killed at 0 STR
+    # (Flame-Kissed)
+    "cannot_be_killed": ("filter", "while"),
+    "killed_to": ("filter", "pile", "while"),
+    "killed_at_zero": ("filter", "while"),
 }
+#: where a `killed_to` constant sends a killed card instead of its dead pile
+KILLED_TO_PILES = ("discard",)
 #: the fields a constant's `continuous` has beyond §9's (vocab, issue #30 item 2)
 CONSTANT_CONTINUOUS_FIELDS = ("strength_per", "while")
 #: the keys of a constant's filter: §9's printed keys, `bearer`, and `itself` (the source)
@@ -65,7 +74,8 @@ COUNTED_FILTER_KEYS = ("type", "house", "trait", "icon", "crest", "keyword", "na
 STRENGTH_PER = ("gold_pool", "in_play", "attachments")
 #: the conditions a constant applies while (`while`), about its source and its controller
 WHILE_KEYS = ("you_control", "in_play", "source_carries", "sole_attachment",
-              "fewer_characters", "source_attacking", "defender_controls_none")
+              "fewer_characters", "source_attacking", "defender_controls_none",
+              "strength_changed")
 IMMUNE_TO = ("events", "character_abilities")
 ABILITY_KEYS = ("id", "label", "label_zh", "kind", "zone", "window", "condition", "cost",
                 "limit", "targets", "ops", "function", "automated", "summary")
@@ -409,6 +419,8 @@ def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]
         for item in to:
             _one_of(where, item, IMMUNE_TO, "immunity")
         _one_of(where, op.get("from", "any"), ("any", "opponents"), "immunity from")
+    if name == "killed_to":
+        _one_of(where, op.get("pile"), KILLED_TO_PILES, "killed_to pile")
     return op
 
 
@@ -418,7 +430,7 @@ def _while(where: str, data: Any) -> None:
     for key in ("you_control", "in_play", "source_carries", "defender_controls_none"):
         if key in cond:
             _keys(where, cond[key], COUNTED_FILTER_KEYS, f"while {key}")
-    for key in ("sole_attachment", "fewer_characters", "source_attacking"):
+    for key in ("sole_attachment", "fewer_characters", "source_attacking", "strength_changed"):
         if key in cond and not isinstance(cond[key], bool):
             raise AbilityError(f"{where}: while {key} is true or false")
 

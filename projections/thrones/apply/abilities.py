@@ -16,7 +16,7 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction, plural, replace, require, thaw
-from ..abilities.registry import CHANCE, FUNCTIONS, OPTIONS, Use, chooser_of
+from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, OPTIONS, Use, chooser_of
 from ..abilities.schema import CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
@@ -941,6 +941,16 @@ def _check_limit(state: State, source: Source, ability: Ability) -> None:
                 f"time{'s' if ability.limit_times > 1 else ''} this {ability.limit_per}")
 
 
+def _lasting(ctx: Context, after: State) -> State:
+    """What the use leaves beyond its ops (registry LASTING), on the state after them."""
+    key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
+    fn = LASTING.get(key)
+    if fn is None:
+        return after
+    out: State = fn(_use(ctx, ctx.choices), after)
+    return out
+
+
 def _zone_words(zone: str) -> str:
     return {"play": "in play", "hand": "in the hand", "discard": "in the discard pile",
             "dead": "in the dead pile", "plot": "the revealed plot", "title": "a title",
@@ -969,6 +979,7 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
     try:
         for op in ability_ops(ctx):
             after = apply_op(after, seat, op, ed)
+        after = _lasting(ctx, after)
     except IllegalAction as err:
         raise _named(source, err) from None
     after = _answered(_record_use(after, source, ability), source.ref, ability, number)

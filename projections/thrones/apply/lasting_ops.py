@@ -20,6 +20,7 @@ from .fields import (
     text,
     until,
 )
+from .deaths import mark_strength
 from .guards import thing, who, whose
 from .rounds import plot_source, settle_initiative
 from .zones import add_power, house_target, in_play
@@ -31,13 +32,14 @@ def _add_mod(state: State, mod: Modifier) -> State:
 
 def adjust_strength_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = character(state, op, ed)
-    return _add_mod(state, Modifier("strength", ip.id, until(state, op),
-                                    amount=integer(op, "amount")))
+    return mark_strength(state, _add_mod(state, Modifier(
+        "strength", ip.id, until(state, op), amount=integer(op, "amount"))), ip.id, ed)
 
 
 def no_strength_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = character(state, op, ed)
-    return _add_mod(state, Modifier("no_strength", ip.id, until(state, op)))
+    return mark_strength(state, _add_mod(state, Modifier("no_strength", ip.id,
+                                                         until(state, op))), ip.id, ed)
 
 
 def _icon_mod(state: State, op: Op, kind: str, ed: Components) -> State:
