@@ -25,7 +25,7 @@ FRAMEWORK_DECORATORS = ["@*.route", "@*.get", "@*.post", "@*.command", "@*.group
                         "@validates_schema", "@validates", "@pre_load", "@post_load",
                         "@post_dump", "@pre_dump",
                         # Thrones card abilities' named functions, found by card id (issue #30)
-                        "@ability", "@options", "@chance"]
+                        "@ability", "@options", "@chance", "@lasting"]
 CHECKED = {"function", "method", "class", "property", "import", "unreachable_code"}
 
 
