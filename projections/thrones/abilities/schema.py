@@ -412,6 +412,12 @@ def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]
             _keys(where, per.get(key, {}), COUNTED_FILTER_KEYS, f"strength_per {key}")
         if "gold_pool" in per and per["gold_pool"] != "you":
             raise AbilityError(f"{where}: strength_per gold_pool counts your pool (\"you\")")
+    _restriction(where, str(name), op)
+    return op
+
+
+def _restriction(where: str, name: str, op: Frozen) -> None:
+    """The own fields of a restriction: what `immune` is immune to, `killed_to`'s pile."""
     if name == "immune":
         to = _listed(op.get("to"))
         if not to:
@@ -421,7 +427,6 @@ def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]
         _one_of(where, op.get("from", "any"), ("any", "opponents"), "immunity from")
     if name == "killed_to":
         _one_of(where, op.get("pile"), KILLED_TO_PILES, "killed_to pile")
-    return op
 
 
 def _while(where: str, data: Any) -> None:

@@ -22,9 +22,9 @@ from ..edition import CardId, Components, owner_of
 from ..state import State
 from . import card_ops as co
 from . import lasting_ops as lo
+from .deaths import kill, kill_forbidden
 from .fields import Op, ids
 from .guards import thing, who
-from .deaths import kill, kill_forbidden
 from .restrictions import discard_forbidden
 from .values import check_house_only
 from .victory import rule

@@ -7,6 +7,7 @@ from ...messages import M
 from ...rules import replace, require
 from ..edition import Components, owner_of
 from ..state import TYPES, Modifier, Reduction, State
+from .deaths import mark_strength
 from .fields import (
     Op,
     actor_seat,
@@ -20,7 +21,6 @@ from .fields import (
     text,
     until,
 )
-from .deaths import mark_strength
 from .guards import thing, who, whose
 from .rounds import plot_source, settle_initiative
 from .zones import add_power, house_target, in_play
