@@ -125,7 +125,7 @@ def test_e2_military_claim_then_deadly():
 def test_e2_with_claim_scope_any_a_non_participant_may_die():
     t = _e2_table({"military_claim_scope": "any"})
     t.do("apply_claim", 1, kills=["p1-042"])
-    assert "p1-042" in t.p[1].dead
+    assert "p1-042" in t.p[1].discard  # The Hound: killed, to his discard pile (ruling L13)
     t.do("apply_deadly", 1, kills=["p1-046"])  # deadly still uses participants
     assert t.state.challenge is None
 
