@@ -1,4 +1,4 @@
-"""The rules' own checks after every event (card rulings B21, T27): what a card says
+"""The rules' own checks after every event (card rulings B22, T27): what a card says
 happens when a state arises, not when a player acts. Pure and deterministic: each reads
 the states before and after the event.
 

@@ -1,7 +1,7 @@
 """What a kill does instead, read where kills move a card to a dead pile (`kill`, called by
 effects.remove_cards for every kill: the kill op, a claim, deadly, a rule's kill), and the
 mark of a changed STR (docs/games/thrones-abilities.md, "Deaths"; card rulings L13, L23,
-B21):
+B22):
 
 - a `cannot_be_killed` constant covering the card (Stannis's Northern Cavalry, while its
   STR was changed this phase) forbids the kill: the kill op refuses it naming the card, a
@@ -104,7 +104,7 @@ def watches_strength(card: CardId, ed: Components) -> bool:
 
 
 def mark_strength(before: State, after: State, card: CardId, ed: Components) -> State:
-    """`after` with the mark that `card`'s STR changed this phase (ruling B21), when a card
+    """`after` with the mark that `card`'s STR changed this phase (ruling B22), when a card
     that watches it is in play in both states at a different STR; else `after` as is."""
     if not watches_strength(card, ed) or any(m.kind == STRENGTH_CHANGED and m.card == card
                                              for m in after.modifiers):

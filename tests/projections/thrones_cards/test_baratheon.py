@@ -483,7 +483,7 @@ def test_core_081_rainwood_cannot_be_discarded_from_play() -> None:
 
 
 # core_082 Stannis's Northern Cavalry: "Cannot be killed or discarded during a phase in which
-# its STR was changed." (ruling B21)
+# its STR was changed." (ruling B22)
 def test_core_082_cavalry_cannot_be_killed_or_discarded_once_its_str_changed() -> None:
     b = baratheon(phase="challenges", mode="table")
     cavalry = b.play(0, "core_082")  # STR 3
