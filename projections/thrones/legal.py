@@ -40,7 +40,7 @@ from .apply.challenges import (
     redirect_problem,
     take_problem,
 )
-from .apply.claims import claim_victims, extra_opponent_options, participants_of, pending_need
+from .apply.claims import claim_victims, deadly_victims, extra_opponent_options, pending_need
 from .apply.revealed import apply_use_ability
 from .apply.rounds import apply_marshal_card, plot_source
 from .apply.setup import check_setup
@@ -345,7 +345,7 @@ def _legal_pending(state: State, ch: Challenge, actor: Seat, ed: Components
     if kind == "claim" and ch.type == "intrigue":
         return [act("apply_claim", actor)]
     pool = claim_victims(state, ch, seat, ed) if kind == "claim" else \
-        participants_of(state, ch, seat)
+        deadly_victims(state, ch, seat, ed)
     name = "apply_claim" if kind == "claim" else "apply_deadly"
     out: list[Proposal] = []
     for combo in list(combinations(pool, need))[:4]:
@@ -864,7 +864,7 @@ def apply_deadly_steps(state: State, actor: Actor, made: Made, ed: Components) -
         return None
     assert isinstance(actor, int)
     need = pending_need(state, ch, "deadly", actor, ed)
-    return _kills(state, made, participants_of(state, ch, actor), need,
+    return _kills(state, made, deadly_victims(state, ch, actor, ed), need,
                   M("Characters killed by deadly"), ed)
 
 

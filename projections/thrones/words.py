@@ -75,6 +75,11 @@ MODIFIER_KINDS = {
     "gain_keyword": M("gains a keyword"), "lose_keyword": M("loses a keyword"),
     "continuous": M("lasting effect"), "exclude_power": M("power not counted"),
     "no_stand": M("does not stand"),
+    # the marks the card rules leave (issue #30): Renly's Courtier, Bronn, The Hound,
+    # Stannis's Northern Cavalry, Khal Drogo, Magister Illyrio
+    "blank_text": M("text blank"), "death_guard": M("guarded from death"),
+    "killed": M("killed this phase"), "strength_changed": M("STR changed this phase"),
+    "entered_by_itself": M("came into play by its own ability"), "toll": M("pays a toll"),
 }
 UNTILS = {"challenge": M("until the end of the challenge"),
           "phase": M("until the end of the phase"), "round": M("until the end of the round"),

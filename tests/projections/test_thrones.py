@@ -125,7 +125,7 @@ def test_e2_military_claim_then_deadly():
 def test_e2_with_claim_scope_any_a_non_participant_may_die():
     t = _e2_table({"military_claim_scope": "any"})
     t.do("apply_claim", 1, kills=["p1-042"])
-    assert "p1-042" in t.p[1].dead
+    assert "p1-042" in t.p[1].discard  # The Hound: killed, to his discard pile (ruling L13)
     t.do("apply_deadly", 1, kills=["p1-046"])  # deadly still uses participants
     assert t.state.challenge is None
 
@@ -819,7 +819,7 @@ def test_many_random_games_finish_and_conserve(players, seed):
 #: gave a melee_four Catelyn Stark 1 power at seq 347): the random play then took other moves
 SAMPLE_RESULTS = {
     "joust": ([2, 15], [1]),
-    "melee_three": ([5, 12, 15], [2]),
+    "melee_three": ([5, 15, 11], [1]),  # Flame-Kissed kills Maester Cressen at 0 STR (T27)
     "melee_four": ([11, 5, 15, 10], [2]),
     "joust_worked_example": ([16, 0], [0]),
 }

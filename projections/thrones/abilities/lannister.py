@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...rules import IllegalAction, require
-from .registry import Use, ability, chance, chooser, options
+from ...rules import IllegalAction, replace, require
+from ..apply.deaths import guard_effect
+from ..state import State
+from .registry import Use, ability, chance, chooser, lasting, options
 
 Ops = list[dict[str, Any]]
 
@@ -258,3 +260,11 @@ def blockade(use: Use) -> Ops:
     """Every opponent's plot income is 0 this round (one op per opponent, also in a melee)."""
     return [{"op": "modify_plot", "seat": s, "field": "income", "set": 0, "until": "round"}
             for s in _opponents(use)]
+
+
+@lasting("core_044", "death_guard")
+def bronn_guard(use: Use, state: State) -> State:
+    """Bronn: this phase, if the chosen character would be killed while Bronn is knelt, Bronn
+    stands instead (a lasting effect §9 has no op for; deaths.kill applies it: ruling L23)."""
+    mod = guard_effect(use.choices["ward"], use.source)
+    return replace(state, modifiers=(*state.modifiers, mod))

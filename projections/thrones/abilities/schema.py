@@ -46,7 +46,7 @@ COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_inf
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
 CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend",
-                "blank_text")
+                "blank_text", "cannot_be_killed", "killed_to", "killed_at_zero")
 #: the fields of the ops only a constant ability has (docs: "Constant abilities"): the
 #: rules check them where they apply (apply/restrictions.py)
 RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
@@ -55,7 +55,15 @@ RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
     "cannot_defend": ("filter", "while"),
     # the text box of each covered card is blank (apply/text.py; Milk of the Poppy)
     "blank_text": ("filter",),
+    # deaths (apply/deaths.py, apply/checks.py): a covered card is not killed (Stannis's
+    # Northern Cavalry), goes to `pile` when killed (The Hound), is killed at 0 STR
+    # (Flame-Kissed)
+    "cannot_be_killed": ("filter", "while"),
+    "killed_to": ("filter", "pile", "while"),
+    "killed_at_zero": ("filter", "while"),
 }
+#: where a `killed_to` constant sends a killed card instead of its dead pile
+KILLED_TO_PILES = ("discard",)
 #: the keys of a `blank_text` filter: its bearer, or itself (apply/text.py reads no more)
 BLANK_FILTER_KEYS = ("bearer", "itself")
 #: the fields a constant's `continuous` has beyond §9's (vocab, issue #30 item 2)
@@ -70,7 +78,8 @@ COUNTED_FILTER_KEYS = ("type", "house", "trait", "icon", "crest", "keyword", "na
 STRENGTH_PER = ("gold_pool", "in_play", "attachments")
 #: the conditions a constant applies while (`while`), about its source and its controller
 WHILE_KEYS = ("you_control", "in_play", "source_carries", "sole_attachment",
-              "fewer_characters", "source_attacking", "defender_controls_none")
+              "fewer_characters", "source_attacking", "defender_controls_none",
+              "strength_changed")
 IMMUNE_TO = ("events", "character_abilities")
 ABILITY_KEYS = ("id", "label", "label_zh", "kind", "zone", "window", "condition", "cost",
                 "limit", "targets", "ops", "function", "automated", "summary")
@@ -409,6 +418,12 @@ def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]
             _keys(where, per.get(key, {}), COUNTED_FILTER_KEYS, f"strength_per {key}")
         if "gold_pool" in per and per["gold_pool"] != "you":
             raise AbilityError(f"{where}: strength_per gold_pool counts your pool (\"you\")")
+    _restriction(where, str(name), op)
+    return op
+
+
+def _restriction(where: str, name: str, op: Frozen) -> None:
+    """The own fields of a restriction: what `immune` is immune to, `killed_to`'s pile."""
     if name == "immune":
         to = _listed(op.get("to"))
         if not to:
@@ -416,7 +431,8 @@ def _constant_op(where: str, data: Any, op_names: OpFields, known: Sequence[str]
         for item in to:
             _one_of(where, item, IMMUNE_TO, "immunity")
         _one_of(where, op.get("from", "any"), ("any", "opponents"), "immunity from")
-    return op
+    if name == "killed_to":
+        _one_of(where, op.get("pile"), KILLED_TO_PILES, "killed_to pile")
 
 
 def _while(where: str, data: Any) -> None:
@@ -425,7 +441,7 @@ def _while(where: str, data: Any) -> None:
     for key in ("you_control", "in_play", "source_carries", "defender_controls_none"):
         if key in cond:
             _keys(where, cond[key], COUNTED_FILTER_KEYS, f"while {key}")
-    for key in ("sole_attachment", "fewer_characters", "source_attacking"):
+    for key in ("sole_attachment", "fewer_characters", "source_attacking", "strength_changed"):
         if key in cond and not isinstance(cond[key], bool):
             raise AbilityError(f"{where}: while {key} is true or false")
 

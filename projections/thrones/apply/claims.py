@@ -10,6 +10,7 @@ from ...rules import Action, replace, require
 from ..edition import CardId, Components, Seat
 from ..state import Challenge, State
 from .card_ops import discard_from_hand
+from .deaths import killable
 from .effects import remove_cards
 from .guards import require_turn, who
 from .rounds import plot_value
@@ -39,7 +40,7 @@ def pending_need(state: State, ch: Challenge, kind: str, seat: Seat, ed: Compone
         if ch.type == "intrigue":
             return min(claim, len(state.players[seat].hand))
         return min(claim, len(claim_victims(state, ch, seat, ed)))
-    return min(ch.deadly, len(participants_of(state, ch, seat)))
+    return min(ch.deadly, len(deadly_victims(state, ch, seat, ed)))
 
 
 def participants_of(state: State, ch: Challenge, seat: Seat) -> list[CardId]:
@@ -50,11 +51,17 @@ def participants_of(state: State, ch: Challenge, seat: Seat) -> list[CardId]:
 
 
 def claim_victims(state: State, ch: Challenge, seat: Seat, ed: Components) -> list[CardId]:
-    """Who a military claim may kill: participating characters, or (option) any (§4)."""
+    """Who a military claim may kill: participating characters, or (option) any (§4),
+    that may be killed now (deaths.py: Stannis's Northern Cavalry)."""
     if state.option("military_claim_scope") == "any":
-        return [c.id for c in state.cards if c.controller == seat and c.host is None
-                and ed.is_character(c.id)]
-    return participants_of(state, ch, seat)
+        return killable(state, [c.id for c in state.cards if c.controller == seat
+                                and c.host is None and ed.is_character(c.id)], ed)
+    return killable(state, participants_of(state, ch, seat), ed)
+
+
+def deadly_victims(state: State, ch: Challenge, seat: Seat, ed: Components) -> list[CardId]:
+    """Who deadly may kill: `seat`'s participating characters that may be killed now."""
+    return killable(state, participants_of(state, ch, seat), ed)
 
 
 def extra_opponent_options(state: State, ch: Challenge, ed: Components) -> list[Seat]:
@@ -166,6 +173,6 @@ def apply_apply_deadly(state: State, action: Action, ed: Components) -> State:
     ch = _pending_head(state, action, "deadly")
     seat = ch.pending[0][1]
     need = pending_need(state, ch, "deadly", seat, ed)
-    state = _kill_chosen(state, seat, action.data, need, participants_of(state, ch, seat),
+    state = _kill_chosen(state, seat, action.data, need, deadly_victims(state, ch, seat, ed),
                          "deadly", ed)
     return _next_pending(state, ed)

@@ -22,6 +22,7 @@ from ..edition import CardId, Components, owner_of
 from ..state import State
 from . import card_ops as co
 from . import lasting_ops as lo
+from .deaths import kill, kill_forbidden
 from .fields import Op, ids
 from .guards import thing, who
 from .restrictions import discard_forbidden
@@ -177,7 +178,8 @@ def _apply_saves(state: State, actor: object, cards: list[CardId], saves: Any,
 def remove_cards(state: State, actor: object, cards: list[CardId], dest: str, ed: Components,
                  saves: Any = (), redirect: Any = None) -> State:
     """Cards leave play for `dest` unless saved, or for the hand or discard pile where a
-    recorded ability redirects them."""
+    recorded ability redirects them; a kill with what replaces it (deaths.kill: Bronn's
+    guard, The Hound's discard pile)."""
     state, saved = _apply_saves(state, actor, cards, saves, ed)
     redirect = redirect or {}
     for card in redirect:
@@ -185,7 +187,11 @@ def remove_cards(state: State, actor: object, cards: list[CardId], dest: str, ed
                 M("a redirect sends a removed card to the discard pile or the hand; {card} "
                   "cannot go there", card=thing(state, card, ed)))
     for card in cards:
-        if card not in saved:
+        if card in saved:
+            continue
+        if dest == "dead" and card not in redirect:
+            state = kill(state, card, ed)  # what replaces a kill (deaths.py)
+        else:
             state = leave_play(state, card, redirect.get(card, dest), ed)
     return state
 
@@ -197,6 +203,11 @@ def kill_op(state: State, actor: object, op: Op, ed: Components) -> State:
         require(ed.is_character(card) and ip.host is None, "not_a_character",
                 M("only characters can be killed; {card} is not one", card=ed.name(card)),
                 card=card)
+        why = kill_forbidden(state, card, ed)  # a constant (Stannis's Northern Cavalry)
+        if why is not None:
+            raise IllegalAction("cannot_be_killed",
+                                M("{card} cannot be killed now: {source} says “{rule}”",
+                                  card=ed.name(card), source=why[0], rule=why[1]), card=card)
     return remove_cards(state, actor, cards, "dead", ed, op.get("saves"), op.get("redirect"))
 
 

@@ -7,6 +7,7 @@ from ...messages import M
 from ...rules import replace, require
 from ..edition import Components, owner_of
 from ..state import TYPES, Modifier, Reduction, State
+from .deaths import mark_strength
 from .fields import (
     Op,
     actor_seat,
@@ -31,13 +32,14 @@ def _add_mod(state: State, mod: Modifier) -> State:
 
 def adjust_strength_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = character(state, op, ed)
-    return _add_mod(state, Modifier("strength", ip.id, until(state, op),
-                                    amount=integer(op, "amount")))
+    return mark_strength(state, _add_mod(state, Modifier(
+        "strength", ip.id, until(state, op), amount=integer(op, "amount"))), ip.id, ed)
 
 
 def no_strength_op(state: State, actor: object, op: Op, ed: Components) -> State:
     ip = character(state, op, ed)
-    return _add_mod(state, Modifier("no_strength", ip.id, until(state, op)))
+    return mark_strength(state, _add_mod(state, Modifier("no_strength", ip.id,
+                                                         until(state, op))), ip.id, ed)
 
 
 def _icon_mod(state: State, op: Op, kind: str, ed: Components) -> State:

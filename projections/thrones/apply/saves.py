@@ -18,7 +18,8 @@ def still_gone(state: State, trigger: Trigger) -> bool:
     """Whether the card of a death or discard is still in the pile it went to: a saved
     card's `killed` and `would_be_...` triggers are answered no more."""
     card = trigger.get("card")
-    pile = "dead" if trigger.name in ("killed", "would_be_killed") else "discard"
+    pile = str(trigger.get("pile") or (  # a death elsewhere carries its pile (The Hound)
+        "dead" if trigger.name in ("killed", "would_be_killed") else "discard"))
     if not isinstance(card, str) or trigger.name not in (
             "killed", "would_be_killed", "would_be_discarded"):
         return True

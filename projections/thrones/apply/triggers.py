@@ -15,6 +15,7 @@ from ...rules import Action
 from ..edition import CardId, Components
 from ..state import InPlay, Restore, State, Trigger
 from .challenges import challenge_outcome
+from .deaths import died_elsewhere
 from .rounds import dominance_outcome
 
 #: the triggers the rules emit now; a card test marked `needs(trigger)` runs once its
@@ -50,9 +51,10 @@ def emitted(before: State, action: Action, after: State, ed: Components) -> tupl
 
 
 def _left_play(before: State, after: State) -> Iterator[Trigger]:
-    """A character gone from play to a dead pile was killed; a card (not an attachment
-    leaving with its host) gone to a discard pile was discarded from play: each first
-    `would_be_...` (what a save restores), then `killed` for a death."""
+    """A character gone from play to a dead pile was killed, and so was one a `killed_to`
+    constant sent to another pile (its triggers carry that `pile`); a card (not an
+    attachment leaving with its host) gone to a discard pile was discarded from play: each
+    first `would_be_...` (what a save restores), then `killed` for a death."""
     now = {c.id for c in after.cards}
     for ip in before.cards:
         if ip.id in now or (ip.host is not None and ip.host not in now):
@@ -60,11 +62,12 @@ def _left_play(before: State, after: State) -> Iterator[Trigger]:
         pile = _pile_gained(before, after, ip.id)
         if pile is None:
             continue
-        fields = (("card", ip.id), ("seat", ip.controller))
+        died = pile == "dead" or died_elsewhere(after, ip.id, pile)  # The Hound (L13)
+        fields = (("card", ip.id), ("seat", ip.controller),
+                  *((("pile", pile),) if died and pile != "dead" else ()))
         restore = Restore(before.cards, before.modifiers, before.challenge, pile)
-        name = "would_be_killed" if pile == "dead" else "would_be_discarded"
-        yield Trigger(name, fields, restore)
-        if pile == "dead":
+        yield Trigger("would_be_killed" if died else "would_be_discarded", fields, restore)
+        if died:
             yield Trigger("killed", fields)
 
 

@@ -220,6 +220,16 @@ def _defender_controls_none(state: State, source: InPlay, want: Any, ed: Compone
                                       for c in state.cards)
 
 
+#: the mark (a Modifier kind, ending with the phase) on a card whose STR changed this phase,
+#: which Stannis's Northern Cavalry's `while: strength_changed` reads (apply/deaths.py)
+STRENGTH_CHANGED = "strength_changed"
+
+
+def _strength_changed(state: State, source: InPlay, want: object, ed: Components) -> bool:
+    marked = any(m.kind == STRENGTH_CHANGED and m.card == source.id for m in state.modifiers)
+    return marked == bool(want)
+
+
 #: each `while` key of a constant -> whether it holds (state, source, wanted, edition)
 _WHILE: dict[str, Callable[[State, InPlay, Any, Components], bool]] = {
     "you_control": lambda state, source, want, ed: any(
@@ -232,6 +242,7 @@ _WHILE: dict[str, Callable[[State, InPlay, Any, Components], bool]] = {
     "source_attacking": lambda state, source, want, ed: (
         source.id in participating(state)[0]) == bool(want),
     "defender_controls_none": _defender_controls_none,
+    "strength_changed": _strength_changed,
 }
 
 

@@ -35,8 +35,8 @@ from .abilities import (
     target_options,
     usable,
 )
+from .checks import checked
 from .guards import who
-from .triggers import emitted
 from .victory import Handler, check_victory, rule
 
 #: the stages of a digital window, in order (ruling 36)
@@ -56,7 +56,7 @@ def windowed(handler: Handler) -> Handler:
 def settle(before: State, action: Action, after: State, ed: Components) -> State:
     """The window after `action`: its triggers (an answer's added to the open ones), then
     in digital play walked on to the next seat to answer."""
-    new = emitted(before, action, after, ed)
+    after, new = checked(before, action, after, ed)  # the rules' own checks (checks.py)
     old = after.window
     answer = action.type == "pass_window" or (
         old is not None and before.window is not None and old.answered !=

@@ -211,6 +211,21 @@ def test_core_068_lightbringer_kneels_to_save_its_bearer() -> None:
     assert ED.by_number[68].attach_rules.character_house == "Baratheon"
 
 
+def test_core_068_lightbringer_puts_its_bearer_back_exactly_as_before() -> None:
+    b = baratheon(phase="challenges", mode="table")
+    robert = b.play(0, "core_071", power=1)
+    sword = b.play(0, "core_068", on=robert)
+    b.set(power_issued=1)
+    before = b.state
+    dead = _record(before, 0, {"op": "kill", "cards": [robert]})
+    assert robert in dead.players[0].dead and sword in dead.players[0].discard
+    saved = use(dead, 0, sword, "save_bearer")
+    assert saved.cards == tuple(replace(c, knelt=True) if c.id == sword else c
+                                for c in before.cards)
+    assert saved.players == before.players and saved.power_issued == 1
+    refused(saved, 0, sword, "save_bearer", code="outside_window")  # saved already
+
+
 # core_145 Milk of the Poppy: "Bearer's text box counts as blank (traits remain)."
 # (card ruling B18: the bearer's text is read as blank while Milk is on it)
 def test_core_145_milk_of_the_poppy_blanks_its_bearer_while_attached() -> None:
@@ -367,7 +382,7 @@ def test_core_074_melisandre_uncounts_opponents_character_power() -> None:
 
 
 # core_075 Ser Davos Seaworth: "May save himself from death; then either pay 1 gold or
-# send him back to hand."
+# send him back to hand." (ruling B12)
 def test_core_075_davos_saves_himself_to_the_hand_or_for_a_gold() -> None:
     b = baratheon(phase="challenges", gold=1)
     davos = b.play(0, "core_075")
@@ -378,6 +393,20 @@ def test_core_075_davos_saves_himself_to_the_hand_or_for_a_gold() -> None:
     assert paid.players[0].gold == 0 and in_play(paid, davos)
     answer_refused(paid, 0, davos, "save_for_gold", trig, code="cannot_pay")
     refused(b.state, 0, davos, "save_to_hand", code="outside_window")
+
+
+def test_core_075_davos_paying_a_gold_stays_in_play_as_he_was() -> None:
+    b = baratheon(phase="challenges", mode="table", gold=1)
+    davos = b.play(0, "core_075", knelt=True)
+    before = b.state
+    dead = _record(before, 0, {"op": "kill", "cards": [davos]})
+    assert davos in dead.players[0].dead
+    saved = use(dead, 0, davos, "save_for_gold")
+    assert saved.cards == before.cards and davos not in saved.players[0].dead
+    assert saved.players[0].gold == 0
+    refused(saved, 0, davos, "save_for_gold", code="outside_window")
+    broke = replace(dead, players=(replace(dead.players[0], gold=0), dead.players[1]))
+    refused(broke, 0, davos, "save_for_gold", code="cannot_pay")
 
 
 # core_077 Maester Cressen: "Marshalling: kneel him to discard a Condition attachment in
@@ -459,16 +488,39 @@ def test_core_081_rainwood_cannot_be_discarded_from_play() -> None:
     refused(b.state, 0, knight, "never_discarded", code="applies_by_itself")
 
 
-# core_082 Stannis's Northern Cavalry: "not killed in a phase its STR changed": a constant the
-# ops cannot say, declared not automated; its data fields still apply (it is deadly).
-@pytest.mark.parametrize(("number", "ability"), [("core_082", "steadfast")])
-def test_core_082_constants_are_declared_not_automated(
-        number: str, ability: str) -> None:
-    [declared] = ED.by_number[int(number[5:])].abilities
-    assert (declared.id, declared.kind, declared.automated) == (ability, "constant", False)
-    b = baratheon(phase="challenges")
-    source = b.play(0, number)
-    refused(b.state, 0, source, ability, code="applies_by_itself")
+# core_082 Stannis's Northern Cavalry: "Cannot be killed or discarded during a phase in which
+# its STR was changed." (ruling B22)
+def test_core_082_cavalry_cannot_be_killed_or_discarded_once_its_str_changed() -> None:
+    b = baratheon(phase="challenges", mode="table")
+    cavalry = b.play(0, "core_082")  # STR 3
+    killed = _record(b.state, 0, {"op": "kill", "cards": [cavalry]})
+    assert cavalry in killed.players[0].dead  # its STR has not changed: it dies
+    weaker = _record(b.state, 0, {"op": "adjust_strength", "card": cavalry, "amount": -1,
+                                  "until": "round"})
+    for op in ({"op": "kill", "cards": [cavalry]},
+               {"op": "discard_from_play", "cards": [cavalry]}):
+        with pytest.raises(IllegalAction) as err:
+            _record(weaker, 0, op)
+        assert err.value.code in ("cannot_be_killed", "cannot_be_discarded")
+        assert "Stannis's Northern Cavalry" in err.value.message
+    refused(b.state, 0, cavalry, "steadfast", code="applies_by_itself")
+
+
+def test_core_082_cavalry_is_not_a_claim_victim_and_dies_again_next_phase() -> None:
+    from projections.thrones.apply.claims import claim_victims
+    from projections.thrones.apply.rounds import set_phase
+
+    b = baratheon(phase="challenges", mode="table")
+    cavalry = b.play(1, "core_082")
+    other = b.play(1, "core_075")
+    b.challenge("military", attacker=1, defender=0, attackers=[cavalry, other])
+    weaker = _record(b.state, 0, {"op": "adjust_strength", "card": cavalry, "amount": 1,
+                                  "until": "round"})
+    assert weaker.challenge is not None
+    assert claim_victims(weaker, weaker.challenge, 1, ED) == [other]
+    next_phase = set_phase(weaker, "dominance")  # STR still +1, but unchanged this phase
+    assert cavalry in _record(next_phase, 0, {"op": "kill",
+                                             "cards": [cavalry]}).players[1].dead
 
 
 def test_core_081_rainwood_takes_only_weapons() -> None:

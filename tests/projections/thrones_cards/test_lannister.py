@@ -18,6 +18,7 @@ import pytest
 
 from projections.rules import Action, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
+from projections.thrones.apply.rounds import set_phase
 from projections.thrones.apply.values import has_keyword, marshal_cost, strength, values
 from projections.thrones.state import State
 from tests.projections.thrones_cards.harness import (
@@ -344,10 +345,35 @@ def test_core_042_the_hound_is_discarded_when_he_is_not_kept_or_the_deck_is_empt
     refused(b.state, 0, hound, "dominance_upkeep", code="outside_window", keep=0)
 
 
-def test_core_042_the_hound_discard_instead_of_dead_is_not_automated() -> None:
-    hound = declared("core_042")
-    note = next(a for a in hound.abilities if a.id == "killed_to_discard")
-    assert note.kind == "constant" and not note.automated
+def _killed(state: State, *cards: str) -> State:
+    """A kill the table records (a ruling's effect), as any kill op the rules apply."""
+    after: State = RULES.apply(state, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": [{"op": "kill", "cards": list(cards)}],
+        "reason": "a test kills"}))
+    return after
+
+
+# ruling L13: killed, The Hound goes to his owner's discard pile, and he was killed.
+def test_core_042_the_hound_killed_goes_to_the_discard_pile_and_was_killed() -> None:
+    b = lannister(phase="challenges", mode="table")
+    hound = b.play(0, "core_042")
+    after = _killed(b.state, hound)
+    assert hound in after.players[0].discard and hound not in after.players[0].dead
+    assert not in_play(after, hound)
+    assert after.window is not None
+    assert [t.name for t in after.window.triggers] == ["would_be_killed", "killed"]
+    refused(b.state, 0, hound, "killed_to_discard", code="applies_by_itself")
+
+
+def test_core_042_the_hound_discarded_from_play_is_not_killed() -> None:
+    b = lannister(phase="challenges", mode="table")
+    hound = b.play(0, "core_042")
+    after: State = RULES.apply(b.state, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": [{"op": "discard_from_play", "cards": [hound]}],
+        "reason": "a test discards"}))
+    assert hound in after.players[0].discard
+    assert after.window is not None
+    assert [t.name for t in after.window.triggers] == ["would_be_discarded"]
 
 
 # -- Chella, Daughter of Cheyk -------------------------------------------------------------
@@ -382,10 +408,10 @@ def test_core_043_chella_needs_a_clansman_in_the_win() -> None:
 
 
 # -- table-recorded constants (not automated) -----------------------------------------------
-# core_044 Bronn, core_045 Grand Maester Pycelle, core_056 Lannisport Brothel: what they do
-# is a lasting or replacement effect the op vocabulary cannot say; they are declared as
-# constants not automated (the table records their effect).
-@pytest.mark.parametrize("card", ["core_044", "core_045", "core_056"])
+# core_045 Grand Maester Pycelle, core_056 Lannisport Brothel: what they do is a lasting or
+# replacement effect the op vocabulary cannot say; they are declared as constants not
+# automated (the table records their effect).
+@pytest.mark.parametrize("card", ["core_045", "core_056"])
 def test_constants_recorded_by_the_table_are_declared_not_automated(card: str) -> None:
     data = declared(card)
     assert [a.kind for a in data.abilities] == ["constant"]
@@ -393,6 +419,40 @@ def test_constants_recorded_by_the_table_are_declared_not_automated(card: str) -
     b = lannister()
     ident = b.play(0, card)
     refused(b.state, 0, ident, data.abilities[0].id, code="applies_by_itself")
+
+
+# core_044 Bronn: "Pay 2 gold and pick a character: this phase, if it would die while Bronn
+# is knelt, Bronn stands instead." (ruling L23)
+def test_core_044_bronn_stands_instead_of_the_guarded_character_dying() -> None:
+    b = lannister(phase="challenges", mode="table", gold=2)
+    bronn = b.play(0, "core_044", knelt=True)
+    hound = b.play(0, "core_042")
+    guarded = use(b.state, 0, bronn, "death_guard", ward=hound)
+    assert guarded.players[0].gold == 0
+    after = _killed(guarded, hound)
+    assert in_play(after, hound) and not card_of(after, bronn).knelt
+    assert hound not in after.players[0].discard and hound not in after.players[0].dead
+    again = _killed(after, hound)  # Bronn stands now: the next kill goes through
+    assert not in_play(again, hound)
+
+
+def test_core_044_bronn_guards_only_while_knelt_this_phase_and_for_gold() -> None:
+    b = lannister(phase="challenges", mode="table", gold=2)
+    bronn = b.play(0, "core_044")  # standing
+    hound = b.play(0, "core_042")
+    guarded = use(b.state, 0, bronn, "death_guard", ward=hound)
+    assert not in_play(_killed(guarded, hound), hound)
+    b2 = lannister(phase="marshalling", mode="table", gold=2)
+    bronn2 = b2.play(0, "core_044", knelt=True)
+    hound2 = b2.play(0, "core_042")
+    later = use(b2.state, 0, bronn2, "death_guard", ward=hound2)
+    later = set_phase(later, "challenges")  # the marshalling phase ended
+    assert not in_play(_killed(later, hound2), hound2)
+    b.gold(0, 1)
+    refused(b.state, 0, bronn, "death_guard", code="cannot_pay", ward=hound)
+    sword = b.play(0, "core_068", on=hound)  # an attachment: not a character
+    b.gold(0, 2)
+    refused(b.state, 0, bronn, "death_guard", code="wrong_target", ward=sword)
 
 
 # core_141 Littlefinger: "+1 STR for each gold in your pool."

@@ -735,7 +735,8 @@ def test_core_158_lethal_counterattack_kneels_two_stark_characters_to_kill_all_a
     bronn = b.play(0, "core_044")
     b.challenge("military", attacker=0, defender=1, attackers=[hound, bronn])
     after = use(b.state, 1, lethal, "kill_attackers", pair=[robb, ned])
-    assert set(after.players[0].dead) == {hound, bronn}
+    assert set(after.players[0].dead) == {bronn}
+    assert hound in after.players[0].discard  # ruling L13: The Hound's pile when killed
     assert card(after, robb).knelt and card(after, ned).knelt
     refused(b.state, 1, lethal, "kill_attackers", code="wrong_target", pair=[robb, robb])
     knelt = stand(replace(b.state, cards=tuple(replace(c, knelt=True) if c.id == ned else c
@@ -786,7 +787,7 @@ def test_core_160_guilty_kills_a_non_stark_character_for_three_influence() -> No
     hound = b.play(1, "core_042")
     robb = b.play(1, "core_008")
     after = use(b.state, 0, guilty, "kill_by_influence", victim=hound, influence=payers)
-    assert hound in after.players[1].dead
+    assert hound in after.players[1].discard  # killed: ruling L13, his pile
     assert all(card(after, p).knelt for p in payers)
     refused(b.state, 0, guilty, "kill_by_influence", code="wrong_target", victim=robb,
             influence=payers)
@@ -804,7 +805,7 @@ def test_core_160_guilty_kills_for_a_knelt_noble_instead() -> None:
     hodor = b.play(0, "core_012")  # no crest
     hound = b.play(1, "core_042")
     after = use(b.state, 0, guilty, "kill_by_noble", noble=ned, victim=hound)
-    assert hound in after.players[1].dead and card(after, ned).knelt
+    assert hound in after.players[1].discard and card(after, ned).knelt  # L13
     refused(b.state, 0, guilty, "kill_by_noble", code="wrong_target", noble=hodor,
             victim=hound)
     refused(after, 0, guilty, "kill_by_noble", code="not_in_zone", noble=ned, victim=hound)

@@ -131,18 +131,6 @@ def test_core_101_poisoned_wine_is_offered_only_onto_characters_that_may_bear_it
     refused(b.state, 0, wine, "move_wine", new_bearer=drogon, influence=[fief])
 
 
-# -- constants the ops cannot say (declared, not automated) ----------------------------
-@pytest.mark.parametrize("card,ident", [("core_103", "flame_kills")])
-def test_targaryen_constants_the_ops_cannot_say_apply_by_themselves_and_are_listed(
-        card: str, ident: str) -> None:
-    a = ability_of(card, ident)
-    assert a.kind == "constant" and a.automated is False
-    b = Board(TARG, phase="marshalling")
-    src = b.play(0, card) if ED.by_number[int(card[5:])].type != "attachment" else \
-        b.play(0, card, on=b.play(0, "core_106"))
-    refused(b.state, 0, src, ident, code="applies_by_itself")
-
-
 def without(state: State, card: str) -> State:
     """The state with `card` gone from play."""
     return replace(state, cards=tuple(c for c in state.cards if c.id != card))
@@ -189,6 +177,32 @@ def test_core_103_flame_kissed_weakens_a_bearer_with_no_other_attachment() -> No
     assert strength(without(b.state, poppy), belwas, ED) == 1
     assert strength(without(b.state, kiss), belwas, ED) == 3
     refused(b.state, 0, kiss, "flame_weakens", code="applies_by_itself")
+
+
+def _effect(state: State, *ops: dict[str, Any]) -> State:
+    """A change the table records (a ruling's effect), through the real rules."""
+    after: State = RULES.apply(state, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": list(ops), "reason": "a test changes STR"}))
+    return after
+
+
+# core_103 Flame-Kissed: "... a bearer with no other attachment ... dies at 0 STR." (ruling
+# T27: the rules kill it after the event that brings it to 0, with its would_be_killed)
+def test_core_103_flame_kissed_kills_its_sole_bearer_at_zero_str() -> None:
+    b = Board(TARG, phase="challenges", mode="table")
+    belwas = b.play(1, "core_113")  # STR 3, 1 with Flame-Kissed
+    kiss = b.play(0, "core_103", on=belwas)
+    weaker = {"op": "adjust_strength", "card": belwas, "amount": -1, "until": "phase"}
+    after = _effect(b.state, weaker)
+    assert belwas in after.players[1].dead and kiss in after.players[0].discard
+    assert after.window is not None and "would_be_killed" in [
+        t.name for t in after.window.triggers]
+    half = _effect(b.state, {**weaker, "amount": 0})  # STR 1: not 0, stays
+    assert any(c.id == belwas for c in half.cards)
+    b.play(1, "core_145", on=belwas)  # another attachment: Flame-Kissed kills no more
+    other = _effect(b.state, {**weaker, "amount": -3})
+    assert any(c.id == belwas for c in other.cards) and strength(other, belwas, ED) == 0
+    refused(b.state, 0, kiss, "flame_kills", code="applies_by_itself")
 
 
 # core_115 Quaithe of the Shadow: "While she carries an attachment, opponents' events and

@@ -69,7 +69,8 @@ def test_core_201_valar_morghulis_kills_every_character_at_the_reveal() -> None:
     hound = b.play(1, "core_042")
     castle = b.play(0, "core_025")
     state = reveal(b, {0: "core_201"})
-    assert robb in state.players[0].dead and hound in state.players[1].dead
+    assert robb in state.players[0].dead
+    assert hound in state.players[1].discard  # killed: ruling L13, The Hound's pile
     assert any(c.id == castle for c in state.cards)  # a location stays
     assert moved_on(state) and state.phase == "draw"
 
@@ -332,7 +333,7 @@ def test_ruling_30_a_plot_revealed_later_resolves_at_once() -> None:
     hound = b.play(1, "core_042")
     state = act(b.state, "effect", "table", ops=[{"op": "reveal_new_plot", "seat": 0,
                                                   "plot": valar}], reason="a test ruling")
-    assert hound in state.players[1].dead and not state.revealing
+    assert hound in state.players[1].discard and not state.revealing  # killed (L13)
 
 
 def test_ruling_30_without_the_option_the_table_still_records_plots() -> None:
