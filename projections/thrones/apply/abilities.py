@@ -17,12 +17,13 @@ from typing import Any
 from ...messages import M
 from ...rules import IllegalAction, plural, replace, require, thaw
 from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, MARKS, OPTIONS, Use, chooser_of
-from ..abilities.schema import CHANCE_OPS, Ability, Target
+from ..abilities.schema import CHANCE_FIELDS, CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
 from . import marks
 from .effects import apply_op
 from .guards import who
+from .pins import look_pool
 from .restrictions import immune_by
 from .saves import restored, still_gone
 from .text import BLANK, text_of
@@ -781,7 +782,7 @@ def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
     for field, seat, count in chance_needs(ctx):
         wanted[field] = wanted.get(field, 0) + min(count, len(chance_pool(ctx.state, field,
                                                                           seat)))
-    for field in CHANCE_OPS.values():
+    for field in CHANCE_FIELDS:
         got = len(ctx.chance.get(field) or ())
         require(got == wanted.get(field, 0), "chance_missing",
                 f"{ctx.source.name}: name the {plural(wanted.get(field, 0), 'card')} it "
@@ -790,7 +791,10 @@ def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
 
 def chance_pool(state: State, field: str, seat: Seat) -> list[CardId]:
     """Where a chance op's cards come from (ruling 34): a draw and a discard from the deck
-    from the seat's deck, a random discard from its hand."""
+    from the seat's deck, a random discard from its hand, a look the card that may be on
+    top (card ruling L12)."""
+    if field == "looked":
+        return look_pool(state, seat)
     player = state.players[seat]
     return sorted(player.hand if field == "random" else player.deck)
 
@@ -872,7 +876,7 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     raw = data.get("choices") or {}
     require(isinstance(raw, Mapping), "wrong_target",
             f"{source.name}: the choices are an object of target names")
-    chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
+    chance = {k: data.get(k) for k in CHANCE_FIELDS if data.get(k) is not None}
     ctx = Context(state, seat, source, ability, dict(thaw(raw)), trigger, chance, ed)
     problem = window_problem(state, seat, ability, ed) or \
         digital_turn_problem(state, seat, ed) if trigger is None else \
