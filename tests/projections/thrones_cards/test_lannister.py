@@ -504,6 +504,13 @@ def test_core_046_raff_is_refused_without_gold_a_foe_or_the_top_card() -> None:
             chance={"looked": [top]})
 
 
+def test_core_046_raff_is_refused_outside_his_window() -> None:
+    b, raff, (top, _, _) = _raff("digital")
+    b.state = replace(b.state, turn=1)  # digital play: Bo's marshalling turn, not Anna's
+    refused(b.state, 0, raff, "look_at_top_card", code="outside_window", foe=1, bottom=0,
+            chance={"looked": [top]})
+
+
 # -- Ser Jacelyn Bywater -------------------------------------------------------------------
 # core_047: "When he dies, every opponent discards one random card from hand."
 def test_core_047_jacelyn_dying_makes_each_opponent_discard_a_random_card() -> None:
