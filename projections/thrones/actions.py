@@ -115,6 +115,7 @@ class UseAbilityData(Schema):
     drawn = fields.List(fields.String(), load_default=None, allow_none=True)
     milled = fields.List(fields.String(), load_default=None, allow_none=True)
     random = fields.List(fields.String(), load_default=None, allow_none=True)
+    looked = fields.List(fields.String(), load_default=None, allow_none=True)
 
 
 
@@ -192,7 +193,7 @@ ACTIONS: tuple[ActionType[State, Components], ...] = (
                legal.end_round_steps, (), apply.apply_end_round,
                public, words.end_round_sentence),
     ActionType("use_ability", M("Use a card's ability"), UseAbilityData,
-               legal.use_ability_steps, ("drawn", "milled", "random"),
+               legal.use_ability_steps, ("drawn", "milled", "random", "looked"),
                apply.apply_use_ability,
                views.redact_use_ability, words.use_ability_sentence),
     ActionType("pass_window", M("Pass (answer nothing)"), EmptyData,

@@ -15,6 +15,7 @@ from .apply import dealt
 from .apply.claims import pending_need
 from .apply.effects import OP_TYPES
 from .apply.guards import per_seat, seat_of
+from .apply.pins import in_order
 from .apply.rounds import draw_counts
 from .apply.setup import deck_for, setup_draw_counts, start_houses
 from .edition import Components, Seat, instance_ids, parse_id
@@ -38,7 +39,7 @@ def fill_chance(state: State, action: Action, dealer: Dealer, ed: Components
     elif kind in ("setup_draw", "draw_phase"):
         counts = setup_draw_counts(state, ed) if kind == "setup_draw" \
             else draw_counts(state, ed)
-        data["draws"] = {str(s): dealer.shuffled(state.players[s].deck)[:n]
+        data["draws"] = {str(s): in_order(state, s, dealer.shuffled(state.players[s].deck))[:n]
                          for s, n in counts.items()}
     elif kind == "break_initiative_tie":
         data["winner"] = dealer.choice(list(state.tied))

@@ -187,6 +187,7 @@ def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Co
         changed = True
     if seat == action.actor:
         return data if changed else None
+    changed = _hide_looked(data) or changed
     hidden_zones: set[str] = set()
     for player in state_before.players:
         hidden_zones.update(player.hand)
@@ -207,6 +208,16 @@ def redact_use_ability(action: Action, seat: Viewer, state_before: State, ed: Co
                 choices[name] = {"count": len(picked)}
                 changed = True
     return data if changed else None
+
+
+def _hide_looked(data: dict[str, Any]) -> bool:
+    """Card ruling L12: only the seat that looked sees the card Raff looked at; the others
+    see that one card was looked at. Whether `data` changed."""
+    looked = data.get("looked")
+    if isinstance(looked, list) and looked:
+        data["looked"] = {"count": len(looked)}
+        return True
+    return False
 
 
 def _owner(card: object) -> int | None:

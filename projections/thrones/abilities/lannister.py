@@ -10,7 +10,7 @@ from typing import Any
 from ...rules import IllegalAction, replace, require
 from ..apply.deaths import guard_effect
 from ..state import State
-from .registry import Use, ability, chance, chooser, lasting, options
+from .registry import Use, ability, chance, chooser, lasting, marks, options
 
 Ops = list[dict[str, Any]]
 
@@ -92,6 +92,37 @@ def chella_return(use: Use) -> Ops:
                             f"costs {price} gold, and you have {gold}")
     ops: Ops = [{"op": "pay_gold", "seat": use.seat, "amount": price}] if price else []
     return [*ops, {"op": "return_to_hand", "cards": [location]}]
+
+
+# core_046 Raff the Sweetling --------------------------------------------------------------
+@ability("core_046", "look_at_top_card")
+def raff_look(use: Use) -> Ops:
+    """Raff looks at the chosen opponent's top card (chance, `looked`: dealt in digital
+    play, tapped at a table) and leaves it on top or puts it at the bottom: the card's
+    place is kept as a pin (apply/pins.py, card ruling L12); the look moves no card."""
+    from ..apply.pins import look_pool  # noqa: PLC0415 (this package imports no apply/ at load)
+    foe = use.choices.get("foe")
+    looked = list(use.chance.get("looked") or ())
+    pool = look_pool(use.state, foe) if isinstance(foe, int) else []
+    require(all(c in pool for c in looked), "wrong_card",
+            f"{_name(use)}: {', '.join(map(str, looked))} is not the top card of that "
+            "opponent's deck")
+    return []
+
+
+@chance("core_046", "look_at_top_card")
+def raff_chance(use: Use) -> list[tuple[str, int, int]]:
+    """Raff looks at one card: the top of the opponent's deck (ruling 34, card ruling L12)."""
+    foe = use.choices.get("foe")
+    return [("looked", foe, 1)] if isinstance(foe, int) and foe != use.seat else []
+
+
+@marks("core_046", "look_at_top_card")
+def raff_pins(use: Use) -> list[tuple[str, int, str]]:
+    """The card looked at stays on top or goes to the bottom (card ruling L12)."""
+    looked = list(use.chance.get("looked") or ())
+    place = "bottom" if use.choices.get("bottom") == 1 else "top"
+    return [(place, int(use.choices["foe"]), str(looked[0]))] if looked else []
 
 
 # core_047 Ser Jacelyn Bywater --------------------------------------------------------------

@@ -45,6 +45,9 @@ TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter
 COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
+#: every chance field of use_ability: the ops' and a named function's top card looked at
+#: (card ruling L12, Raff the Sweetling)
+CHANCE_FIELDS = (*CHANCE_OPS.values(), "looked")
 CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend",
                 "blank_text", "cannot_be_killed", "killed_to", "killed_at_zero")
 #: the fields of the ops only a constant ability has (docs: "Constant abilities"): the

@@ -17,13 +17,14 @@ from typing import Any
 from ...messages import M, Message, Mn, Name, Seq
 from ...rules import IllegalAction, replace, require, thaw
 from ..abilities.registry import CHANCE, FUNCTIONS, LASTING, MARKS, OPTIONS, Use, chooser_of
-from ..abilities.schema import CHANCE_OPS, Ability, Target
+from ..abilities.schema import CHANCE_FIELDS, CHANCE_OPS, Ability, Target
 from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
 from ..words import CHALLENGE_TYPES, PHASES, PILES, cannot_use_now, words
 from . import marks
 from .effects import apply_op
 from .guards import who
+from .pins import look_pool
 from .restrictions import immune_by
 from .saves import restored, still_gone
 from .text import BLANK, text_of
@@ -817,19 +818,22 @@ def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
     for field, seat, count in chance_needs(ctx):
         wanted[field] = wanted.get(field, 0) + min(count, len(chance_pool(ctx.state, field,
                                                                           seat)))
-    for field in CHANCE_OPS.values():
+    for field in CHANCE_FIELDS:
         got = len(ctx.chance.get(field) or ())
         if got != wanted.get(field, 0):
             raise IllegalAction("chance_missing", Mn(
                 "{card}: name the {count} card it takes by chance ({field}), not {got}",
                 "{card}: name the {count} cards it takes by chance ({field}), not {got}",
-                wanted.get(field, 0), card=ctx.source.name, field=CHANCE_FIELDS[field],
+                wanted.get(field, 0), card=ctx.source.name, field=CHANCE_WORDS[field],
                 got=got))
 
 
 def chance_pool(state: State, field: str, seat: Seat) -> list[CardId]:
     """Where a chance op's cards come from (ruling 34): a draw and a discard from the deck
-    from the seat's deck, a random discard from its hand."""
+    from the seat's deck, a random discard from its hand, a look the card that may be on
+    top (card ruling L12)."""
+    if field == "looked":
+        return look_pool(state, seat)
     player = state.players[seat]
     return sorted(player.hand if field == "random" else player.deck)
 
@@ -846,14 +850,15 @@ def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, count: int) ->
             lambda: Mn("{card}: name the {count} card {how} for {player} ({field}), not {got}",
                        "{card}: name the {count} cards {how} for {player} ({field}), not "
                        "{got}", need, card=ctx.source.name, how=CHANCE_HOW[field],
-                       player=who(ctx.state, seat), field=CHANCE_FIELDS[field], got=got))
+                       player=who(ctx.state, seat), field=CHANCE_WORDS[field], got=got))
 
 
 #: the action's chance fields (ruling 34), as a refusal names the one to fill
-CHANCE_FIELDS = {"drawn": M("drawn"), "milled": M("milled"), "random": M("random")}
+CHANCE_WORDS = {"drawn": M("drawn"), "milled": M("milled"), "random": M("random"),
+                "looked": M("looked at")}
 #: how the cards of a chance field were taken, as a refusal says it
 CHANCE_HOW = {"drawn": M("drawn"), "milled": M("discarded from the deck"),
-              "random": M("discarded at random")}
+              "random": M("discarded at random"), "looked": M("looked at")}
 
 
 def _use(ctx: Context, choices: Mapping[str, Any]) -> Use:
@@ -919,7 +924,7 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     raw = data.get("choices") or {}
     require(isinstance(raw, Mapping), "wrong_target",
             lambda: M("{card}: the choices are an object of target names", card=source.name))
-    chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
+    chance = {k: data.get(k) for k in CHANCE_FIELDS if data.get(k) is not None}
     ctx = Context(state, seat, source, ability, dict(thaw(raw)), trigger, chance, ed)
     problem = window_problem(state, seat, ability, ed) or \
         digital_turn_problem(state, seat, ed) if trigger is None else \

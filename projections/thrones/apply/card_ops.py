@@ -12,6 +12,7 @@ from ..state import InPlay, State
 from ..words import a_card_type
 from .fields import Op, amount, ids, op_seat, text
 from .guards import take, thing, who, whose
+from .pins import check_taken, shuffled
 from .values import check_host, check_house_only, check_unique, controls_name
 from .zones import house_target, in_play, leave_play, take_from_zone, to_pile, update_card
 
@@ -139,6 +140,7 @@ def draw_op(state: State, actor: object, op: Op, ed: Components) -> State:
             Mn("the draw cap is {count} card per round; {player} has drawn {drawn}",
                "the draw cap is {count} cards per round; {player} has drawn {drawn}",
                cap or 0, player=who(state, seat), drawn=player.draws_this_round))
+    check_taken(state, seat, cards)  # card ruling L12
     deck = take(state, player.deck, cards, M("{whose} deck", whose=whose(state, seat)), ed)
     return state.with_player(seat, deck=deck, hand=player.hand.add(cards),
                              draws_this_round=player.draws_this_round + len(cards))
@@ -158,6 +160,7 @@ def discard_from_deck_op(state: State, actor: object, op: Op, ed: Components) ->
     seat = op_seat(state, op)
     cards = ids(op, "cards")
     player = state.players[seat]
+    check_taken(state, seat, cards)  # card ruling L12
     deck = take(state, player.deck, cards, M("{whose} deck", whose=whose(state, seat)), ed)
     return state.with_player(seat, deck=deck, discard=(*player.discard, *cards))
 
@@ -171,7 +174,7 @@ def search_deck_op(state: State, actor: object, op: Op, ed: Components) -> State
     require(ed.is_known(card) and owner_of(card) == seat, "not_available",
             M("{card} is not in {whose} deck", card=thing(state, card, ed),
               whose=whose(state, seat)))
-    state = take_from_zone(state, card, "deck", ed)
+    state = shuffled(take_from_zone(state, card, "deck", ed), seat)  # searched: L12
     if to == "hand":
         return to_pile(state, card, "hand")
     return _enter_play(state, card, op, ed)
@@ -196,5 +199,6 @@ def shuffle_pile_into_deck_op(state: State, actor: object, op: Op, ed: Component
     player = state.players[seat]
     cards = list(getattr(player, pile))
     empty = type(player.hand)() if pile == "hand" else ()
-    return state.with_player(seat, deck=player.deck.add(cards), **{pile: empty})
+    return shuffled(state, seat).with_player(seat, deck=player.deck.add(cards),
+                                             **{pile: empty})
 

@@ -18,17 +18,26 @@ from ...rules import Dealer, IllegalAction, replace, seat_name
 from ..edition import CardId, Components, Seat
 from ..state import State
 from . import abilities as ab
+from .pins import in_order
 from .revealed import pick_context
 
 #: what a person reads for each chance field's cards
 #: the chance fields of use_ability (docs/games/thrones-abilities.md, "Chance")
-FIELDS = ("drawn", "milled", "random")
+FIELDS = ("drawn", "milled", "random", "looked")
+
+
+def _from_top(state: State, field: str, owner: Seat, cards: list[CardId]) -> list[CardId]:
+    """Cards taken from the top of a deck come as it gives them: a card whose place is
+    known (card ruling L12) first or last; a random card of a hand comes as dealt."""
+    return cards if field == "random" else in_order(state, owner, cards)
 
 
 def _slot_label(field: str, number: int, player: str) -> Message:
     """The label of one chance slot: which card, whose, and what happened to it."""
     if field == "drawn":
         return M("card {number} {player} drew", number=number, player=player)
+    if field == "looked":
+        return M("top card of {player}'s deck, looked at", player=player)
     if field == "milled":
         return M("card {number} {player} discarded from the deck", number=number,
                  player=player)
@@ -66,7 +75,7 @@ def deal(state: State, seat: object, data: Mapping[str, Any], dealer: Dealer,
     taken: set[CardId] = set()
     for field, owner, count in needs(state, seat, data, ed):
         pool = [c for c in ab.chance_pool(state, field, owner) if c not in taken]
-        cards = dealer.shuffled(pool)[:count]
+        cards = _from_top(state, field, owner, dealer.shuffled(pool))[:count]
         taken.update(cards)
         out.setdefault(field, []).extend(cards)
     return out
@@ -79,7 +88,8 @@ def probe(state: State, seat: object, data: Mapping[str, Any], ed: Components
     out: dict[str, list[CardId]] = {}
     taken: set[CardId] = set()
     for field, owner, count in needs(state, seat, data, ed):
-        cards = [c for c in ab.chance_pool(state, field, owner) if c not in taken][:count]
+        pool = [c for c in ab.chance_pool(state, field, owner) if c not in taken]
+        cards = _from_top(state, field, owner, pool)[:count]
         taken.update(cards)
         out.setdefault(field, []).extend(cards)
     return out

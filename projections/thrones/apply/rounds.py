@@ -12,6 +12,7 @@ from ..state import InPlay, State, next_after, order
 from ..words import A_TYPE_CARD, a_an
 from .guards import per_seat, require_turn, seat_of, str_list, take, thing, who, whose
 from .marks import pay_named_plots
+from .pins import check_taken
 from .values import (
     check_host,
     check_house_only,
@@ -44,6 +45,7 @@ def take_draws(state: State, draws: Any, counts: dict[Seat, int], ed: Components
                    "{player} draws exactly {count} cards, not {got}", need,
                    player=who(state, seat), got=len(cards)), seat=seat)
         player = state.players[seat]
+        check_taken(state, seat, cards)  # card ruling L12
         deck = take(state, player.deck, cards, M("{whose} deck", whose=whose(state, seat)), ed)
         state = state.with_player(seat, deck=deck, hand=player.hand.add(cards))
     for key in draws or {}:

@@ -474,15 +474,101 @@ def test_core_141_littlefinger_gets_one_strength_per_gold_in_your_pool() -> None
 
 # -- Raff the Sweetling --------------------------------------------------------------------
 # core_046: "Pay 1 gold to look at an opponent's top card and leave it on top or put it at
-# the bottom." (the deck's order is not kept: the look is information only)
-def test_core_046_raff_pays_a_gold_to_look() -> None:
-    b = lannister(gold=1)
+# the bottom." Card ruling L12: the card looked at is pinned; the opponent's next card
+# taken from the deck is the top one, the bottom one comes only with all the others.
+def _raff(mode: str = "table", gold: int = 1) -> tuple[Board, str, list[str]]:
+    b = lannister(gold=gold, mode=mode)
     raff = b.play(0, "core_046")
-    after = use(b.state, 0, raff, "look_at_top_card", foe=1)
+    deck = [b.deck(1, c) for c in ("core_005", "core_006", "core_007")]
+    return b, raff, deck
+
+
+def _draws(state: State, cards: list[str]) -> State:
+    """The draw phase in which Bo draws `cards` (Anna's deck is empty)."""
+    drawing = replace(state, phase="draw")
+    after: State = RULES.apply(drawing, Action.of("draw_phase", "table",
+                                                  {"draws": {"0": [], "1": cards}}))
+    return after
+
+
+@pytest.mark.parametrize("mode", ["table", "digital"])
+def test_core_046_raff_pays_a_gold_and_the_card_left_on_top_is_drawn_next(mode: str) -> None:
+    b, raff, (top, second, third) = _raff(mode)
+    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=0,
+                chance={"looked": [top]})
     assert after.players[0].gold == 0
-    refused(b.state, 0, raff, "look_at_top_card", code="wrong_target", foe=0)
+    assert after.players[1].deck == b.state.players[1].deck  # a look moves no card
+    assert set(_draws(after, [top, second]).players[1].hand) == {top, second}
+    with pytest.raises(IllegalAction) as err:
+        _draws(after, [second, third])
+    assert err.value.code == "wrong_card" and "Raff the Sweetling" in err.value.message
+
+
+def test_core_046_raff_puts_the_card_at_the_bottom_and_it_comes_last() -> None:
+    b, raff, (bottom, second, third) = _raff()
+    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=1,
+                chance={"looked": [bottom]})
+    assert set(_draws(after, [second, third]).players[1].hand) == {second, third}
+    with pytest.raises(IllegalAction) as err:
+        _draws(after, [bottom, second])
+    assert err.value.code == "wrong_card" and "Raff the Sweetling" in err.value.message
+
+
+def test_core_046_raff_looks_again_at_the_card_he_left_on_top() -> None:
+    b, raff, (top, second, _) = _raff(gold=2)
+    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=0,
+                chance={"looked": [top]})
+    refused(after, 0, raff, "look_at_top_card", code="wrong_card", foe=1, bottom=0,
+            chance={"looked": [second]})
+
+
+def test_core_046_a_shuffle_forgets_what_raff_saw() -> None:
+    b, raff, (top, second, third) = _raff()
+    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=0,
+                chance={"looked": [top]})
+    shuffle = {"op": "shuffle_pile_into_deck", "seat": 1, "pile": "discard"}
+    shuffled: State = RULES.apply(after, Action.of("effect", "table", {
+        "source": None, "costs": [], "ops": [shuffle], "reason": "a ruling shuffles"}))
+    assert set(_draws(shuffled, [second, third]).players[1].hand) == {second, third}
+
+
+def test_core_046_the_digital_dealer_deals_the_pinned_card_first() -> None:
+    from projections.rules import Dealer
+    b, raff, (_, _, third) = _raff("digital")
+    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=0,
+                chance={"looked": [third]})
+    for index in range(6):  # whatever the shuffle, the known top card is drawn
+        data = RULES.fill_chance(replace(after, phase="draw"),
+                                 Action.of("draw_phase", "table", {}), Dealer("raff", index))
+        assert third in data["draws"]["1"]
+
+
+def test_core_046_only_raff_sees_the_card_he_looked_at() -> None:
+    b, raff, (top, _, _) = _raff()
+    move = Action.of("use_ability", 0, {"card": raff, "ability": "look_at_top_card",
+                                        "choices": {"foe": 1, "bottom": 0}, "looked": [top]})
+    shown = RULES.redact(move, 1, b.state)  # Bo knows Raff looked, not at what
+    assert shown is not None and top not in str(shown) and shown["looked"] == {"count": 1}
+    assert RULES.redact(move, 0, b.state) is None  # Raff's own seat sees it
+
+
+def test_core_046_raff_is_refused_without_gold_a_foe_or_the_top_card() -> None:
+    b, raff, (top, _, _) = _raff()
+    refused(b.state, 0, raff, "look_at_top_card", code="wrong_target", foe=0, bottom=0)
+    refused(b.state, 0, raff, "look_at_top_card", code="chance_missing", foe=1, bottom=0)
+    mine = b.hand(1, "core_013")
+    refused(b.state, 0, raff, "look_at_top_card", code="wrong_card", foe=1, bottom=0,
+            chance={"looked": [mine]})
     b.gold(0, 0)
-    refused(b.state, 0, raff, "look_at_top_card", code="cannot_pay", foe=1)
+    refused(b.state, 0, raff, "look_at_top_card", code="cannot_pay", foe=1, bottom=0,
+            chance={"looked": [top]})
+
+
+def test_core_046_raff_is_refused_outside_his_window() -> None:
+    b, raff, (top, _, _) = _raff("digital")
+    b.state = replace(b.state, turn=1)  # digital play: Bo's marshalling turn, not Anna's
+    refused(b.state, 0, raff, "look_at_top_card", code="outside_window", foe=1, bottom=0,
+            chance={"looked": [top]})
 
 
 # -- Ser Jacelyn Bywater -------------------------------------------------------------------
