@@ -77,8 +77,11 @@ def act(kind: str, actor: object, data: dict[str, Any] | None = None) -> Proposa
 
 
 def auto_action(state: State, ed: Components) -> Proposal | None:
-    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie."""
-    if state.pending_winner or state.winner is not None:
+    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie —
+    not while a window waits for an answer (a plot's kill answered before the draw: Old
+    Red Priest after Wildfire Assault, ruling 35)."""
+    if state.pending_winner or state.winner is not None or (
+            state.window is not None and state.window.waiting):
         return None
     if state.phase == "setup_draw":
         return act("setup_draw", "table")
@@ -153,6 +156,8 @@ def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
         return _legal_challenges(state, actor, ed)
     if phase == "dominance":
         return [act("end_round" if state.dominance_done else "resolve_dominance", "table")]
+    if phase == "standing":  # its start answered (apply/standing.py)
+        return [act("end_round", "table")]
     return []
 
 

@@ -46,6 +46,9 @@ CHANCE: dict[tuple[str, str], ChanceFn] = {}
 #: target>" or "each"; declared beside the card's function (the target's data `chooser`
 #: says the same; the edition's data is kept as recorded games were dealt from it)
 CHOOSERS: dict[tuple[str, str, str], str] = {}
+#: (card id, ability id) of the named functions whose ops show cards of a hidden zone (a
+#: deck or a hand) to everyone: a use of one emits `cards_revealed` (card ruling L23)
+REVEALS: set[tuple[str, str]] = set()
 
 
 def ability(card: str, ident: str) -> Callable[[AbilityFn], AbilityFn]:
@@ -83,6 +86,11 @@ def chance(card: str, ident: str) -> Callable[[ChanceFn], ChanceFn]:
 def chooser(card: str, ident: str, target: str, who: str) -> None:
     """Declare that `who` ("$foe", "each") chooses `target` of ability `ident` of `card`."""
     CHOOSERS[(card, ident, target)] = who
+
+
+def reveals(card: str, ident: str) -> None:
+    """Declare that the named function of ability `ident` of `card` reveals cards."""
+    REVEALS.add((card, ident))
 
 
 def chooser_of(card: str, ident: str, target: Any) -> str:

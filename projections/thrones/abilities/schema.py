@@ -25,7 +25,7 @@ PERS = ("challenge", "phase", "round", "game")
 TRIGGERS = ("challenge_won", "claim_applied", "killed", "would_be_killed",
             "would_be_discarded", "leaves_play", "enters_play", "marshalled",
             "attackers_declared", "defenders_declared", "dominance_won", "plot_revealed",
-            "phase_begins", "event_played")
+            "phase_begins", "event_played", "stands", "cards_revealed")
 CHOOSE = ("card", "seat", "number", "challenge_type")
 TARGET_ZONES = ("play", "hand", "deck", "discard", "dead", "plot_deck")
 SIDES = ("you", "opponent", "any")
@@ -38,20 +38,23 @@ FILTER_KEYS = ("type", "type_any", "house", "trait", "trait_any", "crest", "name
 CONDITION_KEYS = ("source_standing", "source_knelt", "source_participating",
                   "source_attacking", "source_defending", "you_are", "you_control",
                   "you_control_count", "opponent_controls", "gold_at_least", "hand_at_least",
-                  "first_player", "has_power", "your_pile_count", "melee")
+                  "first_player", "has_power", "your_pile_count", "melee",
+                  "used_this_challenge")
 TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter",
                           "unopposed", "type", "winner", "loser", "attacker", "defender",
                           "card", "seat", "to", "by", "phase", "plot")
 COST_PSEUDO_OPS = ("kneel_self", "sacrifice", "discard_self_from_play", "pay_influence")
 #: ops whose cards are chance: their `count` is filled from this chance field
 CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand": "random"}
-CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend")
+CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend",
+                "event_tax")
 #: the fields of the ops only a constant ability has (docs: "Constant abilities"): the
 #: rules check them where they apply (apply/restrictions.py)
 RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
     "immune": ("filter", "to", "from", "while"),
     "cannot_be_discarded": ("filter", "while"),
     "cannot_defend": ("filter", "while"),
+    "event_tax": ("amount", "while"),
 }
 #: the fields a constant's `continuous` has beyond §9's (vocab, issue #30 item 2)
 CONSTANT_CONTINUOUS_FIELDS = ("strength_per", "while")

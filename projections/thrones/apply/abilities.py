@@ -22,7 +22,7 @@ from ..edition import Card, CardId, Components, Seat, owner_of
 from ..state import TYPES, State, Trigger
 from .effects import apply_op
 from .guards import who
-from .restrictions import immune_by
+from .restrictions import event_tax, immune_by
 from .saves import restored, still_gone
 from .turns import to_act
 from .values import check_house_only, has_icon, has_keyword, participating, play_index, strength
@@ -308,10 +308,21 @@ def _seat_condition(ctx: Context, key: str, want: Any) -> str | None:  # noqa: C
         return "it must hold power"
     if key == "your_pile_count":
         return _pile_problem(ctx, want)
+    if key == "used_this_challenge" and not _used_this_challenge(ctx, str(want)):
+        return "it was not played in this challenge"
     if key == "melee" and state.is_melee != bool(want):
         return "it is used only in a melee (three or more players)" if want else \
             "it is not used in a melee"
     return None
+
+
+def _used_this_challenge(ctx: Context, ident: str) -> bool:
+    """Whether the source's ability `ident` (limited per challenge, so its use is counted)
+    was used in the current challenge: what binds a later part of an event to the
+    challenge it was played in (Insidious Ways, card ruling L24)."""
+    stamp = period(ctx.state, "challenge")
+    return any(k == ctx.source.ref and a == ident and s == stamp
+               for k, a, s in ctx.state.ability_uses)
 
 
 # ---------------------------------------------------------------------------
@@ -485,13 +496,15 @@ def begin(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
         base = restored(state, trig)
         try:
             return (*prepare(base, seat, data, ed, dict(trig.fields), targets), number)
-        except IllegalAction as err:
-            refusal = refusal or err
+        except IllegalAction as err:  # a trigger it answers says more than one it does not
+            if refusal is None or (refusal.code == "outside_window" != err.code):
+                refusal = err
     assert refusal is not None
     raise refusal
 
 
-def _answered(state: State, ref: str, ability: Ability, number: int | None) -> State:
+def answered(state: State, ref: str, ability: Ability, number: int | None) -> State:
+    """The window with the answer of `ability` of `ref` to its trigger `number` noted."""
     window = state.window
     if number is None or window is None:
         return state
@@ -879,7 +892,7 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
         if ability.influence and sum(influence_of(c, ed) for c in influence_options(ctx)) \
                 < ability.influence:
             return False
-        after = ctx.state
+        after = _taxed(ctx)
         for template in ability.cost:
             if template.get("op") == "pay_influence" or any(
                     isinstance(v, str) and v.startswith("$") and v[1:] in
@@ -948,6 +961,22 @@ def _zone_words(zone: str) -> str:
             "none": "nowhere it may be used from"}.get(zone, zone)
 
 
+def _taxed(ctx: Context) -> State:
+    """The state once an event's tax is paid (Calm Over Westeros, ruling S20), as a use
+    pays it first; any other use's state as it is."""
+    after = ctx.state
+    if source_is_event(ctx):
+        for op in event_tax(after, ctx.seat, ctx.ed):
+            after = apply_op(after, ctx.seat, op, ctx.ed)
+    return after
+
+
+def source_is_event(ctx: Context) -> bool:
+    """Whether the use plays an event card from its user's hand."""
+    card = ctx.source.card
+    return card is not None and card.type == "event" and ctx.source.zone == "hand"
+
+
 def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
                 trigger: Mapping[str, Any] | None = None) -> State:
     """Check, pay and apply one use; every refusal names the card."""
@@ -956,12 +985,12 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
         source, ability, ctx, number = begin(state, seat, data, ed)
     else:
         source, ability, ctx = prepare(state, seat, data, ed, trigger)
-    event = source.card is not None and source.card.type == "event" and source.zone == "hand"
+    event = source_is_event(ctx)
     if event:
         check_house_only(state, seat, source.ref, ed)
     after = ctx.state
-    try:
-        for op in _cost_ops(ctx):
+    try:  # an event's tax first (Calm Over Westeros, ruling S20)
+        for op in [*(event_tax(after, seat, ed) if event else []), *_cost_ops(ctx)]:
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
         raise _named(source, err, "cannot_pay") from None
@@ -971,7 +1000,7 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
         raise _named(source, err) from None
-    after = _answered(_record_use(after, source, ability), source.ref, ability, number)
+    after = answered(_record_use(after, source, ability), source.ref, ability, number)
     if event:
         player = after.players[seat]
         if source.ref in player.hand:
