@@ -86,6 +86,22 @@ def test_event_played_when_an_event_goes_from_hand_to_discard() -> None:
     assert fired(fetched, "event_played") == []
 
 
+def test_an_event_used_from_the_discard_pile_is_not_played_again() -> None:
+    b = Board(("Lannister", "Stark"), phase="challenges", mode="table")
+    ways = b.hand(0, "core_163")  # Insidious Ways: its draw is used from the discard pile
+    jaime = b.play(0, "core_037")
+    b.deck(0, "core_053")
+    b.deck(0, "core_041")
+    b.revealed_plot(0, "core_190")
+    b.revealed_plot(1, "core_184")
+    b.challenge("intrigue", attackers=[jaime], defenders=[])
+    played = use(b.state, 0, ways, "attacker_strength", attacker=jaime)
+    assert fired(played, "event_played") == [{"card": ways, "seat": 0}]
+    won = act(played, "resolve_challenge", 0)
+    drew = use(won, 0, ways, "draw_on_win", chance={"drawn": sorted(won.players[0].deck)})
+    assert fired(drew, "event_played") == []
+
+
 def test_cards_revealed_by_a_search_shown_not_by_a_draw() -> None:
     b = Board(("Stark", "Lannister"), phase="marshalling", mode="table")
     kennels = b.play(0, "core_024")

@@ -19,7 +19,7 @@ import pytest
 from projections.rules import Action, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
 from projections.thrones.apply.values import has_keyword, marshal_cost, strength, values
-from projections.thrones.state import State
+from projections.thrones.state import State, Trigger
 from tests.projections.thrones_cards.harness import (
     ED,
     RULES,
@@ -805,6 +805,13 @@ def test_core_056_brothel_is_refused_outside_the_standing_phase_or_without_its_c
     refused(b.state, 0, brothel, "kneel_again", code="outside_window", victim=eddard)
     stood = act(b.state, "end_round", "table")
     refused(stood, 0, brothel, "kneel_again", code="wrong_target", victim=brothel)
+    # a character that stood in another phase, though its trigger is open, is not offered
+    tyrion = b.play(1, "core_038")
+    other = Trigger("stands", (("card", tyrion), ("seat", 1), ("phase", "plot")))
+    assert stood.window is not None
+    late = replace(stood, cards=(*stood.cards, card_of(b.state, tyrion)),
+                   window=replace(stood.window, triggers=(*stood.window.triggers, other)))
+    refused(late, 0, brothel, "kneel_again", code="wrong_target", victim=tyrion)
     spent = replace(stood, cards=tuple(replace(c, knelt=c.id == brothel)
                                        for c in stood.cards))
     refused(spent, 0, brothel, "kneel_again", code="cannot_pay", victim=eddard)

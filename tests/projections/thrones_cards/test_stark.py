@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from projections.rules import Action, IllegalAction, replace
+from projections.thrones.apply.abilities import usable_abilities
 from projections.thrones.apply.claims import claim_value
 from projections.thrones.apply.values import has_icon, has_keyword, strength
 from projections.thrones.state import State
@@ -873,6 +874,7 @@ def test_core_198_calm_over_westeros_refuses_an_event_its_player_cannot_pay_for(
     err = refused(b.state, 1, distraction, "kneel_military", code="cannot_pay", victim=jaime)
     assert "Calm Over Westeros" in err.message
     assert not any(m["data"]["ability"] == "kneel_military" for m in offered(b.state, 1))
+    assert usable_abilities(b.state, 1, distraction, ED) == []  # no choice begins it
     # without the plot, the event costs nothing
     b.set(players=tuple(replace(p, revealed_plot=None) for p in b.state.players))
     assert card(use(b.state, 1, distraction, "kneel_military", victim=jaime), jaime).knelt
