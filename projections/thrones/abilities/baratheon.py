@@ -82,7 +82,7 @@ def lords_of_the_narrow_sea(use: Use) -> Ops:
     return ops
 
 
-# the characters are shown: it reveals cards (Grand Maester Pycelle, ruling L23)
+# the characters are shown: it reveals cards (Grand Maester Pycelle, ruling L26)
 reveals("core_181", "fetch_characters")
 
 

@@ -138,7 +138,7 @@ def cut_claim(use: Use) -> Ops:
 # core_056 Lannisport Brothel --------------------------------------------------------------
 @options("core_056", "kneel_again", "victim")
 def stood_in_standing(use: Use) -> Sequence[str]:
-    """The characters that stood in the standing phase and stand still (ruling L22): the
+    """The characters that stood in the standing phase and stand still (ruling L25): the
     open `stands` triggers of the window, any player's; the data cannot name them."""
     window = use.state.window
     stood = [t.get("card") for t in (window.triggers if window is not None else ())
@@ -154,7 +154,7 @@ def card_names(use: Use) -> Sequence[str]:
     return sorted({c.name for c in use.ed.cards if c.type not in ("plot", "house")})
 
 
-# its opponents show their hands: it reveals cards (Grand Maester Pycelle, ruling L23)
+# its opponents show their hands: it reveals cards (Grand Maester Pycelle, ruling L26)
 reveals("core_164", "name_a_card")
 
 

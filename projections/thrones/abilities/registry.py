@@ -47,7 +47,7 @@ CHANCE: dict[tuple[str, str], ChanceFn] = {}
 #: says the same; the edition's data is kept as recorded games were dealt from it)
 CHOOSERS: dict[tuple[str, str, str], str] = {}
 #: (card id, ability id) of the named functions whose ops show cards of a hidden zone (a
-#: deck or a hand) to everyone: a use of one emits `cards_revealed` (card ruling L23)
+#: deck or a hand) to everyone: a use of one emits `cards_revealed` (card ruling L26)
 REVEALS: set[tuple[str, str]] = set()
 
 

@@ -190,7 +190,7 @@ def mastery_victims(use: Use) -> list[str]:
 # -- core_195 Building Season ------------------------------------------------------
 # ruling 33: the chosen opponent takes its own location, from a deck only it sees
 chooser("core_195", "fetch_locations", "theirs", "$rival")
-# the locations are shown: it reveals cards (Grand Maester Pycelle, ruling L23)
+# the locations are shown: it reveals cards (Grand Maester Pycelle, ruling L26)
 reveals("core_195", "fetch_locations")
 
 

@@ -319,7 +319,7 @@ def _seat_condition(ctx: Context, key: str, want: Any) -> str | None:  # noqa: C
 def _used_this_challenge(ctx: Context, ident: str) -> bool:
     """Whether the source's ability `ident` (limited per challenge, so its use is counted)
     was used in the current challenge: what binds a later part of an event to the
-    challenge it was played in (Insidious Ways, card ruling L24)."""
+    challenge it was played in (Insidious Ways, card ruling L27)."""
     stamp = period(ctx.state, "challenge")
     return any(k == ctx.source.ref and a == ident and s == stamp
                for k, a, s in ctx.state.ability_uses)

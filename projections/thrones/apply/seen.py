@@ -8,7 +8,7 @@ to the discard pile by `use_ability` was played.
 Revealing is the one thing the states cannot show (a card searched for and shown reaches the
 hand as a drawn one does): a use reveals cards when its ability's data has a `search_deck`
 with `reveal`, or its named function is declared to (`registry.reveals`: Call Their Bluff
-shows the opponents' hands) — card ruling L23.
+shows the opponents' hands) — card ruling L26.
 """
 
 from __future__ import annotations

@@ -710,7 +710,7 @@ def test_core_161_never_bet_is_refused_to_the_attacker() -> None:
 
 # -- Insidious Ways ------------------------------------------------------------------------
 # core_163: "An attacking Lannister character gets +2 STR until phase end; draw 2 if you win
-# that challenge." (ruling L24: the draw is its player's answer to the win of the challenge
+# that challenge." (ruling L27: the draw is its player's answer to the win of the challenge
 # it was played in, from the discard pile)
 def test_core_163_insidious_ways_gives_an_attacker_two_strength() -> None:
     b = lannister(phase="challenges")
@@ -776,7 +776,7 @@ def test_core_163_insidious_ways_draws_exactly_two_cards() -> None:
 
 # -- Lannisport Brothel --------------------------------------------------------------------
 # core_056: "When a knelt character stands in the standing phase, kneel the Brothel to knock
-# that character down again." (ruling L22: any player's character, answered right after
+# that character down again." (ruling L25: any player's character, answered right after
 # end_round stood it)
 def _brothel_at_round_end() -> tuple[Board, str, str, str]:
     b = lannister(phase="dominance")
@@ -839,7 +839,7 @@ def test_core_056_brothel_answers_once_a_round() -> None:
 
 # -- Grand Maester Pycelle -----------------------------------------------------------------
 # core_045: "When an opponent's effect reveals cards, reveal your top card and take it (3 per
-# phase at most)." (ruling L23: an effect reveals cards when it shows cards of a deck or a
+# phase at most)." (ruling L26: an effect reveals cards when it shows cards of a deck or a
 # hand: a search shown, Call Their Bluff's hands)
 def _kennels_search() -> tuple[Board, str, str, str, str]:
     """Seat 1 (Stark) may search its deck for a Direwolf with Winterfell Kennels and show
