@@ -157,6 +157,8 @@ def _legal_for(state: State, actor: Any, ed: Components) -> list[Proposal]:
         return _legal_challenges(state, actor, ed)
     if phase == "dominance":
         return [act("end_round" if state.dominance_done else "resolve_dominance", "table")]
+    if phase == "standing":  # its start answered (apply/standing.py)
+        return [act("end_round", "table")]
     return []
 
 

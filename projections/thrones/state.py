@@ -141,6 +141,9 @@ class Pick:
     seat: Seat  # the user
     choices: Any
     waiting: tuple[tuple[Seat, str], ...]
+    #: the fields of the trigger an answer binds (a forced ability others choose for:
+    #: Snowed Under), frozen; None for a when-revealed plot's
+    trigger: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,8 @@ class State:
     n: int
     options: tuple[tuple[str, OptionValue], ...]
     names: tuple[str, ...]
-    phase: str = "start"  # start setup setup_draw plot draw marshalling challenges dominance over
+    phase: str = "start"  # start setup setup_draw plot draw marshalling challenges dominance
+    #                     standing (only while its start is answered: apply/standing.py) over
     step: str = ""  # plot: choose | tie | first_player | when_revealed | titles
     round: int = 0
     players: tuple[Player, ...] = ()

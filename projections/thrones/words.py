@@ -46,10 +46,11 @@ INSTANCE_ID = re.compile(r"^p(\d+)-(\d{3})(?:-([2-9]|[1-9]\d+))?$")
 PHASES = {
     "start": M("before the game"), "setup": M("setup"), "setup_draw": M("setup draw"),
     "plot": M("plot"), "draw": M("draw"), "marshalling": M("marshalling"),
-    "challenges": M("challenges"), "dominance": M("dominance"), "over": M("game over"),
+    "challenges": M("challenges"), "dominance": M("dominance"), "standing": M("standing"),
+    "over": M("game over"),
 }
 #: the phases of a round (§7), which read "<label> phase"
-ROUND_PHASES = ("plot", "draw", "marshalling", "challenges", "dominance")
+ROUND_PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing")
 STEPS = {
     "choose": M("choosing plots"), "tie": M("initiative tie"),
     "first_player": M("choosing the first player"), "titles": M("choosing titles"),

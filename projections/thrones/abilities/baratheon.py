@@ -10,7 +10,7 @@ from ...messages import M
 from ...rules import IllegalAction
 from ..apply.rounds import plot_value
 from ..edition import owner_of
-from .registry import Use, ability, chooser, copier, marks, options
+from .registry import Use, ability, chooser, copier, marks, options, reveals
 
 Ops = list[dict[str, Any]]
 
@@ -81,6 +81,10 @@ def lords_of_the_narrow_sea(use: Use) -> Ops:
     if theirs < plot_value(use.state, use.seat, "income", use.ed):
         ops.append({"op": "gain_power", "target": f"house:{use.seat}", "amount": 1})
     return ops
+
+
+# the characters are shown: it reveals cards (Grand Maester Pycelle, ruling L26)
+reveals("core_181", "fetch_characters")
 
 
 @ability("core_181", "fetch_characters")

@@ -10,7 +10,7 @@ from typing import Any
 from ...rules import IllegalAction, replace, require
 from ..apply.deaths import guard_effect
 from ..state import State
-from .registry import Use, ability, chance, chooser, lasting, marks, options
+from .registry import Use, ability, chance, chooser, lasting, marks, options, reveals
 
 Ops = list[dict[str, Any]]
 
@@ -168,11 +168,27 @@ def cut_claim(use: Use) -> Ops:
              "delta": -int(use.choices.get("x") or 0), "until": "challenge"}]
 
 
+# core_056 Lannisport Brothel --------------------------------------------------------------
+@options("core_056", "kneel_again", "victim")
+def stood_in_standing(use: Use) -> Sequence[str]:
+    """The characters that stood in the standing phase and stand still (ruling L25): the
+    open `stands` triggers of the window, any player's; the data cannot name them."""
+    window = use.state.window
+    stood = [t.get("card") for t in (window.triggers if window is not None else ())
+             if t.name == "stands" and t.get("phase") == "standing"]
+    return [c.id for c in use.state.cards if c.id in stood and not c.knelt
+            and use.ed.is_character(c.id)]
+
+
 # core_164 Call Their Bluff -----------------------------------------------------------------
 @options("core_164", "name_a_card", "named")
 def card_names(use: Use) -> Sequence[str]:
     """Any card name a deck may hold (not plots, House cards or titles)."""
     return sorted({c.name for c in use.ed.cards if c.type not in ("plot", "house")})
+
+
+# its opponents show their hands: it reveals cards (Grand Maester Pycelle, ruling L26)
+reveals("core_164", "name_a_card")
 
 
 @ability("core_164", "name_a_card")

@@ -64,6 +64,10 @@ MARKS: dict[tuple[str, str], MarkFn] = {}
 #: B19): their plot is used as the copied plot (apply/marks.py)
 COPIERS: set[tuple[str, str]] = set()
 
+#: (card id, ability id) of the named functions whose ops show cards of a hidden zone (a
+#: deck or a hand) to everyone: a use of one emits `cards_revealed` (card ruling L26)
+REVEALS: set[tuple[str, str]] = set()
+
 
 def ability(card: str, ident: str) -> Callable[[AbilityFn], AbilityFn]:
     """Register the function of ability `ident` of card `card` ("core_020")."""
@@ -112,6 +116,11 @@ def lasting(card: str, ident: str) -> Callable[[LastingFn], LastingFn]:
 def chooser(card: str, ident: str, target: str, who: str) -> None:
     """Declare that `who` ("$foe", "each") chooses `target` of ability `ident` of `card`."""
     CHOOSERS[(card, ident, target)] = who
+
+
+def reveals(card: str, ident: str) -> None:
+    """Declare that the named function of ability `ident` of `card` reveals cards."""
+    REVEALS.add((card, ident))
 
 
 def chooser_of(card: str, ident: str, target: Any) -> str:

@@ -25,7 +25,7 @@ PERS = ("challenge", "phase", "round", "game")
 TRIGGERS = ("challenge_won", "claim_applied", "killed", "would_be_killed",
             "would_be_discarded", "leaves_play", "enters_play", "marshalled",
             "attackers_declared", "defenders_declared", "dominance_won", "plot_revealed",
-            "phase_begins", "event_played")
+            "phase_begins", "event_played", "stands", "cards_revealed")
 CHOOSE = ("card", "seat", "number", "challenge_type")
 TARGET_ZONES = ("play", "hand", "deck", "discard", "dead", "plot_deck")
 SIDES = ("you", "opponent", "any")
@@ -38,7 +38,8 @@ FILTER_KEYS = ("type", "type_any", "house", "trait", "trait_any", "crest", "name
 CONDITION_KEYS = ("source_standing", "source_knelt", "source_participating",
                   "source_attacking", "source_defending", "you_are", "you_control",
                   "you_control_count", "opponent_controls", "gold_at_least", "hand_at_least",
-                  "first_player", "has_power", "your_pile_count", "melee")
+                  "first_player", "has_power", "your_pile_count", "melee",
+                  "used_this_challenge")
 TRIGGER_CONDITION_KEYS = ("margin_at_least", "source_participated", "card_filter",
                           "unopposed", "type", "winner", "loser", "attacker", "defender",
                           "card", "seat", "to", "by", "phase", "plot")
@@ -49,7 +50,7 @@ CHANCE_OPS = {"draw": "drawn", "discard_from_deck": "milled", "discard_from_hand
 #: (card ruling L12, Raff the Sweetling)
 CHANCE_FIELDS = (*CHANCE_OPS.values(), "looked")
 CONSTANT_OPS = ("continuous", "note", "immune", "cannot_be_discarded", "cannot_defend",
-                "blank_text", "cannot_be_killed", "killed_to", "killed_at_zero")
+                "blank_text", "cannot_be_killed", "killed_to", "killed_at_zero", "event_tax")
 #: the fields of the ops only a constant ability has (docs: "Constant abilities"): the
 #: rules check them where they apply (apply/restrictions.py)
 RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
@@ -64,6 +65,7 @@ RESTRICTION_OPS: Mapping[str, tuple[str, ...]] = {
     "cannot_be_killed": ("filter", "while"),
     "killed_to": ("filter", "pile", "while"),
     "killed_at_zero": ("filter", "while"),
+    "event_tax": ("amount", "while"),
 }
 #: where a `killed_to` constant sends a killed card instead of its dead pile
 KILLED_TO_PILES = ("discard",)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...rules import IllegalAction, require
 from ..edition import owner_of
-from .registry import Use, ability, chooser, options
+from .registry import Use, ability, chooser, options, reveals
 
 Ops = list[dict[str, Any]]
 #: the keywords Arya Stark takes (core_007)
@@ -190,6 +190,8 @@ def mastery_victims(use: Use) -> list[str]:
 # -- core_195 Building Season ------------------------------------------------------
 # ruling 33: the chosen opponent takes its own location, from a deck only it sees
 chooser("core_195", "fetch_locations", "theirs", "$rival")
+# the locations are shown: it reveals cards (Grand Maester Pycelle, ruling L26)
+reveals("core_195", "fetch_locations")
 
 
 @ability("core_195", "fetch_locations")
@@ -222,3 +224,30 @@ def valar_morghulis(use: Use) -> Ops:
     """Every character in play at the moment of the reveal."""
     victims = _characters(use)
     return [{"op": "kill", "cards": victims}] if victims else []
+
+
+# -- core_199 Snowed Under ---------------------------------------------------------
+# ruling 33: each player returns its own card, in turn order from the first player
+chooser("core_199", "back_to_hand", "returned", "each")
+
+
+def _knelt_returnable(use: Use, seat: int) -> list[str]:
+    """The knelt characters and locations `seat` controls (not attachments)."""
+    return [c.id for c in use.state.cards if c.controller == seat and c.knelt
+            and c.host is None and use.ed.card(c.id).type in ("character", "location")]
+
+
+@ability("core_199", "back_to_hand")
+def snowed_under(use: Use) -> Ops:
+    """Each player who has chosen its part returned exactly one of its knelt characters
+    or locations if it controls one (ruling S21); the data cannot say "one per player"."""
+    picked = [str(c) for c in use.choices.get("returned") or ()]
+    for seat in use.state.active:
+        if seat in use.waiting:
+            continue
+        own = _knelt_returnable(use, seat)
+        mine = [c for c in picked if c in own]
+        require(len(mine) == min(1, len(own)), "wrong_target",
+                f"{_name(use)}: each player returns exactly one of its knelt characters "
+                f"or locations, and {use.state.names[seat]} named {len(mine)}")
+    return [{"op": "return_to_hand", "cards": picked}] if picked else []

@@ -16,7 +16,7 @@ check shares.
 
 from __future__ import annotations
 
-from . import challenges, claims, revealed, rounds, setup, victory
+from . import challenges, claims, revealed, rounds, setup, standing, victory
 from .windows import apply_pass_window as _pass_window
 from .windows import windowed
 
@@ -38,7 +38,7 @@ apply_draw_phase = windowed(rounds.apply_draw_phase)
 apply_effect = windowed(revealed.apply_effect)
 apply_end_challenges = windowed(challenges.apply_end_challenges)
 apply_end_marshalling = windowed(rounds.apply_end_marshalling)
-apply_end_round = windowed(rounds.apply_end_round)
+apply_end_round = windowed(standing.apply_end_round)
 apply_marshal_card = windowed(rounds.apply_marshal_card)
 apply_mulligan = windowed(setup.apply_mulligan)
 apply_redirect_challenge = windowed(challenges.apply_redirect_challenge)

@@ -25,7 +25,7 @@ from . import marks
 from .effects import apply_op
 from .guards import who
 from .pins import look_pool
-from .restrictions import immune_by
+from .restrictions import event_tax, immune_by
 from .saves import restored, still_gone
 from .text import BLANK, text_of
 from .turns import to_act
@@ -325,10 +325,21 @@ def _seat_condition(ctx: Context, key: str, want: Any) -> Message | None:  # noq
         return M("it must hold power")
     if key == "your_pile_count":
         return _pile_problem(ctx, want)
+    if key == "used_this_challenge" and not _used_this_challenge(ctx, str(want)):
+        return M("it was not played in this challenge")
     if key == "melee" and state.is_melee != bool(want):
         return M("it is used only in a melee (three or more players)") if want else \
             M("it is not used in a melee")
     return None
+
+
+def _used_this_challenge(ctx: Context, ident: str) -> bool:
+    """Whether the source's ability `ident` (limited per challenge, so its use is counted)
+    was used in the current challenge: what binds a later part of an event to the
+    challenge it was played in (Insidious Ways, card ruling L27)."""
+    stamp = period(ctx.state, "challenge")
+    return any(k == ctx.source.ref and a == ident and s == stamp
+               for k, a, s in ctx.state.ability_uses)
 
 
 # ---------------------------------------------------------------------------
@@ -513,13 +524,15 @@ def begin(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
         base = restored(state, trig)
         try:
             return (*prepare(base, seat, data, ed, dict(trig.fields), targets), number)
-        except IllegalAction as err:
-            refusal = refusal or err
+        except IllegalAction as err:  # a trigger it answers says more than one it does not
+            if refusal is None or (refusal.code == "outside_window" != err.code):
+                refusal = err
     assert refusal is not None
     raise refusal
 
 
-def _answered(state: State, ref: str, ability: Ability, number: int | None) -> State:
+def answered(state: State, ref: str, ability: Ability, number: int | None) -> State:
+    """The window with the answer of `ability` of `ref` to its trigger `number` noted."""
     window = state.window
     if number is None or window is None:
         return state
@@ -953,7 +966,7 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
         if ability.influence and sum(influence_of(c, ed) for c in influence_options(ctx)) \
                 < ability.influence:
             return False
-        after = ctx.state
+        after = _taxed(ctx)
         for template in ability.cost:
             if template.get("op") == "pay_influence" or any(
                     isinstance(v, str) and v.startswith("$") and v[1:] in
@@ -1059,6 +1072,22 @@ def _not_yours(state: State, seat: Seat, source: Source) -> Message:
              player=who(state, seat), controller=who(state, source.controller))
 
 
+def _taxed(ctx: Context) -> State:
+    """The state once an event's tax is paid (Calm Over Westeros, ruling S20), as a use
+    pays it first; any other use's state as it is."""
+    after = ctx.state
+    if source_is_event(ctx):
+        for op in event_tax(after, ctx.seat, ctx.ed):
+            after = apply_op(after, ctx.seat, op, ctx.ed)
+    return after
+
+
+def source_is_event(ctx: Context) -> bool:
+    """Whether the use plays an event card from its user's hand."""
+    card = ctx.source.card
+    return card is not None and card.type == "event" and ctx.source.zone == "hand"
+
+
 def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
                 trigger: Mapping[str, Any] | None = None) -> State:
     """Check, pay and apply one use; every refusal names the card."""
@@ -1067,12 +1096,12 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
         source, ability, ctx, number = begin(state, seat, data, ed)
     else:
         source, ability, ctx = prepare(state, seat, data, ed, trigger)
-    event = source.card is not None and source.card.type == "event" and source.zone == "hand"
+    event = source_is_event(ctx)
     if event:
         check_house_only(state, seat, source.ref, ed)
     after = ctx.state
-    try:
-        for op in _cost_ops(ctx):
+    try:  # an event's tax first (Calm Over Westeros, ruling S20)
+        for op in [*(event_tax(after, seat, ed) if event else []), *_cost_ops(ctx)]:
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
         raise _named(source, err, "cannot_pay") from None
@@ -1083,8 +1112,8 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
         after = _lasting(ctx, after)
     except IllegalAction as err:
         raise _named(source, err) from None
-    after = _answered(_record_use(_marked(after, ctx), source, ability), source.ref, ability,
-                      number)
+    after = answered(_record_use(_marked(after, ctx), source, ability), source.ref, ability,
+                     number)
     if event:
         player = after.players[seat]
         if source.ref in player.hand:

@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ...messages import M, Seq
+from ...rules import require
 from ..abilities.schema import Ability
 from ..edition import CardId, Components, Seat
 from ..state import InPlay, State
+from .guards import who
 from .text import blanked, text_of
 from .values import PRINTED, constant_holds
 
@@ -107,3 +110,31 @@ def defend_forbidden(state: State, card: InPlay, ed: Components) -> tuple[str, s
         if reaches(op.get("filter") or {}, source, card, ed):
             return ed.card(source.id).name, ability.label
     return None
+
+
+def event_tax(state: State, seat: Seat, ed: Components) -> list[dict[str, Any]]:
+    """The gold a player pays to play an event now (Calm Over Westeros, card ruling S20):
+    each revealed plot with an `event_tax` takes its amount, given to the plot's owner, or,
+    when the plot's owner plays the event, to the next opponent clockwise. `give_gold` ops,
+    paid as a cost before the event's own."""
+    out: list[dict[str, Any]] = []
+    plots: list[str] = []
+    for source, _, op in restrictions(state, "event_tax", ed):
+        to = source.controller if source.controller != seat else _next_opponent(state, seat)
+        if to is not None:
+            out.append({"op": "give_gold", "from": seat, "to": to,
+                        "amount": int(op.get("amount") or 1)})
+            plots.append(ed.card(source.id).name)
+    due = sum(int(o["amount"]) for o in out)
+    require(due <= state.players[seat].gold, "cannot_pay",
+            M("playing an event costs {player} {amount} gold more, paid to an opponent, "
+              "while {plots} is revealed, and {player} has {gold}",
+              player=who(state, seat), amount=due, plots=Seq(plots), gold=
+              state.players[seat].gold))
+    return out
+
+
+def _next_opponent(state: State, seat: Seat) -> Seat | None:
+    """The first opponent still in the game clockwise from `seat`."""
+    return next((s % state.n for s in range(seat + 1, seat + state.n)
+                 if not state.players[s % state.n].conceded), None)

@@ -90,11 +90,12 @@ def asks(state: State, seat: Seat, ability: Ability, ed: Components) -> bool:
 def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components) -> State:
     """The user's use: applied whole, or, when other seats have a part to choose, waiting
     for them (State.pick) with the user's own choices kept. An answer to a trigger (a
-    response, interrupt or forced ability) binds its trigger first (abilities.begin)."""
-    if ab._ability_named(ab.source_of(state, data.get("card"), ed), data).kind in ab.ANSWERS:
-        return ab.resolve_use(state, seat, data, ed)
-    source, ability, ctx = ab.prepare(state, seat, data, ed)
+    response, interrupt or forced ability) binds its trigger first (abilities.begin), and
+    waits for the others' parts as a plot does (Snowed Under, ruling S21)."""
+    source, ability, ctx, number = ab.begin(state, seat, data, ed)
     others = [t for t in ability.targets if ab.chooser(ctx, t) != "you"]
+    if ability.kind in ab.ANSWERS and not others:
+        return ab.resolve_use(state, seat, data, ed)
     named = [t for t in others if t.name in ctx.choices]
     require(not named, "wrong_target",
             M("{card}: {chooser} chooses {target}, not you", card=source.name,
@@ -110,8 +111,9 @@ def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components)
     except IllegalAction as err:
         raise ab._named(source, err) from None
     pick = Pick(source=source.ref, ability=ability.id, seat=seat,
-                choices=freeze(dict(ctx.choices)), waiting=waiting)
-    return replace(state, pick=pick)
+                choices=freeze(dict(ctx.choices)), waiting=waiting,
+                trigger=None if number is None else freeze(dict(ctx.trigger or {})))
+    return replace(ab.answered(state, source.ref, ability, number), pick=pick)
 
 
 def _waiting(ctx: ab.Context, others: list[Target]) -> tuple[tuple[Seat, str], ...]:
@@ -178,7 +180,7 @@ def apply_use_ability(state: State, action: Action, ed: Components) -> State:
             M("a player in the game uses an ability, not {player}", player=who(state, seat)))
     assert isinstance(seat, int)
     if state.window is not None and state.window.waiting:  # an answer to what a plot did
-        return ab.resolve_use(state, seat, action.data, ed)
+        return begin_use(state, seat, action.data, ed)
     if state.pick is not None:
         return advance(answer_pick(state, seat, action.data, ed), ed)
     if state.revealing:
@@ -307,5 +309,6 @@ def resolve_pick(state: State, pick: Pick, chance: Mapping[str, Any], ed: Compon
         else None
     use = {"card": pick.source, "ability": pick.ability, "choices": thaw(pick.choices),
            **chance}
-    return ab.resolve_use(state, pick.seat, use, ed, trigger={"seat": pick.seat,
-                                                              "plot": plot})
+    trigger = {"seat": pick.seat, "plot": plot} if pick.trigger is None else \
+        dict(thaw(pick.trigger))
+    return ab.resolve_use(state, pick.seat, use, ed, trigger=trigger)

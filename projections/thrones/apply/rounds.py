@@ -352,12 +352,17 @@ def dominance_outcome(state: State, ed: Components) -> tuple[Seat | None, dict[S
     return (winners[0] if len(winners) == 1 else None), totals  # a tie gains nothing (seed)
 
 
-@rule
-def apply_end_round(state: State, action: Action, ed: Components) -> State:
-    """§7.6: cards stand, gold is taxed, titles and this round's effects end; a new plot phase."""
+def check_end_round(state: State, action: Action) -> None:
+    """§7.6: the table ends the round after dominance (or once the standing phase's
+    abilities are answered: apply/standing.py)."""
     require(action.actor == "table", "not_your_turn", M("the table ends the round"))
-    require(state.phase == "dominance" and state.dominance_done, "wrong_phase",
+    require((state.phase == "dominance" and state.dominance_done) or
+            state.phase == "standing", "wrong_phase",
             M("the round ends after dominance is resolved"))
+
+
+def finish_round(state: State) -> State:
+    """§7.6 from standing on: cards stand, gold is taxed, this round's effects end."""
     state = replace(_stand_and_tax(state), modifiers=tuple(
         m for m in state.modifiers if m.until not in ("round", "phase", "challenge")),
         titles=(None,) * state.n, title_uses=frozenset(), forbids=(),

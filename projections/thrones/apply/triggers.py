@@ -17,21 +17,23 @@ from ..state import InPlay, Restore, State, Trigger
 from .challenges import challenge_outcome
 from .deaths import died_elsewhere
 from .rounds import dominance_outcome
+from .seen import seen
 
 #: the triggers the rules emit now; a card test marked `needs(trigger)` runs once its
 #: trigger is here (tests/projections/thrones_cards/harness.py). `plot_revealed` is the
-#: when-revealed work's (the plot reveal), `claim_applied`, `leaves_play` and
-#: `event_played` no card answers yet.
+#: when-revealed work's (the plot reveal); `claim_applied`, `leaves_play`, `stands`,
+#: `event_played` and `cards_revealed` are seen.py's.
 EMITTED: tuple[str, ...] = (
     "would_be_killed", "would_be_discarded", "killed", "challenge_won", "enters_play",
     "marshalled", "attackers_declared", "defenders_declared", "dominance_won",
-    "phase_begins",
+    "phase_begins", "claim_applied", "leaves_play", "stands", "event_played",
+    "cards_revealed",
 )
 
 #: what is not entering play: the setup reveal (§13 ruling 15)
 SETUP_ACTIONS = ("start_game", "mulligan", "setup_cards", "setup_draw")
 #: the phases whose beginning abilities answer (the window vocabulary's phases)
-PHASES = ("plot", "draw", "marshalling", "challenges", "dominance")
+PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing")
 
 
 def emitted(before: State, action: Action, after: State, ed: Components) -> tuple[Trigger, ...]:
@@ -45,6 +47,7 @@ def emitted(before: State, action: Action, after: State, ed: Components) -> tupl
     out.extend(_won(before, action, ed))
     out.extend(t for t in left if not t.name.startswith("would_be"))
     out.extend(_entered(before, action, after))
+    out.extend(seen(before, action, after, ed))
     if before.phase != after.phase and after.phase in PHASES:
         out.append(Trigger("phase_begins", (("phase", after.phase),)))
     return tuple(out)

@@ -29,7 +29,7 @@ def to_act(state: State, ed: Components) -> tuple[Actor, ...]:
     if waiting:
         return waiting
     phase = state.phase
-    if phase in ("start", "setup_draw", "draw", "dominance"):
+    if phase in ("start", "setup_draw", "draw", "dominance", "standing"):
         return ("table",)
     if phase == "setup":
         return _seat(state.turn)

@@ -29,6 +29,7 @@ from .abilities import (
     ANSWERS,
     STAGE_OF,
     begin,
+    chooser,
     resolve_use,
     source_of,
     sources_of,
@@ -37,6 +38,7 @@ from .abilities import (
 )
 from .checks import checked
 from .guards import who
+from .revealed import begin_use
 from .victory import Handler, check_victory, rule
 
 #: the stages of a digital window, in order (ruling 36)
@@ -176,9 +178,11 @@ def forced_moves(state: State, seat: Seat, ed: Components) -> list[dict[str, Any
     for ref, ident, _ in _answers(state, seat, "forced", ed):
         data: dict[str, Any] = {"card": ref, "ability": ident}
         _, ability, ctx, _ = begin(state, seat, data, ed, targets=False)
-        for choices in itertools.islice(_choice_sets(ctx, ability.targets), 64):
-            try:
-                resolve_use(state, seat, {**data, "choices": choices}, ed)
+        own = [t for t in ability.targets if chooser(ctx, t) == "you"]
+        trial = resolve_use if len(own) == len(ability.targets) else begin_use
+        for choices in itertools.islice(_choice_sets(ctx, own), 64):
+            try:  # a part others choose waits for them (ruling 33: Snowed Under)
+                trial(state, seat, {**data, "choices": choices}, ed)
             except IllegalAction:
                 continue
             out.append({**data, "choices": choices})

@@ -20,7 +20,7 @@ from projections.rules import Action, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
 from projections.thrones.apply.rounds import set_phase
 from projections.thrones.apply.values import has_keyword, marshal_cost, strength, values
-from projections.thrones.state import State
+from projections.thrones.state import State, Trigger
 from tests.projections.thrones_cards.harness import (
     ED,
     RULES,
@@ -361,7 +361,8 @@ def test_core_042_the_hound_killed_goes_to_the_discard_pile_and_was_killed() -> 
     assert hound in after.players[0].discard and hound not in after.players[0].dead
     assert not in_play(after, hound)
     assert after.window is not None
-    assert [t.name for t in after.window.triggers] == ["would_be_killed", "killed"]
+    assert [t.name for t in after.window.triggers] == ["would_be_killed", "killed",
+                                                       "leaves_play"]
     refused(b.state, 0, hound, "killed_to_discard", code="applies_by_itself")
 
 
@@ -373,7 +374,7 @@ def test_core_042_the_hound_discarded_from_play_is_not_killed() -> None:
         "reason": "a test discards"}))
     assert hound in after.players[0].discard
     assert after.window is not None
-    assert [t.name for t in after.window.triggers] == ["would_be_discarded"]
+    assert [t.name for t in after.window.triggers] == ["would_be_discarded", "leaves_play"]
 
 
 # -- Chella, Daughter of Cheyk -------------------------------------------------------------
@@ -405,20 +406,6 @@ def test_core_043_chella_needs_a_clansman_in_the_win() -> None:
     answer_refused(b.state, 0, chella, "return_location", WON, code="condition_failed",
                    location=castle)
     refused(b.state, 0, chella, "return_location", code="outside_window", location=castle)
-
-
-# -- table-recorded constants (not automated) -----------------------------------------------
-# core_045 Grand Maester Pycelle, core_056 Lannisport Brothel: what they do is a lasting or
-# replacement effect the op vocabulary cannot say; they are declared as constants not
-# automated (the table records their effect).
-@pytest.mark.parametrize("card", ["core_045", "core_056"])
-def test_constants_recorded_by_the_table_are_declared_not_automated(card: str) -> None:
-    data = declared(card)
-    assert [a.kind for a in data.abilities] == ["constant"]
-    assert not data.abilities[0].automated
-    b = lannister()
-    ident = b.play(0, card)
-    refused(b.state, 0, ident, data.abilities[0].id, code="applies_by_itself")
 
 
 # core_044 Bronn: "Pay 2 gold and pick a character: this phase, if it would die while Bronn
@@ -857,7 +844,8 @@ def test_core_161_never_bet_is_refused_to_the_attacker() -> None:
 
 # -- Insidious Ways ------------------------------------------------------------------------
 # core_163: "An attacking Lannister character gets +2 STR until phase end; draw 2 if you win
-# that challenge." (the draw on the win is the table's: not automated)
+# that challenge." (ruling L27: the draw is its player's answer to the win of the challenge
+# it was played in, from the discard pile)
 def test_core_163_insidious_ways_gives_an_attacker_two_strength() -> None:
     b = lannister(phase="challenges")
     ways = b.hand(0, "core_163")
@@ -869,7 +857,178 @@ def test_core_163_insidious_ways_gives_an_attacker_two_strength() -> None:
     refused(b.state, 0, ways, "attacker_strength", code="wrong_target", attacker=home)
     b.set(challenge=None)
     refused(b.state, 0, ways, "attacker_strength", code="outside_window", attacker=jaime)
-    assert not declared("core_163").abilities[0].automated
+
+
+def _ways_in_a_challenge() -> tuple[Board, str, str, list[str]]:
+    """Seat 0 attacks alone with Jaime (STR 3) against nobody, Insidious Ways in hand and
+    two cards in the deck."""
+    b = lannister(phase="challenges")
+    ways = b.hand(0, "core_163")
+    jaime = b.play(0, "core_037")
+    top = [b.deck(0, "core_053"), b.deck(0, "core_041")]
+    b.revealed_plot(0, "core_190")
+    b.revealed_plot(1, "core_184")
+    b.challenge("intrigue", attackers=[jaime], defenders=[])
+    return b, ways, jaime, top
+
+
+@needs("challenge_won")
+def test_core_163_insidious_ways_draws_two_when_you_win_that_challenge() -> None:
+    b, ways, jaime, top = _ways_in_a_challenge()
+    played = use(b.state, 0, ways, "attacker_strength", attacker=jaime)
+    won = act(played, "resolve_challenge", 0)
+    assert won.window is not None and won.window.waiting == (0,)  # its player is asked
+    after = use(won, 0, ways, "draw_on_win", chance={"drawn": top})
+    assert set(top) <= set(after.players[0].hand)  # draw 2
+    refused(after, 0, ways, "draw_on_win", code="outside_window", chance={"drawn": []})
+
+
+@needs("challenge_won")
+def test_core_163_insidious_ways_draws_only_for_the_challenge_it_was_played_in() -> None:
+    b, ways, jaime, top = _ways_in_a_challenge()
+    old = b.discard(0, "core_163")  # another copy, not played in this challenge
+    won = act(b.state, "resolve_challenge", 0)
+    assert won.window is None or not won.window.waiting  # nobody is asked
+    answer_refused(won, 0, old, "draw_on_win", dict(WON, type="intrigue"),
+                   code="condition_failed", chance={"drawn": top})
+    refused(b.state, 0, old, "draw_on_win", code="outside_window", chance={"drawn": top})
+    # played, but the challenge lost (the defender wins: Jaime knelt out of it)
+    played = use(b.state, 0, ways, "attacker_strength", attacker=jaime)
+    lost = replace(played, challenge=replace(played.challenge, attackers=()),
+                   cards=tuple(replace(c, knelt=True) for c in played.cards))
+    lost = act(lost, "resolve_challenge", 0)
+    refused(lost, 0, ways, "draw_on_win", code="outside_window", chance={"drawn": top})
+
+
+@needs("challenge_won")
+def test_core_163_insidious_ways_draws_exactly_two_cards() -> None:
+    b, ways, jaime, top = _ways_in_a_challenge()
+    won = act(use(b.state, 0, ways, "attacker_strength", attacker=jaime),
+              "resolve_challenge", 0)
+    refused(won, 0, ways, "draw_on_win", code="chance_missing", chance={"drawn": top[:1]})
+
+
+# -- Lannisport Brothel --------------------------------------------------------------------
+# core_056: "When a knelt character stands in the standing phase, kneel the Brothel to knock
+# that character down again." (ruling L25: any player's character, answered right after
+# end_round stood it)
+def _brothel_at_round_end() -> tuple[Board, str, str, str]:
+    b = lannister(phase="dominance")
+    b.set(dominance_done=True)
+    brothel = b.play(0, "core_056", knelt=True)  # it stands too, then kneels as the cost
+    eddard = b.play(1, "core_005", knelt=True)
+    jaime = b.play(0, "core_037", knelt=True)
+    return b, brothel, eddard, jaime
+
+
+@needs("stands")
+def test_core_056_brothel_kneels_again_a_character_that_stood() -> None:
+    b, brothel, eddard, jaime = _brothel_at_round_end()
+    stood = act(b.state, "end_round", "table")
+    assert not knelt(stood, eddard) and not knelt(stood, brothel)
+    assert stood.window is not None and stood.window.waiting == (0,)
+    after = use(stood, 0, brothel, "kneel_again", victim=eddard)  # an opponent's character
+    assert knelt(after, eddard) and knelt(after, brothel) and not knelt(after, jaime)
+    mine = use(stood, 0, brothel, "kneel_again", victim=jaime)  # or its own
+    assert knelt(mine, jaime)
+
+
+@needs("stands")
+def test_core_056_brothel_is_refused_outside_the_standing_phase_or_without_its_cost() -> None:
+    b, brothel, eddard, _ = _brothel_at_round_end()
+    refused(b.state, 0, brothel, "kneel_again", code="outside_window", victim=eddard)
+    stood = act(b.state, "end_round", "table")
+    refused(stood, 0, brothel, "kneel_again", code="wrong_target", victim=brothel)
+    # a character that stood in another phase, though its trigger is open, is not offered
+    tyrion = b.play(1, "core_038")
+    other = Trigger("stands", (("card", tyrion), ("seat", 1), ("phase", "plot")))
+    assert stood.window is not None
+    late = replace(stood, cards=(*stood.cards, card_of(b.state, tyrion)),
+                   window=replace(stood.window, triggers=(*stood.window.triggers, other)))
+    refused(late, 0, brothel, "kneel_again", code="wrong_target", victim=tyrion)
+    spent = replace(stood, cards=tuple(replace(c, knelt=c.id == brothel)
+                                       for c in stood.cards))
+    refused(spent, 0, brothel, "kneel_again", code="cannot_pay", victim=eddard)
+    # a character stood by an ability, not by the standing phase, is not its to answer
+    b.set(phase="marshalling")
+    b.state = replace(b.state, cards=tuple(replace(c, knelt=False) for c in b.state.cards))
+    answer_refused(b.state, 0, brothel, "kneel_again",
+                   {"card": eddard, "seat": 1, "phase": "marshalling"},
+                   code="outside_window", victim=eddard)
+
+
+@needs("stands")
+def test_core_056_brothel_answers_once_a_round() -> None:
+    b, brothel, eddard, jaime = _brothel_at_round_end()
+    assert knelt(b.state, jaime)
+    stood = act(b.state, "end_round", "table")
+    after = use(stood, 0, brothel, "kneel_again", victim=eddard)
+    refused(after, 0, brothel, "kneel_again", code="outside_window", victim=jaime)
+    # at a table, where nothing waits, the stood Jaime's trigger is open: the cost is spent
+    b.set(mode="table")
+    stood = act(b.state, "end_round", "table")
+    after = use(stood, 0, brothel, "kneel_again", victim=eddard)
+    refused(after, 0, brothel, "kneel_again", code="cannot_pay", victim=jaime)
+
+
+# -- Grand Maester Pycelle -----------------------------------------------------------------
+# core_045: "When an opponent's effect reveals cards, reveal your top card and take it (3 per
+# phase at most)." (ruling L26: an effect reveals cards when it shows cards of a deck or a
+# hand: a search shown, Call Their Bluff's hands)
+def _kennels_search() -> tuple[Board, str, str, str, str]:
+    """Seat 1 (Stark) may search its deck for a Direwolf with Winterfell Kennels and show
+    it; seat 0 holds Pycelle and a deck."""
+    b = Board(houses=("Lannister", "Stark"), phase="marshalling", turn=1)
+    pycelle = b.play(0, "core_045")
+    top = b.deck(0, "core_053")
+    kennels = b.play(1, "core_024")
+    wolf = b.deck(1, "core_019")
+    b.gold(1, 1)
+    return b, pycelle, top, kennels, wolf
+
+
+@needs("cards_revealed")
+def test_core_045_pycelle_takes_his_top_card_when_an_opponent_reveals_cards() -> None:
+    b, pycelle, top, kennels, wolf = _kennels_search()
+    shown = use(b.state, 1, kennels, "fetch_direwolf", wolf=wolf)
+    assert shown.window is not None and shown.window.waiting == (0,)
+    after = use(shown, 0, pycelle, "take_top_card", chance={"drawn": [top]})
+    assert top in after.players[0].hand and top not in after.players[0].deck
+
+
+@needs("cards_revealed")
+def test_core_045_pycelle_answers_only_an_opponents_reveal() -> None:
+    b, pycelle, top, _, _ = _kennels_search()
+    refused(b.state, 0, pycelle, "take_top_card", code="outside_window",
+            chance={"drawn": [top]})
+    # his own player's search is not an opponent's effect
+    own = b.play(0, "core_024")
+    pup = b.deck(0, "core_019")
+    b.gold(0, 1)
+    b.set(turn=0)
+    shown = use(b.state, 0, own, "fetch_direwolf", wolf=pup)
+    refused(shown, 0, pycelle, "take_top_card", code="outside_window",
+            chance={"drawn": [top]})
+    # a use that shows nothing (Distraction kneels a character) is no reveal
+    b.set(turn=1)
+    distraction = b.hand(1, "core_155")
+    jaime = b.play(0, "core_037")
+    knelt_now = use(b.state, 1, distraction, "kneel_military", victim=jaime)
+    refused(knelt_now, 0, pycelle, "take_top_card", code="outside_window",
+            chance={"drawn": [top]})
+
+
+@needs("cards_revealed")
+def test_core_045_pycelle_takes_three_cards_a_phase_at_most() -> None:
+    b, pycelle, top, kennels, wolf = _kennels_search()
+    shown = use(b.state, 1, kennels, "fetch_direwolf", wolf=wolf)
+    stamp = f"r{shown.round}:{shown.phase}"
+    thrice = replace(shown, ability_uses=((pycelle, "take_top_card", stamp),) * 3)
+    refused(thrice, 0, pycelle, "take_top_card", code="limit_reached",
+            chance={"drawn": [top]})
+    twice = replace(shown, ability_uses=((pycelle, "take_top_card", stamp),) * 2)
+    assert top in use(twice, 0, pycelle, "take_top_card", chance={"drawn": [top]}
+                      ).players[0].hand
 
 
 # -- Call Their Bluff ----------------------------------------------------------------------

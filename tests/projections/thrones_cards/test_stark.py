@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from projections.rules import Action, IllegalAction, replace
+from projections.thrones.apply.abilities import usable_abilities
 from projections.thrones.apply.claims import claim_value
 from projections.thrones.apply.values import has_icon, has_keyword, strength
 from projections.thrones.state import State
@@ -838,16 +839,130 @@ def test_when_revealed_plots_are_not_used_by_hand(plot: str) -> None:
             name=card_name(f"core_{number:03d}"))
 
 
-@pytest.mark.parametrize("plot,ident", [("core_198", "event_tax"),
-                                        ("core_199", "back_to_hand")])
-def test_plot_constants_are_declared_for_the_table(plot: str, ident: str) -> None:
-    number = int(plot[5:])
-    b = Board(phase="marshalling")
-    b.revealed_plot(0, f"core_{number:03d}")
-    ability = ED.by_number[number].ability(ident)
-    assert ability is not None and not ability.automated
-    refused(b.state, 0, "plot:0", ident, code="applies_by_itself",
-            name=card_name(f"core_{number:03d}"))
+# core_198 Calm Over Westeros: "Playing an event costs its player 1 gold paid to an
+# opponent." (ruling S20: an opponent of the plot's owner pays the owner; the owner pays the
+# next opponent clockwise; it is a cost, paid first)
+def _calm(houses: tuple[str, ...] = ("Stark", "Lannister")) -> tuple[Board, str]:
+    """Marshalling, seat 0's Calm Over Westeros revealed, a military character to kneel."""
+    b = Board(houses, phase="marshalling", turn=1)
+    b.revealed_plot(0, "core_198")
+    jaime = b.play(1, "core_037")  # military icon
+    return b, jaime
+
+
+def test_core_198_calm_over_westeros_makes_an_opponents_event_pay_its_owner() -> None:
+    b, jaime = _calm()
+    distraction = b.hand(1, "core_155")  # Marshalling: kneel a character with a military icon
+    b.gold(1, 3)
+    after = use(b.state, 1, distraction, "kneel_military", victim=jaime)
+    assert card(after, jaime).knelt
+    assert (after.players[1].gold, after.players[0].gold) == (2, 1)
+
+
+def test_core_198_calm_over_westeros_taxes_its_owners_events_to_an_opponent() -> None:
+    b, jaime = _calm(("Stark", "Lannister", "Baratheon"))
+    b.set(turn=0)
+    distraction = b.hand(0, "core_155")
+    b.gold(0, 2)
+    after = use(b.state, 0, distraction, "kneel_military", victim=jaime)
+    golds = tuple(p.gold for p in after.players)
+    assert golds == (1, 1, 0)  # the next opponent clockwise is paid
+
+
+def test_core_198_calm_over_westeros_refuses_an_event_its_player_cannot_pay_for() -> None:
+    b, jaime = _calm()
+    distraction = b.hand(1, "core_155")
+    err = refused(b.state, 1, distraction, "kneel_military", code="cannot_pay", victim=jaime)
+    assert "Calm Over Westeros" in err.message
+    assert not any(m["data"]["ability"] == "kneel_military" for m in offered(b.state, 1))
+    assert usable_abilities(b.state, 1, distraction, ED) == []  # no choice begins it
+    # without the plot, the event costs nothing
+    b.set(players=tuple(replace(p, revealed_plot=None) for p in b.state.players))
+    assert card(use(b.state, 1, distraction, "kneel_military", victim=jaime), jaime).knelt
+    # a card's ability is no event: it pays no tax
+    b.revealed_plot(0, "core_198")
+    kennels = b.play(1, "core_024")
+    wolf = b.deck(1, "core_019")
+    b.gold(1, 1)
+    after = use(b.state, 1, kennels, "fetch_direwolf", wolf=wolf)
+    assert (after.players[1].gold, after.players[0].gold) == (0, 0)
+    refused(b.state, 0, "plot:0", "event_tax", code="applies_by_itself",
+            name=card_name("core_198"))
+
+
+# core_199 Snowed Under: "At the start of the standing phase, one knelt character or location
+# per player goes back to hand." (ruling S21: end_round stops at the standing phase's start;
+# each player chooses its own, in turn order from the first player)
+def _snowed(first: int = 0) -> tuple[Board, dict[str, str]]:
+    b = Board(("Stark", "Lannister"), phase="dominance", first_player=first)
+    b.set(dominance_done=True)
+    b.revealed_plot(0, "core_199")
+    b.revealed_plot(1, "core_184")
+    cards = {"eddard": b.play(0, "core_005", knelt=True),
+             "kennels": b.play(0, "core_024", knelt=True),
+             "bran": b.play(0, "core_013"),
+             "jaime": b.play(1, "core_037", knelt=True),
+             "tyrion": b.play(1, "core_038")}
+    return b, cards
+
+
+def test_core_199_snowed_under_each_player_returns_one_knelt_card_to_hand() -> None:
+    b, c = _snowed()
+    begun = act(b.state, "end_round", "table")
+    assert begun.phase == "standing" and card(begun, c["eddard"]).knelt  # not stood yet
+    assert begun.window is not None and begun.window.waiting == (0,)  # forced: its owner
+    asked = use(begun, 0, "plot:0", "back_to_hand")
+    assert asked.pick is not None and [s for s, _ in asked.pick.waiting] == [0, 1]
+    mine = use(asked, 0, "plot:0", "back_to_hand", returned=[c["kennels"]])
+    done = use(mine, 1, "plot:0", "back_to_hand", returned=[c["jaime"]])
+    assert c["kennels"] in done.players[0].hand and c["jaime"] in done.players[1].hand
+    assert in_play(done, c["eddard"]) and in_play(done, c["tyrion"])
+    over = act(done, "end_round", "table")
+    assert over.phase == "plot" and not card(over, c["eddard"]).knelt
+
+
+def test_core_199_snowed_under_asks_in_turn_order_and_only_who_has_a_knelt_card() -> None:
+    b, _ = _snowed(first=1)
+    asked = use(act(b.state, "end_round", "table"), 0, "plot:0", "back_to_hand")
+    assert asked.pick is not None and [s for s, _ in asked.pick.waiting] == [1, 0]
+    b2, c2 = _snowed()
+    b2.state = stand(b2.state, c2["jaime"])  # seat 1 has nothing knelt: not asked
+    asked = use(act(b2.state, "end_round", "table"), 0, "plot:0", "back_to_hand")
+    assert asked.pick is not None and [s for s, _ in asked.pick.waiting] == [0]
+
+
+def test_core_199_snowed_under_with_nothing_knelt_lets_the_round_end() -> None:
+    b, c = _snowed()
+    for ident in c.values():
+        b.state = stand(b.state, ident)
+    over = act(b.state, "end_round", "table")
+    assert over.phase == "plot"
+    assert over.window is None or not over.window.waiting
+
+
+def test_core_199_snowed_under_refuses_a_wrong_part() -> None:
+    b, c = _snowed()
+    begun = act(b.state, "end_round", "table")
+    refused(begun, 0, "plot:0", "back_to_hand", code="wrong_target",  # not the user's part
+            name=card_name("core_199"), returned=[c["kennels"]])
+    asked = use(begun, 0, "plot:0", "back_to_hand")
+    for wrong in ([c["bran"]], [c["jaime"]], [c["eddard"], c["kennels"]], []):
+        refused(asked, 0, "plot:0", "back_to_hand", code="wrong_target",
+                name=card_name("core_199"), returned=wrong)
+    refused(asked, 1, "plot:0", "back_to_hand", code="not_your_turn",
+            name=card_name("core_199"), returned=[c["jaime"]])
+
+
+def test_core_199_snowed_under_answers_only_the_standing_phase_once() -> None:
+    b, c = _snowed()
+    refused(b.state, 0, "plot:0", "back_to_hand", code="outside_window",
+            name=card_name("core_199"))
+    begun = act(b.state, "end_round", "table")
+    asked = use(begun, 0, "plot:0", "back_to_hand")
+    done = use(use(asked, 0, "plot:0", "back_to_hand", returned=[c["eddard"]]), 1,
+               "plot:0", "back_to_hand", returned=[c["jaime"]])
+    refused(done, 0, "plot:0", "back_to_hand", code="outside_window",
+            name=card_name("core_199"))
 
 
 # core_197 Holding the Trident: "While you control fewer characters than some opponent, your
