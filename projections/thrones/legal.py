@@ -55,7 +55,7 @@ from .apply.values import (
     surcharge,
 )
 from .apply.victory import chooser
-from .apply.windows import apply_pass_window, forced_moves
+from .apply.windows import apply_pass_window, dealt_forced, forced_moves
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
 from .state import TYPES, Challenge, State
@@ -77,9 +77,16 @@ def act(kind: str, actor: object, data: dict[str, Any] | None = None) -> Proposa
 
 
 def auto_action(state: State, ed: Components) -> Proposal | None:
-    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie."""
+    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie, and
+    in digital play a forced ability that asks nothing but takes cards by chance, which the
+    server uses for its owner with the chance it deals (ruling 39: Ser Jacelyn Bywater)."""
     if state.pending_winner or state.winner is not None:
         return None
+    forced = dealt_forced(state, ed)
+    if forced is not None:
+        return act("use_ability", *forced)
+    if state.window is not None and state.window.waiting:
+        return None  # a seat answers first (ruling 35), then the deal
     if state.phase == "setup_draw":
         return act("setup_draw", "table")
     if state.phase == "draw":
@@ -986,7 +993,9 @@ def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
                       tuple(_value_option(state, v, ed) for v in options if ok(v)))
     picked = list(chosen.get(target.name) or [])
     enough = ok(picked)
-    rest = [v for v in options if v not in picked and (not enough or ok([*picked, v]))]
+    last = len(picked) + 1 >= target.most  # the last pick must complete a legal part
+    rest = [v for v in options if v not in picked
+            and (not (enough or last) or ok([*picked, v]))]
     if f"choices.{target.name}" in made.ended or (enough and not rest):
         return Done({"choices": {target.name: picked}})
     return Choice(("choices", target.name), _target_prompt(ctx.ability, target), tuple(

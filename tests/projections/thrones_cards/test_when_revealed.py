@@ -341,6 +341,27 @@ def test_ruling_30_without_the_option_the_table_still_records_plots() -> None:
     assert any(c.id == hound for c in state.cards) and state.phase == "draw"
 
 
+@pytest.mark.parametrize(("mode", "chosen", "resolved"), [
+    ("digital", None, True), ("table", None, False),  # no value, the default: the mode's
+    ("digital", "table", False), ("table", "rules", True)])  # a value chosen wins
+def test_ruling_32_by_default_digital_play_resolves_plots_and_a_table_records_them(
+        mode: str, chosen: str | None, resolved: bool) -> None:
+    """In digital play nobody may record a plot's effect, so the rules resolve it unless
+    the game chose otherwise; at a table the table records it (a game as the server
+    creates it: every option given, the defaults filled)."""
+    from projections.playout import created_for
+    created = created_for(RULES, 2, mode, {} if chosen is None else {"when_revealed": chosen})
+    assert created["options"]["when_revealed"] == chosen
+    assert RULES.initial_state(created).when_revealed is resolved
+
+
+@pytest.mark.parametrize("mode", ["digital", "table"])
+def test_ruling_32_a_game_recorded_before_the_option_stays_the_tables(mode: str) -> None:
+    """Its options have no when_revealed key: it replays as it was recorded."""
+    created = {"players": ["Anna", "Bo"], "mode": mode, "options": {"draw_cap": None}}
+    assert RULES.initial_state(created).when_revealed is False
+
+
 def test_the_greedy_listed_move_completes_each_waiting_choice() -> None:
     b = board("Lannister", "Stark")
     b.play(0, "core_038")
