@@ -26,14 +26,22 @@ class Playout:
         return self.states[-1]
 
 
+#: which listed moves a player prefers (the others only when nothing preferred is offered)
+Prefer = Callable[[Mapping[str, Any]], bool]
+
+
 def next_action(rules: GameRules[Any], state: State, pick: Callable[[int], int], seed: str,
-                step_no: int) -> Action | None:
-    """One random legal action with its chance filled, or None when nobody can act."""
+                step_no: int, prefer: Prefer | None = None) -> Action | None:
+    """One random legal action with its chance filled, or None when nobody can act. With
+    `prefer`, the pick is among the preferred moves whenever one is offered (the bench's
+    playouts that never use an ability unless the rules leave no other move)."""
     auto = rules.auto_action(state)
     if auto is not None:
         proposal = auto
     else:
         options = rules.legal_actions(state, None)
+        if prefer is not None:
+            options = [o for o in options if prefer(o)] or options
         if not options:
             return None
         proposal = options[pick(len(options))]
@@ -45,15 +53,17 @@ def next_action(rules: GameRules[Any], state: State, pick: Callable[[int], int],
 
 
 def play(rules: GameRules[Any], created: Mapping[str, Any], pick: Callable[[int], int],
-         seed: str = "playout", max_steps: int = 10_000) -> Playout:
-    """Play random legal actions until the game has a result or `max_steps` is reached."""
+         seed: str = "playout", max_steps: int = 10_000, prefer: Prefer | None = None
+         ) -> Playout:
+    """Play random legal actions until the game has a result or `max_steps` is reached
+    (`prefer`: see `next_action`)."""
     state = rules.initial_state(created)
     actions: list[Action] = []
     states: list[State] = [state]
     for step_no in range(1, max_steps + 1):
         if rules.result(state) is not None:
             break
-        action = next_action(rules, state, pick, seed, step_no)
+        action = next_action(rules, state, pick, seed, step_no, prefer)
         if action is None:
             break
         state = rules.apply(state, action)

@@ -668,7 +668,9 @@ class GameRules(Generic[S]):
         return None
 
     def auto_action(self, state: S) -> dict[str, Any] | None:
-        """A "table" chance action the rules call for now (a setup deal), or None.
+        """A chance action the rules call for now, nobody's choice (a setup deal), or None:
+        usually the table's; a game may name a seat whose move nobody chooses (Thrones: a
+        forced ability that asks nothing but what chance deals, used for its owner).
 
         In digital mode the recorder appends it at once, filled by `fill_chance`.
         """

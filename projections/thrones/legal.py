@@ -56,7 +56,7 @@ from .apply.values import (
     surcharge,
 )
 from .apply.victory import chooser
-from .apply.windows import apply_pass_window, forced_moves
+from .apply.windows import apply_pass_window, dealt_forced, forced_moves
 from .apply.zones import in_play
 from .edition import CardId, Components, Seat
 from .state import TYPES, Challenge, State
@@ -78,12 +78,18 @@ def act(kind: str, actor: object, data: dict[str, Any] | None = None) -> Proposa
 
 
 def auto_action(state: State, ed: Components) -> Proposal | None:
-    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie;
-    none while a window waits for an answer (ruling 35: a plot's kill at the end of the
-    plot phase is answered before the draw)."""
-    if state.pending_winner or state.winner is not None or (
-            state.window is not None and state.window.waiting):
+    """Chance events nobody chooses: the setup draw, the draw phase, an initiative tie, and
+    in digital play a forced ability that asks nothing but takes cards by chance, which the
+    server uses for its owner with the chance it deals (ruling 39: Ser Jacelyn Bywater); no
+    deal while a window waits for an answer (ruling 35: a plot's kill at the end of the plot
+    phase is answered before the draw)."""
+    if state.pending_winner or state.winner is not None:
         return None
+    forced = dealt_forced(state, ed)
+    if forced is not None:
+        return act("use_ability", *forced)
+    if state.window is not None and state.window.waiting:
+        return None  # a seat answers first (ruling 35), then the deal
     if state.phase == "setup_draw":
         return act("setup_draw", "table")
     if state.phase == "draw":
@@ -992,7 +998,9 @@ def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
                       tuple(_value_option(state, v, ed) for v in options if ok(v)))
     picked = list(chosen.get(target.name) or [])
     enough = ok(picked)
-    rest = [v for v in options if v not in picked and (not enough or ok([*picked, v]))]
+    last = len(picked) + 1 >= target.most  # the last pick must complete a legal part
+    rest = [v for v in options if v not in picked
+            and (not (enough or last) or ok([*picked, v]))]
     if f"choices.{target.name}" in made.ended or (enough and not rest):
         return Done({"choices": {target.name: picked}})
     return Choice(("choices", target.name), _target_prompt(ctx.ability, target), tuple(
@@ -1053,7 +1061,8 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
     # a pick that would complete the list is offered only if the rule accepts it
     rest = [v for v in options if v not in picked and (
         len(picked) + 1 < target.least or not last or ok([*picked, v]))]
-    enough = len(picked) >= target.least and ok(picked)
+    enough = len(picked) >= target.least and ok(picked) and not (
+        target.unless_none and not picked and rest)
     if not rest:
         return None
     return Choice(path, _target_prompt(ability, target), tuple(

@@ -26,9 +26,10 @@ DEFAULT_OPTIONS: Mapping[str, OptionValue] = {
     "dead_pile_blocks_unique": True,
     "draw_cap": None,
     "allow_mulligan": False,
-    # ruling 32: "rules" resolves the revealed plots' when-revealed abilities; "table" (the
-    # default, as every game recorded before it) leaves them to the table's rulings
-    "when_revealed": "table",
+    # ruling 32: "rules" resolves the revealed plots' when-revealed abilities, "table" leaves
+    # them to the table's rulings; no value (the default): the rules in digital play, where
+    # nobody may record a plot's effect, the table at a table (`resolves_plots`)
+    "when_revealed": None,
 }
 #: what a person reads for each option (§4), on the new-game form and in `new --help`
 OPTION_LABELS: Mapping[str, Message] = {
@@ -39,7 +40,8 @@ OPTION_LABELS: Mapping[str, Message] = {
     "draw_cap": M("most cards an effect draws per player per round (no value: no cap)"),
     "allow_mulligan": M("a mulligan is allowed"),
     "when_revealed": M("who resolves the plots' when-revealed abilities: the rules, or the "
-                       "table's recorder"),
+                       "table's recorder (no value: the rules in digital play, the "
+                       "recorder at a table)"),
 }
 
 
@@ -257,11 +259,22 @@ class State:
 def initial_state(created: Mapping[str, Any], components: Components) -> State:
     """Before start_game: seats and options only."""
     mode = str(created.get("mode") or "table")
-    options = {**DEFAULT_OPTIONS, **dict(created.get("options") or {})}
+    given = dict(created.get("options") or {})
+    options = {**DEFAULT_OPTIONS, **given}
     names = tuple(str(n) for n in created["players"])
     return State(n=len(names), options=tuple(sorted(options.items())), names=names,
-                 mode=mode,
-                 when_revealed=options.get("when_revealed") == "rules")
+                 mode=mode, when_revealed=resolves_plots(given, mode))
+
+
+def resolves_plots(given: Mapping[str, Any], mode: str) -> bool:
+    """Ruling 32: whether the rules resolve the revealed plots' when-revealed abilities.
+    Chosen "rules" or "table"; no value, the mode's default: the rules in digital play
+    (nobody may record a plot's effect there), the table at a table. A game recorded
+    before the option existed has no such key and stays the table's, as it was recorded."""
+    if "when_revealed" not in given:
+        return False
+    chosen = given["when_revealed"]
+    return chosen == "rules" or (chosen is None and mode == "digital")
 
 
 # ---------------------------------------------------------------------------

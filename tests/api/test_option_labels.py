@@ -91,7 +91,6 @@ def test_the_thrones_values_are_the_editions_and_the_check_finds_planted_faults(
 
     assert value_problems(Typed) == [
         "military_claim_scope: its value 'participating' has no label",
-        "when_revealed: its value 'table' has no label",
         "military_claim_scope: its Chinese label shows ['participating', 'any']"]
 
 

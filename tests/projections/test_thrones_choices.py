@@ -194,6 +194,10 @@ def brute_force_declarations(state) -> set[tuple[str, int, frozenset[str], froze
     for i, kind in enumerate(TYPES):
         if state.players[seat].used[i] >= 1:
             continue
+        # §9 forbid_challenge (a plot the rules resolved: ruling 32): no such challenge
+        # between the two this round
+        if any(k == kind and {a, b} == {seat, 1 - seat} for a, b, k in state.forbids):
+            continue
         ready = [c.id for c in state.cards if c.controller == seat and not c.knelt
                  and printed(c.id)["type"] == "character" and kind in printed(c.id)["icons"]
                  and not printed(c.id).get("cannot_attack")]

@@ -48,13 +48,13 @@ class Depth:
     def steps(self, twins: Twins, last: int) -> list[int]:
         if self.every_step:
             return list(range(last + 1))
-        at = twins.secret.at
+        at = twins.at
         return sorted({0, at - 1, at, last})
 
     def limits(self, twins: Twins, last: int) -> list[int]:
         if self.every_limit:
             return list(range(1, last + 2))
-        return sorted({2, twins.secret.at + 1, *range(1, min(self.first_limits, last + 1) + 1)})
+        return sorted({2, twins.at + 1, *range(1, min(self.first_limits, last + 1) + 1)})
 
 
 BOUNDED = Depth()
@@ -98,7 +98,7 @@ def door(question: str) -> str:
 def reads(client: Any, twins: Twins, game: Game, who: Observer, depth: Depth,
           last: int) -> Answers:
     """Every read of one twin as `who`; the keys name the questions, the same for both."""
-    gid, token, at = game.id, who.token(game), twins.secret.at
+    gid, token, at = game.id, who.token(game), twins.at
     out: Answers = {}
 
     def get(question: str, url: str, headers: dict[str, str] | None = None) -> Raw:
@@ -241,7 +241,7 @@ def attempts(client: Any, twins: Twins, game: Game, who: Observer, depth: Depth,
                          {"Idempotency-Key": key}, body)
     for question, body in bodies:
         out[question] = http(client, "POST", f"/games/{gid}/events", token, None, body)
-    for at in (0, twins.secret.at):  # a fork may only copy what the caller may see (#24)
+    for at in (0, twins.at):  # a fork may only copy what the caller may see (#24)
         out[f"POST /fork at {at}"] = http(client, "POST", f"/games/{gid}/fork", token, None,
                                           {"at": at})
     out["POST /undo"] = undo = http(client, "POST", f"/games/{gid}/undo", token)

@@ -104,10 +104,10 @@ def forget_kept_documents(lab: Lab) -> Iterator[None]:
     _documents_kept(lab).clear()
 
 
-def core_questions(secret: Secret) -> set[str]:
-    """The reads whose answer carries the hidden value for anyone who may see it: the state
-    from the value on, and every history that starts before it (each way of asking)."""
-    at = secret.at
+def core_questions(at: int) -> set[str]:
+    """The reads whose answer carries the hidden value, recorded at seq `at`, for anyone who
+    may see it: the state from the value on, and every history that starts before it (each
+    way of asking)."""
     # a stream closed at once (STREAM_SECONDS 0) sends one batch from where it starts
     from_start = set() if at >= STREAM_BATCH else {
         "GET /events/stream", "GET /events/stream?after=-1",
@@ -171,12 +171,12 @@ def test_the_twins_differ_in_the_full_record_only_in_the_hidden_value(lab, secre
     """Not vacuous: the stored logs differ, in the varied events and nowhere else, and the
     state as a viewer of everything sees it differs from the value on."""
     twins = lab.twins(secret, mode)
-    a, b = (stored(lab.rec, g.id)[: secret.upto + 1] for g in (twins.a, twins.b))
+    a, b = (stored(lab.rec, g.id)[: twins.upto + 1] for g in (twins.a, twins.b))
     assert [(e["type"], e["actor"]) for e in a] == [(e["type"], e["actor"]) for e in b]
-    assert twins.differing and min(twins.differing) == secret.at, twins.differing
-    full = [lab.rec.state(g.id, secret.upto)["view"] for g in (twins.a, twins.b)]
+    assert twins.differing and min(twins.differing) == twins.at, twins.differing
+    full = [lab.rec.state(g.id, twins.upto)["view"] for g in (twins.a, twins.b)]
     assert full[0] != full[1], "the full views of the twins are the same"
-    for n in range(secret.at):
+    for n in range(twins.at):
         assert lab.rec.state(twins.a.id, n)["view"] == lab.rec.state(twins.b.id, n)["view"]
 
 
@@ -200,7 +200,7 @@ def test_the_probe_finds_the_value_when_one_who_may_see_it_asks(lab, secret, mod
     twins = lab.twins(secret, mode)
     for who in seers(secret, mode):
         verdict = probe(lab.client, lab.rec, twins, [who], BOUNDED, write=False)
-        missed = sorted(core_questions(secret) - verdict.questions_leaking)
+        missed = sorted(core_questions(twins.at) - verdict.questions_leaking)
         assert missed == [], f"asked as {who.label}, the probe missed the value in {missed}"
         count("hidden information: planted leaks caught (seers)", len(verdict.leaks))
 
@@ -240,7 +240,7 @@ def test_the_probe_finds_a_leak_planted_in_the_rules(lab, secret, mode):
             found[o.label] = verdict.questions_leaking
             count("hidden information: planted leaks caught (planted in the rules)",
                   len(verdict.leaks))
-    missed = {label: sorted(core_questions(secret) - q) for label, q in found.items()}
+    missed = {label: sorted(core_questions(twins.at) - q) for label, q in found.items()}
     assert all(not m for m in missed.values()), missed
 
 
@@ -271,7 +271,7 @@ def test_a_ballot_a_seat_sealed_finds_a_leak_planted_in_what_the_recorder_sees(l
     twins = lab.twins(secret, "table")
     monkeypatch.setattr(GAMES[secret.game], "sealed_types", frozenset())
     verdict = probe(lab.client, lab.rec, twins, [Observer("recorder")], BOUNDED, write=False)
-    missed = sorted(core_questions(secret) - verdict.questions_leaking)
+    missed = sorted(core_questions(twins.at) - verdict.questions_leaking)
     assert missed == [], f"the recorder's probe missed the planted leak in {missed}"
     count("hidden information: planted leaks caught (planted in the rules)", len(verdict.leaks))
 
@@ -307,7 +307,7 @@ def cached_state_leaks(lab: Lab, twins: Twins) -> tuple[list[str], int]:
     their documents are kept; then every observer asks the same, twice (the second answer
     is the kept one): where an observer's answer differs between the twins, a document
     rendered for another scope reached it. Also how many documents were kept."""
-    secret, steps = twins.secret, [None, *range(twins.secret.at, twins.secret.upto + 1)]
+    secret, steps = twins.secret, [None, *range(twins.at, twins.upto + 1)]
     _documents_kept(lab).clear()
     for game in (twins.a, twins.b):
         for who in seers(secret, twins.mode):
@@ -371,18 +371,19 @@ def served(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
     srv.kill()
 
 
-def stream_ways(secret: Secret) -> list[tuple[str, dict[str, str], str]]:
-    """(label, headers, query) of each way a stream is opened, without repeats."""
+def stream_ways(at: int) -> list[tuple[str, dict[str, str], str]]:
+    """(label, headers, query) of each way a stream is opened, without repeats (the hidden
+    value recorded at seq `at`)."""
     ways = [("no after", {}, ""), ("after=-1", {}, "?after=-1")]
     ways += [(f"Last-Event-ID {n}", {"Last-Event-ID": str(n)}, "")
-             for n in sorted({0, secret.at - 1})]
+             for n in sorted({0, at - 1})]
     return ways
 
 
 def _stream_answers(srv: Server, twins: Twins, game: Game, who: Observer) -> dict[str, str]:
     token = who.token(game)
     out = {}
-    for label, headers, query in stream_ways(twins.secret):
+    for label, headers, query in stream_ways(twins.at):
         if token:
             headers = {**headers, "Authorization": f"Bearer {token}"}
         r = requests.get(f"{srv.url}/games/{game.id}/events/stream{query}", headers=headers,
@@ -416,12 +417,12 @@ def test_a_served_stream_tells_an_observer_nothing_of_the_hidden_value(lab, serv
         twins = lab.twins(secret, mode)
         owner = Observer("seat", secret.owner)
         told = {leak.question for leak in _stream_leaks(served, twins, owner)}
-        reach = [w for w in stream_ways(secret) if secret.at < STREAM_BATCH or w[0] ==
-                 f"Last-Event-ID {secret.at - 1}"]
+        reach = [w for w in stream_ways(twins.at) if twins.at < STREAM_BATCH or w[0] ==
+                 f"Last-Event-ID {twins.at - 1}"]
         assert len(told) >= len(reach), f"{twins.id}: the owner was told only {told}"
         for who in lab.observers(twins):
             leaks += _stream_leaks(served, twins, who)
-            count("hidden information: served streams compared", len(stream_ways(secret)))
+            count("hidden information: served streams compared", len(stream_ways(twins.at)))
     count("hidden information: leaks found", len(leaks))
     if leaks:
         pytest.fail(report(Verdict(leaks)), pytrace=False)
@@ -485,7 +486,7 @@ def test_the_replay_page_shows_and_fetches_an_observer_nothing_of_the_hidden_val
                 last = lab.rec.last_seq(twins.a.id)
                 others = [o for o in lab.observers(twins) if o.kind != "recorder" or FULL]
                 who = others if FULL else [others[0], Observer("spectator")]
-                steps = sorted({secret.at - 1, secret.at, last}) if FULL else [last]
+                steps = sorted({twins.at - 1, twins.at, last}) if FULL else [last]
                 for o in [*who, Observer("seat", secret.owner)]:
                     for at in steps:
                         pages = []

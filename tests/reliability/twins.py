@@ -13,7 +13,9 @@ fixture, the seq of the event that holds the value, how to vary it, and how far 
 go on while it stays hidden. Each secret is built in both modes: at the table (every move
 typed through the API, the chance outcomes with it) and in digital play (the seats and the
 recorder send their choices, and the server deals from a dealer the test scripts, so that
-the deals are the fixture's except for the varied value).
+the deals are the fixture's except for the varied value; where digital play asks a seat
+what a table never records, such as a revealed plot's choice, the seat answers with the
+first move the rules offer it, and the twins' seqs move on by those answers).
 """
 
 from __future__ import annotations
@@ -256,9 +258,13 @@ MODES = ("table", "digital")
 
 # -- scripts ---------------------------------------------------------------------------------------
 def fixture_script(secret: Secret) -> tuple[dict[str, Any], Script]:
-    """game_created's data and the fixture's actions 1..upto, by seq."""
+    """game_created's data, its options as the server stores them for a new game (every
+    default filled: events/writing.py), and the fixture's actions 1..upto, by seq."""
     path = ROOT / "fixtures" / secret.game / f"{secret.fixture}.jsonl"
     envelopes = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    first = envelopes[0]["data"]
+    envelopes[0]["data"] = {**first, "options": {**GAMES[secret.game].default_options,
+                                                 **(first.get("options") or {})}}
     start = secret.at if secret.extra_from is None else secret.extra_from
     last = secret.upto if secret.extra is None else start - 1
     script = {e["seq"]: {k: e[k] for k in ("seq", "type", "actor", "data")}
@@ -281,8 +287,9 @@ def fold(rules: GameRules, created: Mapping[str, Any], script: Script) -> list[S
     return states
 
 
-def twin_scripts(secret: Secret) -> tuple[dict[str, Any], Script, Script]:
-    """The fixture's script and its twin: equal but for `secret.vary`."""
+def twin_scripts(secret: Secret, mode: str = "table") -> tuple[dict[str, Any], Script, Script]:
+    """The fixture's script and its twin: equal but for `secret.vary`; in digital play
+    with the answers the seats give that a table never records (`answered`)."""
     created, script = fixture_script(secret)
     rules = get_rules(secret.game)
     states = fold(rules, {**created, "mode": "table"}, script)
@@ -291,7 +298,67 @@ def twin_scripts(secret: Secret) -> tuple[dict[str, Any], Script, Script]:
              for seq, act in script.items()}
     assert set(varied) and all(other[s]["data"] != script[s]["data"] for s in varied)
     fold(rules, {**created, "mode": "table"}, other)  # the twin is a legal game too
+    if mode == "digital":
+        script, other = (answered(rules, created, v)[0] for v in (script, other))
     return created, script, other
+
+
+def seqs_in(secret: Secret, mode: str) -> tuple[int, int]:
+    """Where the secret's `at` and `upto` are recorded in `mode`: in digital play after
+    the answers `answered` puts before them."""
+    if mode != "digital":
+        return secret.at, secret.upto
+    created, script = fixture_script(secret)
+    _, moved = answered(get_rules(secret.game), created, script)
+    return moved[secret.at], moved[secret.upto]
+
+
+def answered(rules: GameRules, created: Mapping[str, Any], script: Script
+             ) -> tuple[Script, dict[int, int]]:
+    """The script as digital play records it: where the rules wait for a seat's answer
+    that a table never records (a revealed plot's choice, ruling 32; an answer to a
+    window, ruling 35), so that they refuse the script's next move, the seat asked gives
+    its first listed legal move - what the rules offer it, never a move made up here -
+    its chance dealt as the server would. The script renumbered, and each old seq's new."""
+    state = rules.initial_state({**created, "mode": "digital"})
+    out: Script = {}
+    moved: dict[int, int] = {}
+    for old in sorted(script):
+        act = script[old]
+        for _ in range(8):
+            if _accepted(rules, state, act) is not None:
+                break
+            asked = [a for a in rules.to_act(state) if a != "table"]
+            offered = rules.legal_actions(state, asked[0]) if asked else []
+            assert offered, f"seq {old}: the rules refuse the script's {act['type']} and " \
+                            "offer nobody an answer"
+            answer = _dealt(rules, state, offered[0], len(out) + 1)
+            out[len(out) + 1] = {"seq": len(out) + 1, **answer}
+            state = rules.apply(state, Action.of(answer["type"], answer["actor"],
+                                                 answer["data"]))
+        after = _accepted(rules, state, act)
+        assert after is not None, f"seq {old}: the rules still refuse {act}"
+        moved[old] = len(out) + 1
+        out[moved[old]] = {**act, "seq": moved[old]}
+        state = after
+    return out, moved
+
+
+def _accepted(rules: GameRules, state: State, act: Mapping[str, Any]) -> State | None:
+    try:
+        return rules.apply(state, Action.of(act["type"], act["actor"], act["data"]))
+    except IllegalAction:
+        return None
+
+
+def _dealt(rules: GameRules, state: State, move: Mapping[str, Any], seq: int
+           ) -> dict[str, Any]:
+    """A listed move with its chance filled (the scripted dealer gives it back)."""
+    action = Action.of(move["type"], move["actor"], move["data"])
+    data = thaw(move["data"])
+    if rules.chance_fields.get(move["type"]):
+        data = rules.fill_chance(state, action, Dealer("twins", seq))
+    return {"type": move["type"], "actor": move["actor"], "data": dict(data)}
 
 
 # -- the scripted dealer ---------------------------------------------------------------------------
@@ -437,6 +504,9 @@ class Twins:
     third: str
     #: seqs whose stored data differs between the twins (the events holding the value)
     differing: frozenset[int]
+    #: the seqs of the secret's `at` and `upto` as recorded in this mode (`seqs_in`)
+    at: int
+    upto: int
 
     @property
     def id(self) -> str:
@@ -444,24 +514,25 @@ class Twins:
 
 
 def build_twins(client: Any, rec: Any, secret: Secret, mode: str, third: str) -> Twins:
-    created, script, other = twin_scripts(secret)
+    created, script, other = twin_scripts(secret, mode)
+    at, upto = seqs_in(secret, mode)
     games = []
     for version in (script, other):
         dealer = ScriptedDealer(secret.game) if mode == "digital" else None
         if dealer is None:
             game = create(client, created, mode)
-            record_script(client, rec, game, version, secret.upto)
+            record_script(client, rec, game, version, upto)
         else:
             with dealer.active():
                 dealer.pending = [version[1]]
                 game = create(client, created, mode)
-                record_script(client, rec, game, version, secret.upto, dealer)
+                record_script(client, rec, game, version, upto, dealer)
             assert not dealer.misses, dealer.misses
         games.append(game)
     a, b = (stored(rec, g.id) for g in games)
     differing = frozenset(x["seq"] for x, y in zip(a, b, strict=True)
                           if x["seq"] > 0 and thaw(x["data"]) != thaw(y["data"]))
-    return Twins(secret, mode, games[0], games[1], third, differing)
+    return Twins(secret, mode, games[0], games[1], third, differing, at, upto)
 
 
 def build_third(client: Any, rec: Any, secret: Secret) -> str:
@@ -643,7 +714,7 @@ def rules_level_differences(secret: Secret, mode: str, who: Observer) -> list[st
     """Where the rules themselves would show `who` something of the value: its view at some
     step, or an event as redacted for it (or its description) differs between the twin
     scripts. Empty for a well-made pair of twins; checked before any HTTP is asked."""
-    created, script, other = twin_scripts(secret)
+    created, script, other = twin_scripts(secret, mode)
     created = {**created, "mode": mode}
     rules = get_rules(secret.game)
     script, other = ({s: as_stored(rules, mode, a) for s, a in v.items()}
@@ -651,7 +722,7 @@ def rules_level_differences(secret: Secret, mode: str, who: Observer) -> list[st
     viewer = who.viewer(mode, bool(rules.sealed_types))
     out = []
     states = [fold(rules, created, s) for s in (script, other)]
-    for n in range(secret.upto + 1):
+    for n in range(seqs_in(secret, mode)[1] + 1):
         a, b = (rules.view(s[n], viewer) for s in states)
         out += [f"view at {n}: {d}" for d in differences(a, b)]
     for seq in sorted(script):

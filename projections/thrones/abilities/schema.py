@@ -90,7 +90,7 @@ ABILITY_KEYS = ("id", "label", "label_zh", "kind", "zone", "window", "condition"
                 "limit", "targets", "ops", "function", "automated", "summary")
 WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")
 TARGET_KEYS = ("name", "choose", "zone", "controller", "owner", "filter", "count", "min",
-               "max", "seats", "optional", "label", "label_zh", "chooser")
+               "max", "seats", "optional", "unless_none", "label", "label_zh", "chooser")
 FIXED_PLACEHOLDERS = ("$self", "$bearer", "$you", "$house", "$opponent", "$drawn", "$milled",
                       "$random")
 CHALLENGE_FIELDS = ("type", "attacker", "defender", "winner", "loser")
@@ -129,6 +129,9 @@ class Target:
     #: who chooses it (ruling 33): "you" (the user), "$<seat target>" (the seat chosen
     #: there) or "each" (every player its own part, in turn order from the first player)
     chooser: str = "you"
+    #: optional only while it offers nothing ("each kneels a standing character": left out
+    #: only by a player who has none); a choice may not end empty while it offers a card
+    unless_none: bool = False
 
     @property
     def many(self) -> bool:
@@ -375,7 +378,8 @@ def _target(where: str, data: Any) -> Target:
                   seats=_one_of(where, data.get("seats", "opponents"), ("opponents", "any"),
                                 "seats"),
                   label=_label(data, str(data.get("label") or "")),
-                  chooser=str(data.get("chooser") or "you"))
+                  chooser=str(data.get("chooser") or "you"),
+                  unless_none=data.get("unless_none") is True)
 
 
 def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Sequence[str],

@@ -24,7 +24,7 @@ from ..words import CHALLENGE_TYPES, PHASES, PILES, cannot_use_now, words
 from . import marks
 from .effects import apply_op
 from .guards import who
-from .pins import look_pool
+from .pins import in_order, look_pool
 from .restrictions import event_tax, immune_by
 from .saves import restored, still_gone
 from .text import BLANK, text_of
@@ -512,7 +512,7 @@ def begin(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
     """`prepare`, and for an answer to a trigger the first open trigger it answers (the
     state restored for a save: saves.py); its number in the window is returned."""
     source = source_of(state, data.get("card"), ed)
-    ability = _ability_named(source, data)
+    ability = ability_named(source, data)
     if ability.kind not in ANSWERS:
         return (*prepare(state, seat, data, ed, targets=targets), None)
     found = open_triggers(state, ability, source.ref)
@@ -678,7 +678,7 @@ def _check_target(ctx: Context, target: Target, value: Any) -> None:
     _refuse_immune(ctx, bad)
     require(not bad, "wrong_target",
             lambda: M("{card}: {value} is not {target} it may choose now", card=name,
-                      value=_value_words(ctx, bad[0]), target=_target_words(target)))
+                      value=value_words(ctx, bad[0]), target=_target_words(target)))
 
 
 def chooser(ctx: Context, target: Target) -> str:
@@ -709,7 +709,9 @@ CHOOSES = {"card": M("a card"), "seat": M("a player"), "number": M("a number"),
            "challenge_type": M("a challenge type")}
 
 
-def _value_words(ctx: Context, value: Any) -> str:
+def value_words(ctx: Context, value: Any) -> str:
+    """A chosen value as a refusal names it: a seat by its player, a card by its name,
+    anything else quoted as typed (revealed.py words another seat's part so too)."""
     ed = ctx.ed
     if isinstance(value, int) and not isinstance(value, bool) and \
             0 <= value < ctx.state.n:
@@ -851,6 +853,22 @@ def chance_pool(state: State, field: str, seat: Seat) -> list[CardId]:
     return sorted(player.hand if field == "random" else player.deck)
 
 
+def stand_in_chance(state: State, needs: Sequence[tuple[str, Seat, int]]
+                    ) -> dict[str, list[CardId]]:
+    """The first cards of each pile in place of a deal not made yet (ruling 34): a use is
+    checked before the server deals its chance or the table taps it, and any cards the
+    piles hold will do (dealt.py's `probe`, `usable`, the forced moves listed)."""
+    out: dict[str, list[CardId]] = {}
+    taken: set[CardId] = set()
+    for field, owner, count in needs:
+        pool = [c for c in chance_pool(state, field, owner) if c not in taken]
+        cards = (pool if field == "random" else in_order(state, owner, pool))[:count]
+        taken.update(cards)
+        if cards:  # an empty pile takes nothing: no field, as a table's tapped slots
+            out.setdefault(field, []).extend(cards)
+    return out
+
+
 def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, count: int) -> None:
     """Ruling 34: a chance op takes exactly its count (fewer when the pile holds fewer),
     named in the action's chance field: at a table what was seen, in digital play dealt."""
@@ -889,8 +907,10 @@ def _marked(state: State, ctx: Context) -> State:
     return replace(state, marks=(*state.marks, *fn(_use(ctx, ctx.choices))))
 
 
-def _named(source: Source, err: IllegalAction, code: str | None = None) -> IllegalAction:
-    """An op's refusal, said as the card's: "Ice: ..."."""
+def card_refusal(source: Source, err: IllegalAction, code: str | None = None
+                 ) -> IllegalAction:
+    """An op's refusal, said as the card's: "Ice: ..." (every refusal names the card,
+    here and where revealed.py applies another seat's part)."""
     message = err.message if err.message.startswith(source.name) else \
         M("{card}: {reason}", card=source.name, reason=err.message)
     return IllegalAction(code or err.code, message, **err.details)
@@ -901,8 +921,9 @@ def _named(source: Source, err: IllegalAction, code: str | None = None) -> Illeg
 # ---------------------------------------------------------------------------
 
 
-def _ability_named(source: Source, data: Mapping[str, Any]) -> Ability:
-    """The source's ability the use names, or a refusal listing the ones it has."""
+def ability_named(source: Source, data: Mapping[str, Any]) -> Ability:
+    """The source's ability the use names, or a refusal listing the ones it has (revealed.py
+    asks it too: an answer to a trigger is begun here, a plot's use there)."""
     ident = data.get("ability")
     ability = next((a for a in source.abilities if a.id == ident), None)
     require(ability is not None or not source.blank, "text_blank",
@@ -923,7 +944,7 @@ def prepare(state: State, seat: Seat, data: Mapping[str, Any], ed: Components,
             ) -> tuple[Source, Ability, Context]:
     """The checks before the cost: source, zone, window, condition, limit, targets."""
     source = source_of(state, data.get("card"), ed)
-    ability = _ability_named(source, data)
+    ability = ability_named(source, data)
     args = {"card": source.name, "ability": ability.label}
     require(ability.kind != "constant", "applies_by_itself",
             lambda: M("{card}: “{ability}” applies by itself while it is in play", **args))
@@ -978,9 +999,11 @@ def usable(state: State, seat: Seat, ref: str, ability: Ability, ed: Components)
         if not ability.targets and (ability.influence or (
                 ability.kind in ANSWERS and ability.function)):
             # nothing chosen but influence: the whole use is tried, with every influence
-            # card knelt (the most it may pay), so the choices never begin a dead end
+            # card knelt (the most it may pay) and any cards its chance may take (Ser
+            # Jacelyn), so the choices never begin a dead end
             resolve_use(state, seat, {"card": ref, "ability": ability.id, "choices": {
-                "influence": influence_options(ctx)} if ability.influence else {}}, ed)
+                "influence": influence_options(ctx)} if ability.influence else {},
+                **stand_in_chance(ctx.state, chance_needs(ctx))}, ed)
     except IllegalAction:
         return False
     return True
@@ -1104,14 +1127,14 @@ def resolve_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
         for op in [*(event_tax(after, seat, ed) if event else []), *_cost_ops(ctx)]:
             after = apply_op(after, seat, op, ed)
     except IllegalAction as err:
-        raise _named(source, err, "cannot_pay") from None
+        raise card_refusal(source, err, "cannot_pay") from None
     ctx = replace(ctx, state=after)
     try:
         for op in ability_ops(ctx):
             after = apply_op(after, seat, op, ed)
         after = _lasting(ctx, after)
     except IllegalAction as err:
-        raise _named(source, err) from None
+        raise card_refusal(source, err) from None
     after = answered(_record_use(_marked(after, ctx), source, ability), source.ref, ability,
                      number)
     if event:

@@ -77,7 +77,8 @@ def deal(state: State, seat: object, data: Mapping[str, Any], dealer: Dealer,
         pool = [c for c in ab.chance_pool(state, field, owner) if c not in taken]
         cards = _from_top(state, field, owner, dealer.shuffled(pool))[:count]
         taken.update(cards)
-        out.setdefault(field, []).extend(cards)
+        if cards:  # an empty pile deals nothing: no field, as a table's tapped slots
+            out.setdefault(field, []).extend(cards)
     return out
 
 
@@ -85,14 +86,7 @@ def probe(state: State, seat: object, data: Mapping[str, Any], ed: Components
           ) -> dict[str, list[CardId]]:
     """The first cards of each pile in place of a deal not made yet: the choices check a
     move before its chance is dealt or tapped, and any cards the piles hold will do."""
-    out: dict[str, list[CardId]] = {}
-    taken: set[CardId] = set()
-    for field, owner, count in needs(state, seat, data, ed):
-        pool = [c for c in ab.chance_pool(state, field, owner) if c not in taken]
-        cards = _from_top(state, field, owner, pool)[:count]
-        taken.update(cards)
-        out.setdefault(field, []).extend(cards)
-    return out
+    return ab.stand_in_chance(state, needs(state, seat, data, ed))
 
 
 def slots(state: State, seat: object, data: Mapping[str, Any], ed: Components

@@ -109,7 +109,7 @@ def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components)
     try:  # the user's own part is checked now, the others' when they choose
         ab.ability_ops(replace(ctx, waiting=frozenset(s for s, _ in waiting)))
     except IllegalAction as err:
-        raise ab._named(source, err) from None
+        raise ab.card_refusal(source, err) from None
     pick = Pick(source=source.ref, ability=ability.id, seat=seat,
                 choices=freeze(dict(ctx.choices)), waiting=waiting,
                 trigger=None if number is None else freeze(dict(ctx.trigger or {})))
@@ -231,7 +231,7 @@ def answer_pick(state: State, seat: Seat, data: Mapping[str, Any], ed: Component
         try:
             ab.ability_ops(replace(ctx, choices=merged, waiting=waiting))
         except IllegalAction as err:
-            raise ab._named(ctx.source, err) from None
+            raise ab.card_refusal(ctx.source, err) from None
         return replace(state, pick=replace(pick, choices=freeze(merged), waiting=rest))
     done = replace(pick, choices=freeze(merged), waiting=())
     return resolve_pick(replace(state, pick=None), done, ctx.chance, ed)
@@ -253,7 +253,7 @@ def _check_part(ctx: ab.Context, target: Target, seat: Seat, value: Any) -> None
     bad = [v for v in picked if v not in options]
     require(not bad, "wrong_target",
             M("{card}: {value} is not {target} {player} may choose", card=ctx.source.name,
-              value=ab._value_words(ctx, bad[0] if bad else None),
+              value=ab.value_words(ctx, bad[0] if bad else None),
               target=_target_words(target), player=who(ctx.state, seat)))
 
 

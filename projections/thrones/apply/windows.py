@@ -10,8 +10,10 @@ In digital play the rules then walk the window through its stages (ruling 36): t
 holding a usable interrupt answer first, one at a time from the first player clockwise
 (ruling 37), each using one or passing (`pass_window`); then the forced abilities apply, the
 rules using those that ask nothing and asking the owner of one that gives a choice (who
-must answer); then the responses, as the interrupts. A stage nobody can answer is skipped
-without a prompt or an event.
+must answer), while one that asks nothing but takes cards by chance (Ser Jacelyn Bywater's
+random discards) waits for the server, which uses it for its owner with the chance dealt
+(`dealt_forced`, legal.auto_action; ruling 39); then the responses, as the interrupts. A
+stage nobody can answer is skipped without a prompt or an event.
 """
 
 from __future__ import annotations
@@ -23,16 +25,19 @@ from typing import Any
 
 from ...messages import M
 from ...rules import Action, IllegalAction, replace, require
+from ..abilities.schema import Ability
 from ..edition import Components, Seat
 from ..state import State, Window, order
 from .abilities import (
     ANSWERS,
     STAGE_OF,
     begin,
+    chance_needs,
     chooser,
     resolve_use,
     source_of,
     sources_of,
+    stand_in_chance,
     target_options,
     usable,
 )
@@ -101,21 +106,37 @@ def _probe(state: State, seat: Seat, stage: str) -> State:
 
 
 def _answers(state: State, seat: Seat, stage: str, ed: Components
-             ) -> list[tuple[str, str, bool]]:
-    """(source, ability id, asks a choice) of each ability `seat` could answer with now."""
+             ) -> list[tuple[str, str, str]]:
+    """(source, ability id, what it asks) of each ability `seat` could answer with now:
+    "choice" (its owner chooses), "dealt" (a forced one that takes cards by chance and
+    asks nothing: the server deals them, ruling 39) or "" (nothing)."""
     probe = _probe(state, seat, stage)
     out = []
     for ref in sources_of(probe, seat, ed):
         for ability in source_of(probe, ref, ed).abilities:
             if ability.kind in ANSWERS and STAGE_OF[ability.kind] == stage and \
                     usable(probe, seat, ref, ability, ed):
-                out.append((ref, ability.id, bool(ability.targets or ability.influence)))
+                out.append((ref, ability.id, _asks(probe, seat, ref, ability, ed)))
     return out
+
+
+def _asks(state: State, seat: Seat, ref: str, ability: Ability, ed: Components) -> str:
+    """What an answer asks before it can be used: its owner's choice, the server's deal
+    (a forced one only: a response or interrupt is its owner's to give or pass), or
+    nothing."""
+    if ability.targets or ability.influence:
+        return "choice"
+    if ability.kind != "forced":
+        return ""
+    _, _, ctx, _ = begin(state, seat, {"card": ref, "ability": ability.id}, ed,
+                         targets=False)
+    return "dealt" if chance_needs(ctx) else ""
 
 
 def next_answerer(state: State, stage: str, ed: Components) -> Seat | None:
     """The first seat from the first player clockwise (ruling 37) that has not passed and
-    holds an answer for the stage (in the forced stage, one that gives a choice)."""
+    holds an answer for the stage (in the forced stage, one that gives a choice or waits
+    for the server's deal)."""
     window = state.window
     assert window is not None
     for seat in order(state):
@@ -124,6 +145,21 @@ def next_answerer(state: State, stage: str, ed: Components) -> Seat | None:
         found = _answers(state, seat, stage, ed)
         if any(asks or stage != "forced" for _, _, asks in found):
             return seat
+    return None
+
+
+def dealt_forced(state: State, ed: Components) -> tuple[Seat, dict[str, Any]] | None:
+    """Ruling 39: the forced ability the window waits on that asks nothing but takes cards
+    by chance: its owner and the use the server makes for it, its chance left to the
+    server's deal (fill_chance). None when the window waits for no such use."""
+    window = state.window
+    if state.mode != "digital" or window is None or window.stage != "forced" or \
+            not window.waiting:
+        return None
+    seat = window.waiting[0]
+    for ref, ident, asks in _answers(state, seat, "forced", ed):
+        if asks == "dealt":
+            return seat, {"card": ref, "ability": ident}
     return None
 
 
@@ -181,8 +217,10 @@ def forced_moves(state: State, seat: Seat, ed: Components) -> list[dict[str, Any
         own = [t for t in ability.targets if chooser(ctx, t) == "you"]
         trial = resolve_use if len(own) == len(ability.targets) else begin_use
         for choices in itertools.islice(_choice_sets(ctx, own), 64):
-            try:  # a part others choose waits for them (ruling 33: Snowed Under)
-                trial(state, seat, {**data, "choices": choices}, ed)
+            chance = stand_in_chance(ctx.state, chance_needs(replace(ctx, choices=choices)))
+            try:  # listed without its chance, which the server deals (ruling 34); a part
+                # others choose waits for them (ruling 33: Snowed Under)
+                trial(state, seat, {**data, "choices": choices, **chance}, ed)
             except IllegalAction:
                 continue
             out.append({**data, "choices": choices})
@@ -210,4 +248,4 @@ def apply_pass_window(state: State, action: Action, ed: Components) -> State:
                                          waiting=()))
 
 
-__all__ = ["apply_pass_window", "forced_moves", "settle", "windowed"]
+__all__ = ["apply_pass_window", "dealt_forced", "forced_moves", "settle", "windowed"]

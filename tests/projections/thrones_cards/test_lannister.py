@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from projections.rules import Action, IllegalAction, replace
+from projections.rules import Action, Dealer, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
 from projections.thrones.apply.rounds import set_phase
 from projections.thrones.apply.values import has_keyword, marshal_cost, strength, values
@@ -572,6 +572,61 @@ def test_core_047_jacelyn_dying_makes_each_opponent_discard_a_random_card() -> N
     assert len(after.players[1].hand) == 1 and len(after.players[2].hand) == 0
     answer_refused(b.state, 0, jacelyn, "random_discard", {"card": jacelyn, "seat": 0},
                    code="chance_missing", chance={"random": [c1]})  # ruling 34
+
+
+def _jacelyn_killed(mode: str) -> tuple[State, str, list[str], str]:
+    """Bo's Host of Storm's End (STR 6, claim 2) wins a military challenge against Anna,
+    whose only defender is Ser Jacelyn (STR 3): the claim kills him, through the real rules.
+    Bo holds two cards, Cy one, Anna one of her own."""
+    b = Board(houses=("Lannister", "Baratheon", "Stark"), phase="challenges", mode=mode)
+    jacelyn = b.play(0, "core_047")
+    host = b.play(1, "core_089")
+    b.revealed_plot(1, "core_200")  # claim 2
+    theirs = [b.hand(1, "core_085"), b.hand(1, "core_089"), b.hand(2, "core_013")]
+    mine = b.hand(0, "core_050")
+    b.challenge("military", attacker=1, defender=0, attackers=[host], defenders=[jacelyn])
+    won = act(b.state, "resolve_challenge", 1)
+    dead = act(won, "apply_claim", 0, kills=[jacelyn])
+    assert jacelyn in dead.players[0].dead
+    return dead, jacelyn, theirs, mine
+
+
+def test_core_047_in_digital_play_the_rules_use_jacelyn_with_the_servers_deal() -> None:
+    """Ruling 39 (L18): nobody chooses anything, so the server uses him for Anna at his
+    death, dealing one random card of each opponent's hand; each discards exactly that
+    card, Anna none, and he is used once."""
+    dead, jacelyn, (bo1, bo2, cy), mine = _jacelyn_killed("digital")
+    move = RULES.auto_action(dead)
+    assert move == {"type": "use_ability", "actor": 0,
+                    "data": {"card": jacelyn, "ability": "random_discard"}}
+    for seed in ("one", "two", "three"):
+        data = RULES.fill_chance(dead, Action.of("use_ability", 0, move["data"]),
+                                 Dealer(seed, 1))
+        (bo_card, cy_card) = data["random"]
+        assert bo_card in (bo1, bo2) and cy_card == cy
+        after = act(dead, "use_ability", 0, **data)
+        assert after.players[1].discard == (bo_card,) and after.players[2].discard == (cy,)
+        assert set(after.players[1].hand) == {bo1, bo2} - {bo_card}
+        assert not after.players[2].hand and set(after.players[0].hand) == {mine}
+        assert RULES.auto_action(after) is None  # once: the death is answered
+    with pytest.raises(IllegalAction) as err:  # the deal is the server's, ruling 34
+        act(dead, "use_ability", 0, **move["data"])
+    assert err.value.code == "chance_missing" and "Ser Jacelyn Bywater" in err.value.message
+
+
+def test_core_047_at_a_table_jacelyn_is_recorded_with_the_cards_tapped() -> None:
+    """Ruling 39 at a table: the rules use nothing by themselves; the recorder is offered
+    his use while his death is open, and records it with the random cards seen."""
+    dead, jacelyn, (bo1, _bo2, cy), _ = _jacelyn_killed("table")
+    assert RULES.auto_action(dead) is None
+    assert {(m["data"]["card"], m["data"]["ability"]) for m in offered(dead, 0)} == {
+        (jacelyn, "random_discard")}
+    slots = RULES.chance_slots(dead, Action.of("use_ability", 0, {
+        "card": jacelyn, "ability": "random_discard", "choices": {}}))
+    assert [s["field"] for s in slots or []] == ["random", "random"]
+    after = act(dead, "use_ability", 0, card=jacelyn, ability="random_discard",
+                random=[bo1, cy])
+    assert after.players[1].discard == (bo1,) and after.players[2].discard == (cy,)
 
 
 def test_core_047_jacelyn_in_play_answers_nothing() -> None:

@@ -315,7 +315,7 @@ def test_core_203_counting_favors_at_a_table_asks_for_each_card_seen() -> None:
 
 
 def test_core_203_the_walker_at_a_table_taps_the_six_cards() -> None:
-    from projections.choices import Walker
+    from projections.choices import Pick, Walker
     state, mine, theirs = _favors("table")
     walker = Walker(RULES, table=True)
     for seed in range(4):
@@ -342,6 +342,27 @@ def test_ruling_30_without_the_option_the_table_still_records_plots() -> None:
     hound = b.play(1, "core_042")
     state = reveal(b, {0: "core_201"})
     assert any(c.id == hound for c in state.cards) and state.phase == "draw"
+
+
+@pytest.mark.parametrize(("mode", "chosen", "resolved"), [
+    ("digital", None, True), ("table", None, False),  # no value, the default: the mode's
+    ("digital", "table", False), ("table", "rules", True)])  # a value chosen wins
+def test_ruling_32_by_default_digital_play_resolves_plots_and_a_table_records_them(
+        mode: str, chosen: str | None, resolved: bool) -> None:
+    """In digital play nobody may record a plot's effect, so the rules resolve it unless
+    the game chose otherwise; at a table the table records it (a game as the server
+    creates it: every option given, the defaults filled)."""
+    from projections.playout import created_for
+    created = created_for(RULES, 2, mode, {} if chosen is None else {"when_revealed": chosen})
+    assert created["options"]["when_revealed"] == chosen
+    assert RULES.initial_state(created).when_revealed is resolved
+
+
+@pytest.mark.parametrize("mode", ["digital", "table"])
+def test_ruling_32_a_game_recorded_before_the_option_stays_the_tables(mode: str) -> None:
+    """Its options have no when_revealed key: it replays as it was recorded."""
+    created = {"players": ["Anna", "Bo"], "mode": mode, "options": {"draw_cap": None}}
+    assert RULES.initial_state(created).when_revealed is False
 
 
 def test_the_greedy_listed_move_completes_each_waiting_choice() -> None:
@@ -414,3 +435,21 @@ def test_ruling_35_a_plots_kill_is_answered_before_the_draw_phase_is_dealt() -> 
     assert priest in state.players[0].dead and state.phase == "draw"
     assert state.window is not None and state.window.waiting == (0,)
     assert RULES.auto_action(state) is None
+
+
+# core_188 Drunken Allegations: "each kneels a standing character" — the user's own kneel
+# may be left out only by a user with no standing character (`unless_none`), so the choices
+# never end it empty while one is offered (a dead end once: the use then refused).
+def test_core_188_the_choices_never_leave_out_a_kneel_that_is_owed() -> None:
+    from projections.choices import Pick, Walker
+    b = Board(("Stark", "Lannister", "Baratheon"), phase="plot", step="choose")
+    mine = b.play(0, "core_037")
+    b.play(1, "core_037")
+    state = reveal(b, {0: "core_188"})
+    walker, picks = Walker(RULES, table=False), []
+    while (walk := walker.walk(state, "use_ability", 0, picks)).choice is not None:
+        choice = walk.choice
+        if choice.id == "choices.mine":
+            assert [o.value for o in choice.options] == [mine] and not choice.can_end
+        picks.append(Pick(choice.id, choice.options[0].value))
+    assert walk.move is not None and walk.move["data"]["choices"]["mine"] == [mine]
