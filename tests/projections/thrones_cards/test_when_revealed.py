@@ -315,7 +315,7 @@ def test_core_203_counting_favors_at_a_table_asks_for_each_card_seen() -> None:
 
 
 def test_core_203_the_walker_at_a_table_taps_the_six_cards() -> None:
-    from projections.choices import Pick, Walker
+    from projections.choices import Walker
     state, mine, theirs = _favors("table")
     walker = Walker(RULES, table=True)
     for seed in range(4):
