@@ -39,3 +39,24 @@ def test_all_214_cards_are_declared_and_tested() -> None:
     assert len(ED.cards) == 214
     assert not undeclared, f"{len(undeclared)} cards without abilities: {undeclared}"
     assert not untested, f"{len(untested)} cards without a test: {untested}"
+
+
+def left_to_the_table(cards) -> list[str]:
+    """The abilities declared but not applied by the rules (`automated: false`, a note)."""
+    return [f"{c.id} {a.id}" for c in cards for a in c.abilities
+            if not a.automated or any(op.get("op") == "note" for op in a.ops)]
+
+
+def test_every_ability_is_applied_by_the_rules_none_left_to_the_table() -> None:
+    """Issue #30: what a card may do comes from the card, in digital play too, so no
+    ability is a note the table applies."""
+    assert left_to_the_table(ED.cards) == []
+
+
+def test_the_table_list_finds_a_planted_note() -> None:
+    from dataclasses import replace
+
+    card = ED.cards[0]
+    noted = replace(card, abilities=(*card.abilities, replace(
+        next(a for c in ED.cards for a in c.abilities), automated=False)))
+    assert len(left_to_the_table([noted])) == 1
