@@ -26,8 +26,11 @@ def _state(client: Any, gid: str, token: str) -> dict[str, Any]:
 
 
 def _game(client: Any, seed: str = SEED) -> tuple[str, str, list[str]]:
+    # the plots' when-revealed abilities stay the table's (ruling 32's option): a plot of
+    # the deal must not kneel Ser Ilyn before the seat's moves are tried
     r = client.post("/games", json={"game": "thrones", "players": ["Ann", "Bo"],
-                                    "mode": "digital", "seed": seed})
+                                    "mode": "digital", "seed": seed,
+                                    "options": {"when_revealed": "table"}})
     assert r.status_code == 201, r.json
     gid, rec, seats = r.json["id"], r.json["recorder_token"], r.json["seat_tokens"]
     r = _post(client, gid, rec, "start_game", "table", {"players": [
@@ -77,7 +80,7 @@ def test_a_digital_seat_changes_the_game_only_through_a_card_it_may_use(client):
         token = seats[actor]
         actions = client.get(f"/games/{gid}/legal-actions", headers=auth(token)).json
         pick = next(a for a in actions["actions"] if a["type"] in (
-            "choose_plot", "choose_first_player", "end_marshalling")
+            "choose_plot", "choose_first_player", "end_marshalling", "pass_window")
             and (a["type"] != "choose_first_player" or a["data"]["first_player"] == 0))
         assert _post(client, gid, token, pick["type"], actor, pick["data"]).status_code == 201
     view = _state(client, gid, seats[1])["view"]
@@ -108,3 +111,4 @@ def test_a_digital_seat_changes_the_game_only_through_a_card_it_may_use(client):
               {"card": ILYN, "ability": "kill_weakling", "choices": {"victim": ILYN}})
     assert r.status_code == 201, r.json
     assert ILYN in _state(client, gid, seats[1])["view"]["players"][1]["dead"]
+

@@ -129,7 +129,8 @@ def test_the_option_help_reads_chinese_in_80_columns(archive):
                                      "zh_Hans")):]
     titles = {w for slug in ("royals", "thrones") for w in WORD.findall(get_rules(slug).title)}
     typed = {w for line in options.splitlines() if "=" in line for w in WORD.findall(line)}
-    values = {"participating", "any"}  # the values of military_claim_scope, as typed (§4)
+    # the values of an option, as typed after `--option` (§4): each shown beside its label
+    values = {str(v) for vs in get_rules("thrones").option_values.values() for v in vs}
     assert left_over(options, titles | typed | values | {"Arcane", "Wonders"}, []) == [], \
         options
     assert "第3时期后打完本轮" in options  # Royals' variant, worded by its rules
