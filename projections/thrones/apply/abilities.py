@@ -1073,16 +1073,6 @@ def _lasting(ctx: Context, after: State) -> State:
     return out
 
 
-def _lasting(ctx: Context, after: State) -> State:
-    """What the use leaves beyond its ops (registry LASTING), on the state after them."""
-    key = (ctx.source.card.id if ctx.source.card else ctx.source.ref, ctx.ability.id)
-    fn = LASTING.get(key)
-    if fn is None:
-        return after
-    out: State = fn(_use(ctx, ctx.choices), after)
-    return out
-
-
 def _zone_words(zone: str) -> str:
     return ZONES.get(zone) or words(zone)
 
