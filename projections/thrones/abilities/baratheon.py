@@ -97,8 +97,8 @@ def summoning_season(use: Use) -> Ops:
     for card in theirs:
         if owner_of(card) != rival:
             raise IllegalAction("wrong_target",
-                                f"{use.card.name}: {use.ed.name(card)} is not in the deck "
-                                "of the opponent chosen")
+                                M("{card}: {found} is not in the deck of the opponent chosen",
+                                  card=use.card.name, found=use.ed.name(card)))
     return [*({"op": "search_deck", "seat": use.seat, "card": c, "to": "hand",
                "reveal": True} for c in mine),
             *({"op": "search_deck", "seat": rival, "card": c, "to": "hand", "reveal": True}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...messages import M
 from ...rules import IllegalAction, replace, require
 from ..apply.deaths import guard_effect
 from ..state import State
@@ -16,7 +17,7 @@ Ops = list[dict[str, Any]]
 
 
 def _name(use: Use) -> str:
-    return str(use.card.name) if use.card is not None else use.source
+    return use.card.name if use.card is not None else use.source
 
 
 def _opponents(use: Use) -> list[int]:
@@ -49,8 +50,8 @@ def tyrion_draw(use: Use) -> Ops:
         (() if ch is None else (*ch.attackers, *ch.defenders))
     joined = use.source in took
     require(kind == "intrigue" or joined, "condition_failed",
-            f"{_name(use)}: he draws only after you win an intrigue challenge or a "
-            "challenge he took part in")
+            lambda: M("{card}: he draws only after you win an intrigue challenge or a "
+                      "challenge he took part in", card=_name(use)))
     return [{"op": "draw", "seat": use.seat, "cards": list(use.chance.get("drawn") or ())[:1]}]
 
 
@@ -69,7 +70,8 @@ def hound_upkeep(use: Use) -> Ops:
     if keep == 1:
         milled = list(use.chance.get("milled") or ())[:1]
         require(bool(use.state.players[use.seat].deck) and bool(milled), "wrong_target",
-                f"{_name(use)}: there is no top card to discard, so he must be discarded")
+                lambda: M("{card}: there is no top card to discard, so he must be discarded",
+                          card=_name(use)))
         return [{"op": "discard_from_deck", "seat": use.seat, "cards": milled}]
     return [{"op": "discard_from_play", "cards": [use.source]}]
 
@@ -88,8 +90,9 @@ def chella_return(use: Use) -> Ops:
     price = int(use.ed.card(location).cost or 0)
     gold = use.state.players[use.seat].gold
     if gold < price:
-        raise IllegalAction("cannot_pay", f"{_name(use)}: returning {use.ed.name(location)} "
-                            f"costs {price} gold, and you have {gold}")
+        raise IllegalAction("cannot_pay", M(
+            "{card}: returning {location} costs {price} gold, and you have {gold}",
+            card=_name(use), location=use.ed.name(location), price=price, gold=gold))
     ops: Ops = [{"op": "pay_gold", "seat": use.seat, "amount": price}] if price else []
     return [*ops, {"op": "return_to_hand", "cards": [location]}]
 
@@ -105,8 +108,8 @@ def raff_look(use: Use) -> Ops:
     looked = list(use.chance.get("looked") or ())
     pool = look_pool(use.state, foe) if isinstance(foe, int) else []
     require(all(c in pool for c in looked), "wrong_card",
-            f"{_name(use)}: {', '.join(map(str, looked))} is not the top card of that "
-            "opponent's deck")
+            lambda: M("{card}: that card is not the top card of that opponent's deck",
+                      card=_name(use)))
     return []
 
 
@@ -136,7 +139,8 @@ def jacelyn_discards(use: Use) -> Ops:
         if not use.state.players[seat].hand:
             continue
         require(bool(dealt), "wrong_target",
-                f"{_name(use)}: the random card of each opponent with a hand is dealt")
+                lambda: M("{card}: the random card of each opponent with a hand is dealt",
+                          card=_name(use)))
         ops.append({"op": "discard_from_hand", "seat": seat, "cards": [dealt.pop(0)],
                     "random": True})
     return ops
@@ -241,7 +245,8 @@ def drunken_allegations(use: Use) -> Ops:
                     and c.host is None and use.ed.is_character(c.id)]
         card = _single(use.choices.get(name))
         require(card is not None or not standing, "wrong_target",
-                f"{_name(use)}: each of you kneels a standing character while you have one")
+                lambda: M("{card}: each of you kneels a standing character while you have one",
+                          card=_name(use)))
         if card is not None:
             ops.append({"op": "kneel", "card": card})
     return ops
@@ -284,8 +289,8 @@ def wildfire_assault(use: Use) -> Ops:
         if seat in use.waiting:
             continue  # its own choice is still to come (ruling 33)
         require(len(keeps) == min(3, len(own)), "wrong_target",
-                f"{_name(use)}: every player keeps 3 of their characters (all of them with "
-                "3 or fewer)")
+                lambda: M("{card}: every player keeps 3 of their characters (all of them with "
+                          "3 or fewer)", card=_name(use)))
         killed.extend(c for c in own if c not in keeps)
     return [{"op": "kill", "cards": killed}] if killed else []
 

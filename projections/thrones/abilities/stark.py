@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...messages import M, Message
 from ...rules import IllegalAction, require
 from ..edition import owner_of
 from .registry import Use, ability, chooser, options, reveals
@@ -23,7 +24,7 @@ MASTERY_CRESTS = ("holy", "learned", "noble", "war")
 
 
 def _name(use: Use) -> str:
-    return str(use.card.name if use.card is not None else use.source)
+    return use.card.name if use.card is not None else use.source
 
 
 def _characters(use: Use) -> list[str]:
@@ -50,7 +51,8 @@ def arya_takes_keywords(use: Use) -> Ops:
     victim = str(use.choices["victim"])
     taken = _arya_keywords(use, victim)
     require(bool(taken), "wrong_target",
-            f"{_name(use)}: {use.ed.name(victim)} has neither stealth nor renown")
+            lambda: M("{card}: {victim} has neither stealth nor renown", card=_name(use),
+                      victim=use.ed.name(victim)))
     out: Ops = []
     for keyword in taken:
         out.append({"op": "lose_keyword", "card": victim, "keyword": keyword, "until": "phase"})
@@ -92,7 +94,8 @@ def reserves_recover(use: Use) -> Ops:
     state at the moment of use."""
     seat = int(use.choices["pile_of"])
     pile = use.state.players[seat].discard
-    require(bool(pile), "wrong_target", f"{_name(use)}: that discard pile is empty")
+    require(bool(pile), "wrong_target",
+            lambda: M("{card}: that discard pile is empty", card=_name(use)))
     return [{"op": "return_from_pile", "card": pile[-1], "from": "discard", "to": "deck"}]
 
 
@@ -116,7 +119,8 @@ def jon_snow_gains_power(use: Use) -> Ops:
     ghosts = {c.id for c in use.state.cards if c.controller == use.seat
               and use.ed.card(c.id).name == "Ghost"}
     require(use.source in taking_part or bool(ghosts & taking_part), "condition_failed",
-            f"{_name(use)}: neither Jon Snow nor Ghost took part in the challenge")
+            lambda: M("{card}: neither Jon Snow nor Ghost took part in the challenge",
+                      card=_name(use)))
     return [{"op": "gain_power", "target": use.source, "amount": 1}]
 
 
@@ -128,7 +132,7 @@ def _kneel_pair(use: Use) -> Ops:
     return [{"op": "kneel", "card": c} for c in use.choices["pair"]]
 
 
-def _once_per_player(use: Use, per: str, what: str) -> None:
+def _once_per_player(use: Use, per: str, what: Message) -> None:
     """An event's "one per round / challenge" is per player: the limit counts one source, and
     each copy is its own, so the other copies the user played in the period count here."""
     from ..apply.abilities import period  # noqa: PLC0415 (apply imports this module)
@@ -139,13 +143,14 @@ def _once_per_player(use: Use, per: str, what: str) -> None:
               and owner_of(k) == use.seat]
     if played:
         raise IllegalAction("limit_reached",
-                            f"{_name(use)}: you already played one {what}")
+                            M("{card}: you already played one {what}", card=_name(use),
+                              what=what))
 
 
 @ability("core_156", "stark_claim")
 def winter_is_coming(use: Use) -> Ops:
     """One per round per player, and the seats it raises are those playing House Stark."""
-    _once_per_player(use, "round", "this round")
+    _once_per_player(use, "round", M("this round"))
     return [{"op": "modify_plot", "seat": s, "field": "claim", "delta": 1, "until": "challenge"}
             for s in use.state.active if use.state.players[s].house == "Stark"]
 
@@ -155,10 +160,11 @@ def winter_is_coming(use: Use) -> Ops:
 def lethal_counterattack(use: Use) -> Ops:
     """One per challenge per player; the attackers are the open challenge's, a list no
     placeholder gives."""
-    _once_per_player(use, "challenge", "in this challenge")
+    _once_per_player(use, "challenge", M("in this challenge"))
     ch = use.state.challenge
     attackers = [] if ch is None else list(ch.attackers)
-    require(bool(attackers), "condition_failed", f"{_name(use)}: there is no attacker to kill")
+    require(bool(attackers), "condition_failed",
+            lambda: M("{card}: there is no attacker to kill", card=_name(use)))
     return [*_kneel_pair(use), {"op": "kill", "cards": attackers}]
 
 
@@ -205,7 +211,8 @@ def building_season(use: Use) -> Ops:
                     "reveal": True})
     if theirs:
         require(owner_of(str(theirs)) == rival, "wrong_target",
-                f"{_name(use)}: the second location comes from the chosen opponent's deck")
+                lambda: M("{card}: the second location comes from the chosen opponent's deck",
+                          card=_name(use)))
         out.append({"op": "search_deck", "seat": rival, "card": theirs, "to": "hand",
                     "reveal": True})
     return out
@@ -248,6 +255,7 @@ def snowed_under(use: Use) -> Ops:
         own = _knelt_returnable(use, seat)
         mine = [c for c in picked if c in own]
         require(len(mine) == min(1, len(own)), "wrong_target",
-                f"{_name(use)}: each player returns exactly one of its knelt characters "
-                f"or locations, and {use.state.names[seat]} named {len(mine)}")
+                M("{card}: each player returns exactly one of its knelt characters or "
+                          "locations, and {player} named {count}", card=_name(use),
+                          player=use.state.names[seat], count=len(mine)))
     return [{"op": "return_to_hand", "cards": picked}] if picked else []

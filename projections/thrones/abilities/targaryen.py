@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...messages import M
 from ...rules import IllegalAction, require
 from ..apply.values import strength
 from ..edition import owner_of
@@ -19,7 +20,7 @@ Ops = list[dict[str, Any]]
 
 
 def _name(use: Use) -> str:
-    return str(use.card.name) if use.card is not None else use.source
+    return use.card.name if use.card is not None else use.source
 
 
 def _characters(state: State, use: Use) -> list[str]:
@@ -41,10 +42,11 @@ def take_gold_pool(use: Use) -> Ops:
     is about the other attackers, which no condition key says."""
     ch = use.state.challenge
     require(ch is not None and tuple(ch.attackers) == (use.source,), "condition_failed",
-            f"{_name(use)}: she takes the gold pool only when she attacked alone")
+            lambda: M("{card}: she takes the gold pool only when she attacked alone",
+                      card=_name(use)))
     loser = _loser(use)
     require(isinstance(loser, int), "condition_failed",
-            f"{_name(use)}: there is no losing opponent to take gold from")
+            lambda: M("{card}: there is no losing opponent to take gold from", card=_name(use)))
     gold = use.state.players[loser].gold
     return [] if gold <= 0 else [{"op": "give_gold", "from": loser, "to": use.seat,
                                   "amount": gold}]
@@ -67,7 +69,8 @@ def wages(use: Use) -> Ops:
     if pool is None:
         return [{"op": "discard_from_play", "cards": [use.source]}]
     require(use.state.players[pool].gold >= 1, "wrong_target",
-            f"{_name(use)}: that gold pool is empty; choose another or discard him")
+            lambda: M("{card}: that gold pool is empty; choose another or discard him",
+                      card=_name(use)))
     return [{"op": "pay_gold", "seat": pool, "amount": 1}]
 
 
@@ -103,12 +106,13 @@ def recover_attachment(use: Use) -> Ops:
     a value of the trigger that no filter compares with."""
     marshalled = (use.trigger or {}).get("card")
     require(isinstance(marshalled, str) and use.ed.is_known(marshalled), "condition_failed",
-            f"{_name(use)}: it answers a Targaryen character you marshal")
+            lambda: M("{card}: it answers a Targaryen character you marshal", card=_name(use)))
     attachment = use.choices["attachment"]
     bound = use.ed.card(marshalled).cost or 0
     require((use.ed.card(attachment).cost or 0) <= bound, "wrong_target",
-            f"{_name(use)}: {use.ed.name(attachment)} costs more than "
-            f"{use.ed.name(marshalled)} ({bound})")
+            lambda: M("{card}: {attachment} costs more than {marshalled} ({bound})",
+                      card=_name(use), attachment=use.ed.name(attachment),
+                      marshalled=use.ed.name(marshalled), bound=bound))
     return [{"op": "return_from_pile", "card": attachment, "from": "discard", "to": "hand"}]
 
 
@@ -130,11 +134,12 @@ def condemn(use: Use) -> Ops:
                if next(ip for ip in use.state.cards if ip.id == c).controller != judge]
     if victim is None:
         require(not allowed, "wrong_target",
-                f"{_name(use)}: the opponent must kill a character they do not control")
+                lambda: M("{card}: the opponent must kill a character they do not control",
+                          card=_name(use)))
         return []
     require(victim in allowed, "wrong_target",
-            f"{_name(use)}: the opponent kills a character they do not control, and they "
-            f"control {use.ed.name(victim)}")
+            lambda: M("{card}: the opponent kills a character they do not control, and they "
+                      "control {victim}", card=_name(use), victim=use.ed.name(victim)))
     return [{"op": "kill", "cards": [victim]}]
 
 
@@ -147,7 +152,7 @@ def mad_kings_legacy(use: Use) -> Ops:
     if picked is None:
         require(not any(c.host is not None and use.ed.card(c.id).type == "attachment"
                         for c in use.state.cards), "wrong_target",
-                f"{_name(use)}: an attachment is in play, so one is discarded")
+                lambda: M("{card}: an attachment is in play, so one is discarded", card=_name(use)))
         return []
     return [{"op": "discard_from_play", "cards": [picked]}]
 
@@ -162,7 +167,8 @@ def rule_by_decree(use: Use) -> Ops:
     picked = list(use.choices.get("discards") or ())
     if most <= 4:
         require(not picked, "wrong_target",
-                f"{_name(use)}: no hand holds more than 4 cards, so nobody discards")
+                lambda: M("{card}: no hand holds more than 4 cards, so nobody discards",
+                          card=_name(use)))
         return []
     ops: Ops = []
     for seat in sorted(s for s, n in sizes.items() if n == most):
@@ -171,11 +177,13 @@ def rule_by_decree(use: Use) -> Ops:
         hand = state.players[seat].hand
         mine = [c for c in picked if c in hand]
         require(len(mine) == most - 4, "wrong_target",
-                f"{_name(use)}: {state.names[seat]} discards {most - 4} cards down to 4")
+                M("{card}: {player} discards {count} cards down to 4", card=_name(use),
+                          player=state.names[seat], count=most - 4))
         ops.append({"op": "discard_from_hand", "seat": seat, "cards": mine})
     listed = {c for op in ops for c in op["cards"]}
     if set(picked) - listed:
-        raise IllegalAction("wrong_target", f"{_name(use)}: only the largest hand discards")
+        raise IllegalAction("wrong_target", M("{card}: only the largest hand discards",
+                                               card=_name(use)))
     return ops
 
 

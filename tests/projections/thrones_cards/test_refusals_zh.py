@@ -241,3 +241,15 @@ def test_every_key_of_the_ability_engine_has_its_chinese() -> None:
     assert untranslated(catalog, where) == []
     planted = [*catalog, ("it must be standing", "it must stand 摆正", [where])]
     assert untranslated(planted, where) == ["it must be standing"]
+
+
+#: the named card functions (docs/games/thrones-abilities.md, "Functions"): their refusals
+#: reach a recorder as the ability engine's do
+CARD_FUNCTIONS = sorted((MODULE.parents[1] / "abilities").glob("[a-z]*.py"))
+
+
+@pytest.mark.parametrize("path", [p for p in CARD_FUNCTIONS if p.name not in (
+    "schema.py", "registry.py", "__init__.py")], ids=lambda p: p.name)
+def test_no_refusal_of_a_card_function_is_an_english_string(path) -> None:
+    assert english_literals(path.read_text("utf-8")) == []
+    assert untranslated(_catalog(), f"abilities/{path.name}") == []
