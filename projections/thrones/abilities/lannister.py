@@ -16,10 +16,6 @@ from .registry import Use, ability, chance, chooser, lasting, marks, options, re
 Ops = list[dict[str, Any]]
 
 
-def _name(use: Use) -> str:
-    return use.card.name if use.card is not None else use.source
-
-
 def _opponents(use: Use) -> list[int]:
     """The seats still in the game other than the user's, in seat order."""
     return [s for s in use.state.active if s != use.seat]
@@ -51,7 +47,7 @@ def tyrion_draw(use: Use) -> Ops:
     joined = use.source in took
     require(kind == "intrigue" or joined, "condition_failed",
             lambda: M("{card}: he draws only after you win an intrigue challenge or a "
-                      "challenge he took part in", card=_name(use)))
+                      "challenge he took part in", card=use.card_name))
     return [{"op": "draw", "seat": use.seat, "cards": list(use.chance.get("drawn") or ())[:1]}]
 
 
@@ -71,7 +67,7 @@ def hound_upkeep(use: Use) -> Ops:
         milled = list(use.chance.get("milled") or ())[:1]
         require(bool(use.state.players[use.seat].deck) and bool(milled), "wrong_target",
                 lambda: M("{card}: there is no top card to discard, so he must be discarded",
-                          card=_name(use)))
+                          card=use.card_name))
         return [{"op": "discard_from_deck", "seat": use.seat, "cards": milled}]
     return [{"op": "discard_from_play", "cards": [use.source]}]
 
@@ -92,7 +88,7 @@ def chella_return(use: Use) -> Ops:
     if gold < price:
         raise IllegalAction("cannot_pay", M(
             "{card}: returning {location} costs {price} gold, and you have {gold}",
-            card=_name(use), location=use.ed.name(location), price=price, gold=gold))
+            card=use.card_name, location=use.ed.name(location), price=price, gold=gold))
     ops: Ops = [{"op": "pay_gold", "seat": use.seat, "amount": price}] if price else []
     return [*ops, {"op": "return_to_hand", "cards": [location]}]
 
@@ -109,7 +105,7 @@ def raff_look(use: Use) -> Ops:
     pool = look_pool(use.state, foe) if isinstance(foe, int) else []
     require(all(c in pool for c in looked), "wrong_card",
             lambda: M("{card}: that card is not the top card of that opponent's deck",
-                      card=_name(use)))
+                      card=use.card_name))
     return []
 
 
@@ -140,7 +136,7 @@ def jacelyn_discards(use: Use) -> Ops:
             continue
         require(bool(dealt), "wrong_target",
                 lambda: M("{card}: the random card of each opponent with a hand is dealt",
-                          card=_name(use)))
+                          card=use.card_name))
         ops.append({"op": "discard_from_hand", "seat": seat, "cards": [dealt.pop(0)],
                     "random": True})
     return ops
@@ -246,7 +242,7 @@ def drunken_allegations(use: Use) -> Ops:
         card = _single(use.choices.get(name))
         require(card is not None or not standing, "wrong_target",
                 lambda: M("{card}: each of you kneels a standing character while you have one",
-                          card=_name(use)))
+                          card=use.card_name))
         if card is not None:
             ops.append({"op": "kneel", "card": card})
     return ops
@@ -290,7 +286,7 @@ def wildfire_assault(use: Use) -> Ops:
             continue  # its own choice is still to come (ruling 33)
         require(len(keeps) == min(3, len(own)), "wrong_target",
                 lambda: M("{card}: every player keeps 3 of their characters (all of them with "
-                          "3 or fewer)", card=_name(use)))
+                          "3 or fewer)", card=use.card_name))
         killed.extend(c for c in own if c not in keeps)
     return [{"op": "kill", "cards": killed}] if killed else []
 

@@ -22,10 +22,6 @@ Ops = list[dict[str, Any]]
 ENTERED_BY_ITSELF = "entered_by_itself"
 
 
-def _name(use: Use) -> str:
-    return str(use.card.name) if use.card is not None else use.source
-
-
 @lasting("core_086", "blank_text")
 def courtier_blank(use: Use, state: State) -> State:
     """Renly's Courtier: the chosen non-unique character's text is blank until the end of
@@ -60,7 +56,7 @@ def drogo_back_to_hand(use: Use) -> Ops:
     if not any(m.value != use.state.phase for m in marks):
         raise IllegalAction("outside_window", M(
             "{card} returns to hand only when the phase he was put into play in by his own "
-            "response ends", card=_name(use)))
+            "response ends", card=use.card_name))
     return [{"op": "return_to_hand", "cards": [use.source]}]
 
 

@@ -31,6 +31,12 @@ class Use:
     #: the seats whose part of a choice is still to come (ruling 33)
     waiting: frozenset[int] = frozenset()
 
+    @property
+    def card_name(self) -> Any:
+        """The source's name as its card gives it (the edition's Name, which a message
+        renders in the reader's language), or the source reference."""
+        return self.card.name if self.card is not None else self.source
+
 
 AbilityFn = Callable[[Use], Sequence[Mapping[str, Any]]]
 OptionsFn = Callable[[Use], Sequence[Any]]

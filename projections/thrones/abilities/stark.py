@@ -23,10 +23,6 @@ ARYA_KEYWORDS = ("stealth", "renown")
 MASTERY_CRESTS = ("holy", "learned", "noble", "war")
 
 
-def _name(use: Use) -> str:
-    return use.card.name if use.card is not None else use.source
-
-
 def _characters(use: Use) -> list[str]:
     """The characters in play (not attachments), in table order."""
     return [c.id for c in use.state.cards if c.host is None and use.ed.is_character(c.id)]
@@ -51,7 +47,7 @@ def arya_takes_keywords(use: Use) -> Ops:
     victim = str(use.choices["victim"])
     taken = _arya_keywords(use, victim)
     require(bool(taken), "wrong_target",
-            lambda: M("{card}: {victim} has neither stealth nor renown", card=_name(use),
+            lambda: M("{card}: {victim} has neither stealth nor renown", card=use.card_name,
                       victim=use.ed.name(victim)))
     out: Ops = []
     for keyword in taken:
@@ -95,7 +91,7 @@ def reserves_recover(use: Use) -> Ops:
     seat = int(use.choices["pile_of"])
     pile = use.state.players[seat].discard
     require(bool(pile), "wrong_target",
-            lambda: M("{card}: that discard pile is empty", card=_name(use)))
+            lambda: M("{card}: that discard pile is empty", card=use.card_name))
     return [{"op": "return_from_pile", "card": pile[-1], "from": "discard", "to": "deck"}]
 
 
@@ -120,7 +116,7 @@ def jon_snow_gains_power(use: Use) -> Ops:
               and use.ed.card(c.id).name == "Ghost"}
     require(use.source in taking_part or bool(ghosts & taking_part), "condition_failed",
             lambda: M("{card}: neither Jon Snow nor Ghost took part in the challenge",
-                      card=_name(use)))
+                      card=use.card_name))
     return [{"op": "gain_power", "target": use.source, "amount": 1}]
 
 
@@ -143,7 +139,7 @@ def _once_per_player(use: Use, per: str, what: Message) -> None:
               and owner_of(k) == use.seat]
     if played:
         raise IllegalAction("limit_reached",
-                            M("{card}: you already played one {what}", card=_name(use),
+                            M("{card}: you already played one {what}", card=use.card_name,
                               what=what))
 
 
@@ -164,7 +160,7 @@ def lethal_counterattack(use: Use) -> Ops:
     ch = use.state.challenge
     attackers = [] if ch is None else list(ch.attackers)
     require(bool(attackers), "condition_failed",
-            lambda: M("{card}: there is no attacker to kill", card=_name(use)))
+            lambda: M("{card}: there is no attacker to kill", card=use.card_name))
     return [*_kneel_pair(use), {"op": "kill", "cards": attackers}]
 
 
@@ -212,7 +208,7 @@ def building_season(use: Use) -> Ops:
     if theirs:
         require(owner_of(str(theirs)) == rival, "wrong_target",
                 lambda: M("{card}: the second location comes from the chosen opponent's deck",
-                          card=_name(use)))
+                          card=use.card_name))
         out.append({"op": "search_deck", "seat": rival, "card": theirs, "to": "hand",
                     "reveal": True})
     return out
@@ -256,6 +252,6 @@ def snowed_under(use: Use) -> Ops:
         mine = [c for c in picked if c in own]
         require(len(mine) == min(1, len(own)), "wrong_target",
                 M("{card}: each player returns exactly one of its knelt characters or "
-                          "locations, and {player} named {count}", card=_name(use),
+                          "locations, and {player} named {count}", card=use.card_name,
                           player=use.state.names[seat], count=len(mine)))
     return [{"op": "return_to_hand", "cards": picked}] if picked else []

@@ -19,10 +19,6 @@ from .registry import Use, ability, chooser, options
 Ops = list[dict[str, Any]]
 
 
-def _name(use: Use) -> str:
-    return use.card.name if use.card is not None else use.source
-
-
 def _characters(state: State, use: Use) -> list[str]:
     """Every character in play (not an attachment), in table order."""
     return [c.id for c in state.cards if c.host is None and use.ed.is_character(c.id)]
@@ -43,10 +39,10 @@ def take_gold_pool(use: Use) -> Ops:
     ch = use.state.challenge
     require(ch is not None and tuple(ch.attackers) == (use.source,), "condition_failed",
             lambda: M("{card}: she takes the gold pool only when she attacked alone",
-                      card=_name(use)))
+                      card=use.card_name))
     loser = _loser(use)
     require(isinstance(loser, int), "condition_failed",
-            lambda: M("{card}: there is no losing opponent to take gold from", card=_name(use)))
+            lambda: M("{card}: there is no losing opponent to take gold from", card=use.card_name))
     gold = use.state.players[loser].gold
     return [] if gold <= 0 else [{"op": "give_gold", "from": loser, "to": use.seat,
                                   "amount": gold}]
@@ -70,7 +66,7 @@ def wages(use: Use) -> Ops:
         return [{"op": "discard_from_play", "cards": [use.source]}]
     require(use.state.players[pool].gold >= 1, "wrong_target",
             lambda: M("{card}: that gold pool is empty; choose another or discard him",
-                      card=_name(use)))
+                      card=use.card_name))
     return [{"op": "pay_gold", "seat": pool, "amount": 1}]
 
 
@@ -106,12 +102,12 @@ def recover_attachment(use: Use) -> Ops:
     a value of the trigger that no filter compares with."""
     marshalled = (use.trigger or {}).get("card")
     require(isinstance(marshalled, str) and use.ed.is_known(marshalled), "condition_failed",
-            lambda: M("{card}: it answers a Targaryen character you marshal", card=_name(use)))
+            lambda: M("{card}: it answers a Targaryen character you marshal", card=use.card_name))
     attachment = use.choices["attachment"]
     bound = use.ed.card(marshalled).cost or 0
     require((use.ed.card(attachment).cost or 0) <= bound, "wrong_target",
             lambda: M("{card}: {attachment} costs more than {marshalled} ({bound})",
-                      card=_name(use), attachment=use.ed.name(attachment),
+                      card=use.card_name, attachment=use.ed.name(attachment),
                       marshalled=use.ed.name(marshalled), bound=bound))
     return [{"op": "return_from_pile", "card": attachment, "from": "discard", "to": "hand"}]
 
@@ -135,11 +131,11 @@ def condemn(use: Use) -> Ops:
     if victim is None:
         require(not allowed, "wrong_target",
                 lambda: M("{card}: the opponent must kill a character they do not control",
-                          card=_name(use)))
+                          card=use.card_name))
         return []
     require(victim in allowed, "wrong_target",
             lambda: M("{card}: the opponent kills a character they do not control, and they "
-                      "control {victim}", card=_name(use), victim=use.ed.name(victim)))
+                      "control {victim}", card=use.card_name, victim=use.ed.name(victim)))
     return [{"op": "kill", "cards": [victim]}]
 
 
@@ -152,7 +148,8 @@ def mad_kings_legacy(use: Use) -> Ops:
     if picked is None:
         require(not any(c.host is not None and use.ed.card(c.id).type == "attachment"
                         for c in use.state.cards), "wrong_target",
-                lambda: M("{card}: an attachment is in play, so one is discarded", card=_name(use)))
+                lambda: M("{card}: an attachment is in play, so one is discarded",
+                          card=use.card_name))
         return []
     return [{"op": "discard_from_play", "cards": [picked]}]
 
@@ -168,7 +165,7 @@ def rule_by_decree(use: Use) -> Ops:
     if most <= 4:
         require(not picked, "wrong_target",
                 lambda: M("{card}: no hand holds more than 4 cards, so nobody discards",
-                          card=_name(use)))
+                          card=use.card_name))
         return []
     ops: Ops = []
     for seat in sorted(s for s, n in sizes.items() if n == most):
@@ -177,13 +174,13 @@ def rule_by_decree(use: Use) -> Ops:
         hand = state.players[seat].hand
         mine = [c for c in picked if c in hand]
         require(len(mine) == most - 4, "wrong_target",
-                M("{card}: {player} discards {count} cards down to 4", card=_name(use),
+                M("{card}: {player} discards {count} cards down to 4", card=use.card_name,
                           player=state.names[seat], count=most - 4))
         ops.append({"op": "discard_from_hand", "seat": seat, "cards": mine})
     listed = {c for op in ops for c in op["cards"]}
     if set(picked) - listed:
         raise IllegalAction("wrong_target", M("{card}: only the largest hand discards",
-                                               card=_name(use)))
+                                               card=use.card_name))
     return ops
 
 
