@@ -8,6 +8,7 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction
+from ..apply.restrictions import discardable
 from ..apply.rounds import plot_value
 from ..edition import owner_of
 from .registry import Use, ability, chooser, copier, marks, options, reveals
@@ -211,6 +212,7 @@ def fleeing_to_the_wall(use: Use) -> Ops:
                 "{card}: every player keeps 3 of their locations (all of them with 3 or "
                 "fewer)", card=use.card.name))
         gone.extend(c for c in own if c not in keeps)
+    gone = discardable(use.state, gone, use.ed)  # one that cannot be discarded stays (B23)
     return [{"op": "discard_from_play", "cards": gone}] if gone else []
 
 

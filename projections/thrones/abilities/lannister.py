@@ -9,7 +9,7 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction, replace, require
-from ..apply.deaths import guard_effect
+from ..apply.deaths import guard_effect, killable
 from ..state import State
 from .registry import Use, ability, chance, chooser, lasting, marks, options, reveals
 
@@ -288,6 +288,7 @@ def wildfire_assault(use: Use) -> Ops:
                 lambda: M("{card}: every player keeps 3 of their characters (all of them with "
                           "3 or fewer)", card=use.card_name))
         killed.extend(c for c in own if c not in keeps)
+    killed = killable(use.state, killed, use.ed)  # one that cannot be killed stays (B23)
     return [{"op": "kill", "cards": killed}] if killed else []
 
 

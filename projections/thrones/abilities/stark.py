@@ -13,6 +13,7 @@ from typing import Any
 
 from ...messages import M, Message
 from ...rules import IllegalAction, require
+from ..apply.deaths import killable
 from ..edition import owner_of
 from .registry import Use, ability, chooser, options, reveals
 
@@ -158,7 +159,7 @@ def lethal_counterattack(use: Use) -> Ops:
     placeholder gives."""
     _once_per_player(use, "challenge", M("in this challenge"))
     ch = use.state.challenge
-    attackers = [] if ch is None else list(ch.attackers)
+    attackers = [] if ch is None else killable(use.state, list(ch.attackers), use.ed)
     require(bool(attackers), "condition_failed",
             lambda: M("{card}: there is no attacker to kill", card=use.card_name))
     return [*_kneel_pair(use), {"op": "kill", "cards": attackers}]
@@ -224,8 +225,9 @@ def _single(value: Any) -> Any:
 # -- core_201 Valar Morghulis ------------------------------------------------------
 @ability("core_201", "kill_everyone")
 def valar_morghulis(use: Use) -> Ops:
-    """Every character in play at the moment of the reveal."""
-    victims = _characters(use)
+    """Every character in play at the moment of the reveal that may be killed: one that
+    cannot be (Stannis's Northern Cavalry) stays, and the rest still die (ruling B23)."""
+    victims = killable(use.state, _characters(use), use.ed)
     return [{"op": "kill", "cards": victims}] if victims else []
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...messages import M
 from ...rules import IllegalAction, require
+from ..apply.restrictions import discardable
 from ..apply.values import strength
 from ..edition import owner_of
 from ..state import State
@@ -92,7 +93,7 @@ def guildmaster_returns(use: Use) -> Ops:
 @ability("core_176", "bleed")
 def westeros_bleeds(use: Use) -> Ops:
     """Westeros Bleeds: every character in play, whatever it is, which no target lists."""
-    victims = _characters(use.state, use)
+    victims = discardable(use.state, _characters(use.state, use), use.ed)
     return [{"op": "discard_from_play", "cards": victims}] if victims else []
 
 

@@ -50,8 +50,8 @@ def needs(state: State, seat: object, data: Mapping[str, Any], ed: Components
     refused before its ops or waits for another seat's choice (ruling 33)."""
     if not isinstance(seat, int) or not 0 <= seat < state.n:
         return []
-    try:
-        if state.pick is not None:
+    try:  # as apply_use_ability reads it: a window's answer comes before a plot's part
+        if state.pick is not None and not (state.window is not None and state.window.waiting):
             if len(state.pick.waiting) > 1 or seat != state.pick.waiting[0][0]:
                 return []
             _, target, ctx = pick_context(state, {}, ed)

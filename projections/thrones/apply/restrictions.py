@@ -103,6 +103,12 @@ def discard_forbidden(state: State, card: CardId, ed: Components) -> tuple[str, 
     return None
 
 
+def discardable(state: State, cards: list[CardId], ed: Components) -> list[CardId]:
+    """The cards of `cards` that may be discarded from play now: an effect that discards
+    every card of a kind leaves the others where they are (card ruling B23)."""
+    return [c for c in cards if discard_forbidden(state, c, ed) is None]
+
+
 def defend_forbidden(state: State, card: InPlay, ed: Components) -> tuple[str, str] | None:
     """(card name, ability label) of the constant by which `card` may not be declared as a
     defender of the open challenge now; None if none forbids it."""

@@ -1331,33 +1331,12 @@ def test_core_194_power_of_blood_keeps_a_noble_alive() -> None:
     assert arya in after.players[1].dead
 
 
-@needs("plot_revealed")
-def test_core_190_planning_ahead_applies_itself_when_revealed() -> None:
-    b = lannister(phase="plot", step="choose")
-    mine = b.plot_deck(0, "core_190")
-    theirs = b.plot_deck(1, "core_184")
-    state = act(b.state, "choose_plot", 0, plot=mine)
-    state = act(state, "choose_plot", 1, plot=theirs)
-    assert state.players[0].revealed_plot == mine
-    assert state.skip_taxation == frozenset({0})
-
-
 def test_core_192_hear_me_roar_is_chosen_only_by_house_lannister() -> None:
     b = Board(houses=("Stark", "Lannister"), phase="plot", step="choose")
     roar = b.plot_deck(0, "core_192")
     with pytest.raises(IllegalAction) as err:
         act(b.state, "choose_plot", 0, plot=roar)
     assert err.value.code == "house_only" and "Hear Me Roar" in err.value.message
-
-
-@needs("plot_revealed")
-def test_core_192_hear_me_roar_weakens_when_revealed() -> None:
-    b = lannister(phase="plot", step="choose")
-    roar = b.plot_deck(0, "core_192")
-    other = b.plot_deck(1, "core_184")
-    hound = b.play(0, "core_042")  # STR 4, no intrigue icon
-    state = act(act(b.state, "choose_plot", 0, plot=roar), "choose_plot", 1, plot=other)
-    assert strength(state, hound, ED) == 3
 
 
 def test_core_161_never_bet_offers_no_dead_end_and_only_affordable_x() -> None:

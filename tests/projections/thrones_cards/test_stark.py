@@ -1001,40 +1001,6 @@ def test_core_200_the_power_of_arms_gives_your_war_characters_two_strength() -> 
             name=card_name("core_200"))
 
 
-@needs("plot_revealed")
-def test_core_195_building_season_gives_you_and_an_opponent_a_location() -> None:
-    b = Board(phase="plot", step="first_player", mode="table")
-    b.revealed_plot(0, "core_195")
-    mine = b.deck(0, "core_024")
-    theirs = b.deck(1, "core_029")
-    after = use(b.state, 0, "plot:0", "fetch_locations", rival=1, mine=mine, theirs=theirs)
-    assert mine in after.players[0].hand and theirs in after.players[1].hand
-
-
-@needs("plot_revealed")
-def test_core_196_mutual_enemies_forbid_military_challenges_between_two_players() -> None:
-    b = Board(houses=("Stark", "Lannister", "Baratheon"), phase="plot", step="first_player",
-              mode="table")
-    b.revealed_plot(0, "core_196")
-    after = use(b.state, 0, "plot:0", "no_military", rival=2)
-    hound = b.play(2, "core_042")
-    after = replace(after, cards=b.state.cards, phase="challenges", turn=2)
-    with pytest.raises(IllegalAction):
-        act(after, "declare_challenge", 2, type="military", defender=0, attackers=[hound])
-
-
-@needs("plot_revealed")
-def test_core_201_valar_morghulis_kills_every_character() -> None:
-    b = Board(phase="plot", step="first_player", mode="table")
-    b.revealed_plot(0, "core_201")
-    robb = b.play(0, "core_008")
-    hound = b.play(1, "core_042")
-    castle = b.play(0, "core_025")
-    after = use(b.state, 0, "plot:0", "kill_everyone")
-    assert robb in after.players[0].dead and hound in after.players[1].dead
-    assert in_play(after, castle)
-
-
 # -- House cards: core_209 House Stark, core_213 House Martell, core_214 House Greyjoy --
 @pytest.mark.parametrize("ident", ["core_209", "core_213", "core_214"])
 def test_house_cards_are_plain(ident: str) -> None:

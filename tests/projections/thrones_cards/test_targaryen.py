@@ -854,6 +854,17 @@ def test_core_176_westeros_bleeds_discards_every_character_for_four_influence() 
     refused(b.state, 0, bleeds, "bleed", code="outside_window", influence=fiefs)
 
 
+def test_core_176_ruling_b23_a_character_that_cannot_be_discarded_stays() -> None:
+    b = Board(("Targaryen", "Baratheon"), phase="dominance")
+    bleeds = b.hand(0, "core_176")
+    fiefs = [b.play(0, c) for c in ("core_127", "core_128", "core_129", "core_153")]
+    mine = b.play(0, "core_105")
+    knight = b.play(1, "core_081")  # Knight of the Rainwood: never discarded from play
+    after = use(b.state, 0, bleeds, "bleed", influence=fiefs)
+    assert mine in after.players[0].discard
+    assert any(c.id == knight for c in after.cards)
+
+
 # -- core_180 Lady Daenerys's Chambers ------------------------------------------------
 def test_core_180_chambers_return_an_attachment_no_dearer_than_the_character() -> None:
     b = Board(TARG, phase="marshalling", mode="table")

@@ -12,8 +12,8 @@ import pytest
 
 from projections.rules import Action, Dealer, IllegalAction, replace
 from projections.thrones.apply.rounds import plot_value
-from projections.thrones.apply.values import strength
-from projections.thrones.state import State
+from projections.thrones.apply.values import STRENGTH_CHANGED, strength
+from projections.thrones.state import Modifier, State
 from tests.projections.thrones_cards.harness import ED, RULES, Board, offered
 
 FILLER = "core_199"  # Snowed Under: no when-revealed ability (3 income, 0 initiative)
@@ -73,6 +73,17 @@ def test_core_201_valar_morghulis_kills_every_character_at_the_reveal() -> None:
     assert hound in state.players[1].discard  # killed: ruling L13, The Hound's pile
     assert any(c.id == castle for c in state.cards)  # a location stays
     assert moved_on(state) and state.phase == "draw"
+
+
+def test_core_201_ruling_b23_a_character_that_cannot_be_killed_survives_the_reveal() -> None:
+    b = board("Stark", "Baratheon")
+    robb = b.play(0, "core_008")
+    cavalry = b.play(1, "core_082")  # "cannot be killed in a phase its STR changed"
+    b.set(modifiers=(Modifier(STRENGTH_CHANGED, cavalry, "phase"),))  # it changed
+    state = reveal(b, {0: "core_201"})
+    assert robb in state.players[0].dead  # the others still die
+    assert any(c.id == cavalry for c in state.cards)
+    assert moved_on(state)
 
 
 def test_core_184_rains_of_autumn_and_core_193_blockade_apply_by_themselves() -> None:
@@ -453,3 +464,26 @@ def test_core_188_the_choices_never_leave_out_a_kneel_that_is_owed() -> None:
             assert [o.value for o in choice.options] == [mine] and not choice.can_end
         picks.append(Pick(choice.id, choice.options[0].value))
     assert walk.move is not None and walk.move["data"]["choices"]["mine"] == [mine]
+
+
+def test_ruling_39_jacelyn_killed_by_a_plot_is_dealt_while_another_plot_waits() -> None:
+    """Wildfire Assault kills Ser Jacelyn while Rule by Decree still waits for Bo's
+    discards: his death is answered first (the window comes before the plot's part), and
+    the server deals the random card of Bo's hand for it."""
+    b = board("Lannister", "Stark", mode="digital")
+    jacelyn = b.play(0, "core_047")
+    kept = [b.play(0, c) for c in ("core_037", "core_038", "core_039")]
+    hand = [b.hand(1, c) for c in ("core_001", "core_002", "core_003", "core_004",
+                                   "core_005", "core_006")]
+    state = reveal(b, {0: "core_191", 1: "core_206"})
+    state = use(state, 0, "keep_three", keep=kept)
+    assert jacelyn in state.players[0].dead and state.pick is not None
+    move = RULES.auto_action(state)
+    assert move is not None and move["data"]["card"] == jacelyn
+    data = RULES.fill_chance(state, Action.of("use_ability", 0, move["data"]),
+                             Dealer("dealt", 1))
+    (discarded,) = data["random"]
+    assert discarded in hand
+    after = act(state, "use_ability", 0, **data)
+    assert after.players[1].discard == (discarded,)
+    assert RULES.to_act(after) == (1,)  # Rule by Decree: Bo's 5 cards go to 4
