@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from events import Recorder
 from events.sqlite import SQLiteStore
@@ -18,6 +19,13 @@ from events.sqlite import SQLiteStore
 # its own randomness; tests of that randomness (tests/reliability/test_fair_seeds.py) unset
 # it. It reaches the servers the tests start too, since they inherit the environment.
 os.environ.setdefault("CHRONICLE_UNSAFE_FIXED_ENTROPY", "chronicle-tests")
+
+# Property tests draw the same examples on every run, so a red run is a change's and never a
+# draw's (and CI repeats what a developer saw). `HYPOTHESIS_PROFILE=explore ./test` draws new
+# examples and keeps the failures it finds in .hypothesis/ to replay them.
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

@@ -238,6 +238,12 @@ class Components:
     #: the numbers of the cards whose constants restrict what the rules allow (immunity,
     #: defenders, discards: apply/restrictions.py)
     restriction_cards: frozenset[int] = frozenset()
+    #: the same numbers by restriction op: a check of one kind (`killed_at_zero`, asked
+    #: after every event) looks at the cards that print it only
+    restriction_kinds: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    #: the numbers of the cards whose constants hold while their STR changed this phase
+    #: (Stannis's Northern Cavalry, ruling B22): the only ones marked after an event
+    strength_watchers: frozenset[int] = frozenset()
     #: each house's name in each language the edition gives ("Stark", 史塔克)
     house_names: Mapping[str, str] = field(default_factory=dict)
     _memo: dict[str, Card] = field(default_factory=dict, compare=False, repr=False)
@@ -283,7 +289,11 @@ def components_of(edition: Mapping[str, Any]) -> Components:
                                    else {}) for h in edition["houses"]},
         effect_ops=tuple(edition.get("effect_ops") or ()),
         constant_cards=_constant_numbers(cards, ("continuous",)),
-        restriction_cards=_constant_numbers(cards, tuple(RESTRICTION_OPS)))
+        restriction_cards=_constant_numbers(cards, tuple(RESTRICTION_OPS)),
+        restriction_kinds={op: _constant_numbers(cards, (op,)) for op in RESTRICTION_OPS},
+        strength_watchers=frozenset(
+            c.number for c in cards for a in c.constants for op in a.ops
+            if (op.get("while") or {}).get("strength_changed") is not None))
 
 
 def _constant_numbers(cards: Sequence[Card], ops: Sequence[str]) -> frozenset[int]:

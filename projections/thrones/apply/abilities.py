@@ -790,19 +790,34 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
         _check_function_chance(ctx, key)
         return [dict(thaw(op)) for op in fn(_use(ctx, ctx.choices))]
     taken: dict[str, int] = {}
+    piles: dict[tuple[str, Seat], int] = {}  # cards already taken from each seat's pile
     out = []
     for template in ctx.ability.ops:
         op = ctx.fill(thaw(template))
         field = CHANCE_OPS.get(op["op"])
         if field is not None and "count" in op:
-            count = int(op.pop("count"))
+            need = _chance_need(ctx, op, field, int(op.pop("count")), piles)
             dealt = list(ctx.chance.get(field) or ())
             start = taken.get(field, 0)
-            op["cards"] = dealt[start:start + count]
-            taken[field] = start + count
-            _check_dealt(ctx, op, field, count)
+            op["cards"] = dealt[start:start + need]
+            taken[field] = start + need
+            _check_dealt(ctx, op, field, need)
         out.append(op)
     return out
+
+
+def _chance_need(ctx: Context, op: Mapping[str, Any], field: str, count: int,
+                 piles: dict[tuple[str, Seat], int]) -> int:
+    """How many cards a chance op takes: its count, fewer when its pile holds fewer after
+    the use's earlier ops took theirs (an empty deck draws nothing, ruling 34), so the
+    next op's cards in the same field are its own."""
+    seat = op.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < ctx.state.n:
+        return count  # the op's own check names the seat
+    before = piles.get((field, seat), 0)
+    need = max(0, min(count, len(chance_pool(ctx.state, field, seat)) - before))
+    piles[(field, seat)] = before + need
+    return need
 
 
 def chance_needs(ctx: Context) -> list[tuple[str, Seat, int]]:
@@ -869,13 +884,13 @@ def stand_in_chance(state: State, needs: Sequence[tuple[str, Seat, int]]
     return out
 
 
-def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, count: int) -> None:
-    """Ruling 34: a chance op takes exactly its count (fewer when the pile holds fewer),
-    named in the action's chance field: at a table what was seen, in digital play dealt."""
+def _check_dealt(ctx: Context, op: Mapping[str, Any], field: str, need: int) -> None:
+    """Ruling 34: a chance op takes exactly its count (fewer when the pile holds fewer:
+    `need`), named in the action's chance field: at a table what was seen, in digital play
+    dealt."""
     seat = op.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < ctx.state.n:
         return  # the op's own check names the seat
-    need = min(count, len(chance_pool(ctx.state, field, seat)))
     got = len(op.get("cards") or ())
     require(got == need, "chance_missing",
             lambda: Mn("{card}: name the {count} card {how} for {player} ({field}), not {got}",

@@ -40,10 +40,11 @@ def checked(before: State, action: Action, after: State, ed: Components
 
 
 def _marked(before: State, after: State, ed: Components) -> State:
-    if before.phase != after.phase or not ed.restriction_cards:
+    if before.phase != after.phase or not ed.strength_watchers:
         return after  # the last phase's effects ending count for neither phase
-    for card in after.cards:
-        after = mark_strength(before, after, card.id, ed)
+    watchers = [c.id for c in after.cards if ed.card(c.id).number in ed.strength_watchers]
+    for card in watchers:
+        after = mark_strength(before, after, card, ed)
     return after
 
 

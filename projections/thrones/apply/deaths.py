@@ -97,10 +97,7 @@ def died_elsewhere(state: State, card: CardId, pile: str) -> bool:
 
 def watches_strength(card: CardId, ed: Components) -> bool:
     """Whether a card carries a constant that reads whether its STR changed this phase."""
-    if ed.card(card).number not in ed.restriction_cards:
-        return False
-    return any((op.get("while") or {}).get("strength_changed") is not None
-               for ability in ed.card(card).constants for op in ability.ops)
+    return ed.card(card).number in ed.strength_watchers
 
 
 def mark_strength(before: State, after: State, card: CardId, ed: Components) -> State:

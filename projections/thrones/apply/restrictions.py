@@ -22,27 +22,28 @@ from .text import blanked, text_of
 from .values import PRINTED, constant_holds
 
 
-def _sources(state: State, ed: Components) -> Iterator[InPlay]:
-    """The cards in play and the revealed plots (a source its player controls) that carry a
-    restricting constant."""
-    numbers = ed.restriction_cards
-    for card in state.cards:
-        if ed.card(card.id).number in numbers:
-            yield card
+def _sources(state: State, numbers: frozenset[int], ed: Components) -> list[InPlay]:
+    """The cards in play and the revealed plots (a source its player controls) whose
+    printed constants carry a restriction of the edition's cards `numbers`."""
+    out = [card for card in state.cards if ed.card(card.id).number in numbers]
     for seat, player in enumerate(state.players):
         plot = player.revealed_plot
         if plot is not None and ed.card(plot).number in numbers:
-            yield InPlay(plot, seat)
+            out.append(InPlay(plot, seat))
+    return out
 
 
 def restrictions(state: State, kind: str, ed: Components
                  ) -> Iterator[tuple[InPlay, Ability, Mapping[str, Any]]]:
     """(source, ability, op) of every `kind` restriction that applies now; a blank card's
-    constants apply not (text.py)."""
-    if not ed.restriction_cards:
+    constants apply not (text.py). Only a card that prints a `kind` constant can hold one
+    (a card's text is its printed text or nothing), so the others are not read."""
+    numbers = ed.restriction_kinds.get(kind)
+    sources = _sources(state, numbers, ed) if numbers else []
+    if not sources:
         return
     blanks = blanked(state, ed)
-    for source in _sources(state, ed):
+    for source in sources:
         for ability in text_of(state, source.id, ed, blanks).constants:
             for op in ability.ops:
                 if op.get("op") == kind and constant_holds(op.get("while") or {}, source,

@@ -308,6 +308,26 @@ def test_core_203_counting_favors_in_digital_play_deals_three_to_each_from_the_d
         {"count": 6, "yours": drawn[:3]}
 
 
+@pytest.mark.parametrize("mode", ["digital", "table"])
+def test_core_203_ruling_34_an_empty_deck_draws_nothing_and_the_opponent_draws_its_own(
+        mode: str) -> None:
+    """The user's deck is empty (one of ruling 34's "fewer when the pile holds fewer"):
+    its op takes no card, so the three cards of the field are the opponent's."""
+    b = board("Targaryen", "Stark", mode=mode)
+    theirs = [b.deck(1, c) for c in ("core_001", "core_002", "core_003", "core_004")]
+    state = reveal(b, {0: "core_203"})
+    data = {"card": "plot:0", "ability": "favors", "choices": {"other": 1}}
+    if mode == "digital":
+        data = RULES.fill_chance(state, Action.of("use_ability", 0, data), Dealer("f", 1))
+    else:
+        data = {**data, "drawn": theirs[:3]}
+    assert len(data["drawn"]) == 3 and set(data["drawn"]) <= set(theirs)
+    after = RULES.apply(state, Action.of("use_ability", 0, data))
+    assert set(data["drawn"]) <= set(after.players[1].hand) and not after.players[0].hand
+    refusal(state, "use_ability", 0, "Counting Favors", "chance_missing",
+            **{**data, "drawn": theirs[:2]})
+
+
 def test_core_203_counting_favors_at_a_table_asks_for_each_card_seen() -> None:
     state, mine, theirs = _favors("table")
     refusal(state, "use_ability", 0, "Counting Favors", "chance_missing", card="plot:0",
