@@ -995,7 +995,7 @@ def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
         if target.name in chosen:
             return Done({"choices": chosen})
         return Choice(("choices", target.name), _target_prompt(ctx.ability, target),
-                      tuple(_value_option(state, v, ed) for v in options if ok(v)))
+                      tuple(_value_option(state, v, ed, target) for v in options if ok(v)))
     picked = list(chosen.get(target.name) or [])
     enough = ok(picked)
     last = len(picked) + 1 >= target.most  # the last pick must complete a legal part
@@ -1004,7 +1004,7 @@ def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
     if f"choices.{target.name}" in made.ended or (enough and not rest):
         return Done({"choices": {target.name: picked}})
     return Choice(("choices", target.name), _target_prompt(ctx.ability, target), tuple(
-        _value_option(state, v, ed) for v in rest), kind="subset", can_end=enough)
+        _value_option(state, v, ed, target) for v in rest), kind="subset", can_end=enough)
 
 
 def _use_card_step(state: State, actor: int, ed: Components) -> Step:
@@ -1054,7 +1054,7 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
         if not offered and target.least == 0:  # nothing to name: the use goes without it
             return None
         return Choice(path, _target_prompt(ability, target), tuple(
-            _value_option(state, v, ed) for v in offered))
+            _value_option(state, v, ed, target) for v in offered))
     picked = list(chosen.get(target.name) or [])
     if ident in made.ended or len(picked) >= target.most:
         return None
@@ -1066,7 +1066,7 @@ def _target_step(state: State, actor: Seat, made: Made, ref: str, ability: Any, 
     if not rest:
         return None
     return Choice(path, _target_prompt(ability, target), tuple(
-        _value_option(state, v, ed) for v in rest), kind="subset", can_end=enough,
+        _value_option(state, v, ed, target) for v in rest), kind="subset", can_end=enough,
         fewest=target.least or None, most=target.most)
 
 
@@ -1096,10 +1096,14 @@ def _target_prompt(ability: Any, target: Any) -> str:
     return M("{ability}: {target}", ability=ability.label, target=what)
 
 
-def _value_option(state: State, value: Any, ed: Components) -> Option:
+def _value_option(state: State, value: Any, ed: Components, target: Any) -> Option:
+    """One value of a target as a person taps it: a card by its name, a player by name,
+    a number by the words its data gives (or the number), a challenge type by its name."""
+    if target.choose == "number":
+        return Option(value, target.value_label(value) or str(value))
     if isinstance(value, str) and ed.is_known(value):
         return _card_option(value, ed, group="")
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < state.n:
+    if target.choose == "seat" and isinstance(value, int) and 0 <= value < state.n:
         return _seat_option(state, value)
     if isinstance(value, str) and value in CHALLENGE_TYPES:
         return Option(value, capitalised(CHALLENGE_TYPES[value]))

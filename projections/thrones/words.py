@@ -738,13 +738,16 @@ def _say_use_ability(d: Any, names: Names, actor: Any, ed: Components) -> str:
     label = ability.label if ability is not None else words(str(d.get("ability")))
     text = M("used {source}: “{ability}”", source=source, ability=label)
     choices = d.get("choices") or {}
-    seat_targets = {t.name for t in ability.targets if t.choose == "seat"} \
-        if ability is not None else set()
+    targets = {t.name: t for t in ability.targets} if ability is not None else {}
     said = []
     for name, value in choices.items():
         what = _target_name(ability, name)
-        if name in seat_targets and isinstance(value, int):
+        target = targets.get(name)
+        kind = target.choose if target is not None else None
+        if kind == "seat" and isinstance(value, int):
             said.append(M("{what}: {choice}", what=what, choice=seat_name(names, value)))
+        elif kind == "number" and target is not None and target.value_label(value):
+            said.append(target.value_label(value))
         elif name == "influence":
             said.append(M("kneeling {cards} for influence",
                           cards=_choice_words(value, names, ed)))

@@ -90,7 +90,7 @@ ABILITY_KEYS = ("id", "label", "label_zh", "kind", "zone", "window", "condition"
                 "limit", "targets", "ops", "function", "automated", "summary")
 WINDOW_KEYS = ("phase", "step", "challenge_type", "your_turn", "trigger", "condition")
 TARGET_KEYS = ("name", "choose", "zone", "controller", "owner", "filter", "count", "min",
-               "max", "seats", "optional", "unless_none", "label", "label_zh", "chooser")
+               "max", "seats", "optional", "unless_none", "label", "label_zh", "chooser", "values")
 FIXED_PLACEHOLDERS = ("$self", "$bearer", "$you", "$house", "$opponent", "$drawn", "$milled",
                       "$random")
 CHALLENGE_FIELDS = ("type", "attacker", "defender", "winner", "loser")
@@ -132,6 +132,13 @@ class Target:
     #: optional only while it offers nothing ("each kneels a standing character": left out
     #: only by a player who has none); a choice may not end empty while it offers a card
     unless_none: bool = False
+    #: a number target's words for each of its values ((0, "leave it on top"), ...): a
+    #: yes-or-no choice reads as what it does, never as a bare 0 or 1
+    values: tuple[tuple[int, str], ...] = ()
+
+    def value_label(self, value: object) -> str | None:
+        """The words for one value of a number target, if the data gives them."""
+        return next((label for v, label in self.values if v == value), None)
 
     @property
     def many(self) -> bool:
@@ -379,7 +386,28 @@ def _target(where: str, data: Any) -> Target:
                                 "seats"),
                   label=_label(data, str(data.get("label") or "")),
                   chooser=str(data.get("chooser") or "you"),
-                  unless_none=data.get("unless_none") is True)
+                  unless_none=data.get("unless_none") is True,
+                  values=_values(where, name, data, choose, least, most))
+
+
+def _values(where: str, name: str, data: Mapping[str, Any], choose: str, least: int,
+            most: int) -> tuple[tuple[int, str], ...]:
+    """A number target's `values`: a label for every value from min to max, or none."""
+    raw = data.get("values")
+    if raw is None:
+        return ()
+    if choose != "number" or not isinstance(raw, list):
+        raise AbilityError(f"{where}: target {name}: values is a list, of a number target")
+    out = []
+    for item in raw:
+        if not isinstance(item, Mapping) or not isinstance(item.get("value"), int) or \
+                not isinstance(item.get("label"), str) or not item["label"]:
+            raise AbilityError(f"{where}: target {name}: each value has a value and a label")
+        out.append((int(item["value"]), _label(item, item["label"])))
+    if sorted(v for v, _ in out) != list(range(least, most + 1)):
+        raise AbilityError(f"{where}: target {name}: values label each number from "
+                           f"{least} to {most} once")
+    return tuple(out)
 
 
 def _op(where: str, data: Any, op_names: Mapping[str, Sequence[str]], known: Sequence[str],

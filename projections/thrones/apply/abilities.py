@@ -678,7 +678,7 @@ def _check_target(ctx: Context, target: Target, value: Any) -> None:
     _refuse_immune(ctx, bad)
     require(not bad, "wrong_target",
             lambda: M("{card}: {value} is not {target} it may choose now", card=name,
-                      value=value_words(ctx, bad[0]), target=_target_words(target)))
+                      value=value_words(ctx, bad[0], target), target=_target_words(target)))
 
 
 def chooser(ctx: Context, target: Target) -> str:
@@ -709,12 +709,16 @@ CHOOSES = {"card": M("a card"), "seat": M("a player"), "number": M("a number"),
            "challenge_type": M("a challenge type")}
 
 
-def value_words(ctx: Context, value: Any) -> str:
-    """A chosen value as a refusal names it: a seat by its player, a card by its name,
-    anything else quoted as typed (revealed.py words another seat's part so too)."""
+def value_words(ctx: Context, value: Any, target: Target) -> str:
+    """A chosen value as a refusal names it: a seat by its player, a card by its name, a
+    number by its data's words, anything else quoted as typed (revealed.py words another
+    seat's part so too)."""
     ed = ctx.ed
-    if isinstance(value, int) and not isinstance(value, bool) and \
-            0 <= value < ctx.state.n:
+    label = target.value_label(value) if target.choose == "number" else None
+    if label is not None:
+        return label
+    if target.choose == "seat" and isinstance(value, int) and not isinstance(value, bool) \
+            and 0 <= value < ctx.state.n:
         return who(ctx.state, value)
     if ed.is_known(value):
         return ed.name(value)

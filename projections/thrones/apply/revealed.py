@@ -191,6 +191,36 @@ def apply_use_ability(state: State, action: Action, ed: Components) -> State:
     return advance(begin_use(state, seat, action.data, ed), ed)
 
 
+def refresh_pick(state: State, ed: Components) -> State:
+    """Card ruling B24: a waiting ability's parts are asked of the seats the state gives
+    them when its user used it; a window answered before anyone chose (Ser Jacelyn's
+    random discards, killed by an earlier plot, while Rule by Decree waits) may change who
+    has a part. Each part nobody has chosen yet is asked again of the seats the state now
+    gives it; an ability left with no part to ask applies (unless its last part deals
+    chance, which the part's answer carries)."""
+    pick = state.pick
+    if pick is None or (state.window is not None and state.window.waiting):
+        return state
+    source = ab.source_of(state, pick.source, ed)
+    ability = next(a for a in source.abilities if a.id == pick.ability)
+    ctx = ab.Context(state, pick.seat, source, ability, dict(thaw(pick.choices)), None, {},
+                     ed, frozenset())
+    waiting: list[tuple[Seat, str]] = []
+    for target in (t for t in ability.targets if ab.chooser(ctx, t) != "you"):
+        if ctx.choices.get(target.name):  # a part chosen: the others stay as asked
+            waiting.extend(w for w in pick.waiting if w[1] == target.name)
+        else:
+            waiting.extend(_waiting(ctx, [target]))
+    if tuple(waiting) == pick.waiting:
+        return state
+    if waiting:
+        return replace(state, pick=replace(pick, waiting=tuple(waiting)))
+    if ab.chance_needs(replace(ctx, waiting=frozenset())):
+        return state
+    return advance(resolve_pick(replace(state, pick=None), replace(pick, waiting=()), {},
+                                ed), ed)
+
+
 def pick_context(state: State, data: Mapping[str, Any], ed: Components
                  ) -> tuple[Pick, Target, ab.Context]:
     """The waiting ability as its next chooser sees it: the pick, the target asked and the
@@ -253,7 +283,7 @@ def _check_part(ctx: ab.Context, target: Target, seat: Seat, value: Any) -> None
     bad = [v for v in picked if v not in options]
     require(not bad, "wrong_target",
             M("{card}: {value} is not {target} {player} may choose", card=ctx.source.name,
-              value=ab.value_words(ctx, bad[0] if bad else None),
+              value=ab.value_words(ctx, bad[0] if bad else None, target),
               target=_target_words(target), player=who(ctx.state, seat)))
 
 

@@ -41,9 +41,9 @@ from .abilities import (
     target_options,
     usable,
 )
-from .checks import checked
+from .checks import RULES_CHECK, checked
 from .guards import who
-from .revealed import begin_use
+from .revealed import begin_use, refresh_pick
 from .victory import Handler, check_victory, rule
 
 #: the stages of a digital window, in order (ruling 36)
@@ -76,7 +76,13 @@ def settle(before: State, action: Action, after: State, ed: Components) -> State
     state = replace(after, window=window)
     if state.mode != "digital" or window is None or state.winner is not None:
         return state
-    return check_victory(advance(state, ed), ed)
+    state = check_victory(advance(state, ed), ed)
+    if state.pick is None or state.winner is not None:
+        return state
+    refreshed = refresh_pick(state, ed)  # the window changed who chooses (ruling B24)
+    if refreshed.pick is None:  # it applied: what it did opens its own window
+        return settle(state, RULES_CHECK, refreshed, ed)
+    return refreshed
 
 
 def advance(state: State, ed: Components) -> State:

@@ -491,6 +491,35 @@ def test_core_046_raff_pays_a_gold_and_the_card_left_on_top_is_drawn_next(mode: 
     assert err.value.code == "wrong_card" and "Raff the Sweetling" in err.value.message
 
 
+def test_core_046_raff_offers_top_or_bottom_in_words_never_as_a_player_or_a_number() -> None:
+    """A number target with `values` reads as what each value does: Raff's 0 and 1 were
+    shown as the players "Anna" and "Bo" (a small number read as a seat)."""
+    from projections.choices import Pick, Walker
+    from projections.messages import render
+    from projections.thrones.words import use_ability_sentence
+
+    b, raff, _ = _raff("digital")
+    walker = Walker(RULES, table=False)
+    picks: list[Pick] = []
+    walk = walker.walk(b.state, "use_ability", 0, picks)
+    while walk.choice is not None and walk.choice.id != "choices.bottom":
+        choice = walk.choice
+        value = next(o.value for o in choice.options
+                     if o.value in (raff, "look_at_top_card", 1))
+        picks.append(Pick(choice.id, value))
+        walk = walker.walk(b.state, "use_ability", 0, picks)
+    assert walk.choice is not None
+    labels = {o.value: (render(o.label, "en"), render(o.label, "zh_Hans"))
+              for o in walk.choice.options}
+    assert labels == {0: ("leave it on top", "留在顶部"),
+                      1: ("put it at the bottom", "置于底部")}
+    assert "where the card goes" in render(walk.choice.prompt, "en")
+    said = use_ability_sentence(Action.of("use_ability", 0, {
+        "card": raff, "ability": "look_at_top_card", "choices": {"foe": 1, "bottom": 1}}),
+        ("Anna", "Bo"), ED)
+    assert "put it at the bottom" in render(said, "en") and "bottom: 1" not in render(said, "en")
+
+
 def test_core_046_raff_puts_the_card_at_the_bottom_and_it_comes_last() -> None:
     b, raff, (bottom, second, third) = _raff()
     after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=1,

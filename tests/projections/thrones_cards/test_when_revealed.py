@@ -507,3 +507,28 @@ def test_ruling_39_jacelyn_killed_by_a_plot_is_dealt_while_another_plot_waits() 
     after = act(state, "use_ability", 0, **data)
     assert after.players[1].discard == (discarded,)
     assert RULES.to_act(after) == (1,)  # Rule by Decree: Bo's 5 cards go to 4
+
+
+def test_ruling_b24_a_window_answered_before_a_plots_choice_changes_who_chooses() -> None:
+    """Valar Morghulis kills Bo's Ser Jacelyn; Rule by Decree (Bo's) then waits for Anna,
+    whose 6 cards are the largest hand. Jacelyn's death is answered first: Anna discards a
+    random card, so both hands hold 5 and both discard down to 4 (rule by decree: tied
+    largest hands all discard), each asked in turn from the first player."""
+    b = board("Stark", "Lannister", mode="digital")
+    b.play(1, "core_047")  # Ser Jacelyn Bywater
+    anna = [b.hand(0, c) for c in ("core_001", "core_002", "core_003", "core_004",
+                                   "core_005", "core_006")]
+    bo = [b.hand(1, c) for c in ("core_037", "core_038", "core_039", "core_040",
+                                 "core_041")]
+    state = reveal(b, {0: "core_201", 1: "core_206"})
+    assert state.pick is not None and state.pick.waiting == ((0, "discards"),)
+    move = RULES.auto_action(state)  # the server uses Jacelyn, dealing Anna's card
+    assert move is not None
+    data = RULES.fill_chance(state, Action.of("use_ability", 1, move["data"]), Dealer("j", 1))
+    state = act(state, "use_ability", 1, **data)
+    assert state.pick is not None and state.pick.waiting == ((0, "discards"), (1, "discards"))
+    left = sorted(set(anna) - set(data["random"]))
+    state = use(state, 0, "decree", plot_of=1, discards=left[:1])
+    state = use(state, 1, "decree", plot_of=1, discards=bo[:1])
+    assert len(state.players[0].hand) == len(state.players[1].hand) == 4
+    assert moved_on(state)
