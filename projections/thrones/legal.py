@@ -994,7 +994,7 @@ def _pick_steps(state: State, actor: int, made: Made, ed: Components) -> Step:
     if not (target.many or ab.chooser(ctx, target) == "each"):
         if target.name in chosen:
             return Done({"choices": chosen})
-        return Choice(("choices", target.name), _target_prompt(ctx.ability, target),
+        return Choice(("choices", target.name), _seen_prompt(ctx, target, ed),
                       tuple(_value_option(state, v, ed, target) for v in options if ok(v)))
     picked = list(chosen.get(target.name) or [])
     enough = ok(picked)
@@ -1089,6 +1089,17 @@ def _influence_step(state: State, actor: Seat, made: Made, ref: str, ability: An
                                                        amount=ab.influence_of(c, ed)))
                         for c in rest),
                   kind="subset", can_end=enough)
+
+
+def _seen_prompt(ctx: Any, target: Any, ed: Components) -> str:
+    """A part's prompt; once the use's chance is seen by the one asked (Raff's look, card
+    ruling L12), naming the card it saw: only that seat is asked, so only it reads it."""
+    prompt = _target_prompt(ctx.ability, target)
+    looked = list(ctx.chance.get("looked") or ()) if ab.chooser(ctx, target) == ab.SEEN \
+        else []
+    if not looked:
+        return prompt
+    return M("{prompt} (the card seen: {card})", prompt=prompt, card=ed.name(looked[0]))
 
 
 def _target_prompt(ability: Any, target: Any) -> str:

@@ -146,6 +146,9 @@ class Pick:
     #: the fields of the trigger an answer binds (a forced ability others choose for:
     #: Snowed Under), frozen; None for a when-revealed plot's
     trigger: Any = None
+    #: the use's chance, dealt with its first move when its user chooses the rest once it
+    #: has seen it (Raff the Sweetling's look, card ruling L12), frozen; else None
+    chance: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,6 +116,10 @@ def raff_chance(use: Use) -> list[tuple[str, int, int]]:
     return [("looked", foe, 1)] if isinstance(foe, int) and foe != use.seat else []
 
 
+# card ruling L12: in digital play the user chooses top or bottom once it has seen the card
+chooser("core_046", "look_at_top_card", "bottom", "seen")
+
+
 @marks("core_046", "look_at_top_card")
 def raff_pins(use: Use) -> list[tuple[str, int, str]]:
     """The card looked at stays on top or goes to the bottom (card ruling L12)."""

@@ -682,10 +682,17 @@ def _check_target(ctx: Context, target: Target, value: Any) -> None:
 
 
 def chooser(ctx: Context, target: Target) -> str:
-    """Who chooses `target` of the ability used (ruling 33): "you", "$<seat target>" or
-    "each"."""
+    """Who chooses `target` of the ability used (ruling 33): "you", "$<seat target>",
+    "each", or "seen": the user, in digital play once the use's chance is dealt and seen
+    (card ruling L12: Raff's top or bottom); at a table the recorder enters it with the
+    card tapped, so there it is the user's own choice ("you")."""
     card = ctx.source.card.id if ctx.source.card else ctx.source.ref
-    return chooser_of(card, ctx.ability.id, target)
+    who_ = chooser_of(card, ctx.ability.id, target)
+    return "you" if who_ == SEEN and ctx.state.mode != "digital" else who_
+
+
+#: the chooser of a target the user names after seeing the use's chance (card ruling L12)
+SEEN = "seen"
 
 
 def _count_words(target: Target) -> str:
@@ -728,6 +735,17 @@ def value_words(ctx: Context, value: Any, target: Target) -> str:
 # ---------------------------------------------------------------------------
 # Costs and ops
 # ---------------------------------------------------------------------------
+
+
+def check_cost(ctx: Context) -> None:
+    """Refuse, naming the card, a use whose cost its user cannot pay now (it is paid later
+    in the same moment: an ability whose user chooses a part once it has seen its chance)."""
+    after = ctx.state
+    try:
+        for op in _cost_ops(ctx):
+            after = apply_op(after, ctx.seat, op, ctx.ed)
+    except IllegalAction as err:
+        raise card_refusal(ctx.source, err, "cannot_pay") from None
 
 
 def _cost_ops(ctx: Context) -> list[dict[str, Any]]:

@@ -52,7 +52,8 @@ def needs(state: State, seat: object, data: Mapping[str, Any], ed: Components
         return []
     try:  # as apply_use_ability reads it: a window's answer comes before a plot's part
         if state.pick is not None and not (state.window is not None and state.window.waiting):
-            if len(state.pick.waiting) > 1 or seat != state.pick.waiting[0][0]:
+            if len(state.pick.waiting) > 1 or seat != state.pick.waiting[0][0] or \
+                    state.pick.chance is not None:  # dealt with the use's first move
                 return []
             _, target, ctx = pick_context(state, {}, ed)
             part = (data.get("choices") or {}).get(target.name)
@@ -60,7 +61,7 @@ def needs(state: State, seat: object, data: Mapping[str, Any], ed: Components
                              waiting=frozenset())
         else:
             _, ability, ctx, _ = ab.begin(state, seat, data, ed)  # an answer's trigger too
-            if any(ab.chooser(ctx, t) != "you" for t in ability.targets):
+            if any(ab.chooser(ctx, t) not in ("you", ab.SEEN) for t in ability.targets):
                 return []  # dealt with the last part chosen
         return ab.chance_needs(ctx)
     except IllegalAction:

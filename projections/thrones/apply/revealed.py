@@ -97,14 +97,14 @@ def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components)
     if ability.kind in ab.ANSWERS and not others:
         return ab.resolve_use(state, seat, data, ed)
     named = [t for t in others if t.name in ctx.choices]
-    require(not named, "wrong_target",
-            M("{card}: {chooser} chooses {target}, not you", card=source.name,
-              chooser=_chooser_words(ctx, named[0]) if named else "",
-              target=_target_words(named[0]) if named else ""))
+    require(not named, "wrong_target", lambda: _named_too_soon(ctx, named[0]))
     waiting = _waiting(ctx, others)
     if not waiting:
         return ab.resolve_use(state, seat, data, ed)
-    require(not ability.cost, "no_ability",
+    seen = all(ab.chooser(ctx, t) == ab.SEEN for t in others)
+    if seen:  # paid at the end, in the same moment: whoever cannot pay does not look
+        ab.check_cost(ctx)
+    require(seen or not ability.cost, "no_ability",
             M("{card}: an ability others choose for has no cost", card=source.name))
     try:  # the user's own part is checked now, the others' when they choose
         ab.ability_ops(replace(ctx, waiting=frozenset(s for s, _ in waiting)))
@@ -112,7 +112,8 @@ def begin_use(state: State, seat: Seat, data: Mapping[str, Any], ed: Components)
         raise ab.card_refusal(source, err) from None
     pick = Pick(source=source.ref, ability=ability.id, seat=seat,
                 choices=freeze(dict(ctx.choices)), waiting=waiting,
-                trigger=None if number is None else freeze(dict(ctx.trigger or {})))
+                trigger=None if number is None else freeze(dict(ctx.trigger or {})),
+                chance=freeze(dict(ctx.chance)) if seen else None)
     return replace(ab.answered(state, source.ref, ability, number), pick=pick)
 
 
@@ -132,6 +133,8 @@ def _choosers(ctx: ab.Context, target: Target) -> list[Seat]:
     who_ = ab.chooser(ctx, target)
     if who_ == "each":
         return list(order(ctx.state))
+    if who_ == ab.SEEN:
+        return [ctx.seat]
     seat = ctx.choices.get(who_[1:])
     return [seat] if isinstance(seat, int) and seat in ctx.state.active else []
 
@@ -148,6 +151,15 @@ def part_options(ctx: ab.Context, target: Target, seat: Seat) -> list[Any]:
         mine = {c.id for c in ctx.state.cards if c.controller == seat}
         return [c for c in options if c in mine]
     return [c for c in options if owner_of(c) == seat]
+
+
+def _named_too_soon(ctx: ab.Context, target: Target) -> str:
+    """The refusal of a use naming a part that is not its user's to name now."""
+    if ab.chooser(ctx, target) == ab.SEEN:
+        return M("{card}: you choose {target} once you have seen the card, in your next move",
+                 card=ctx.source.name, target=_target_words(target))
+    return M("{card}: {chooser} chooses {target}, not you", card=ctx.source.name,
+             chooser=_chooser_words(ctx, target), target=_target_words(target))
 
 
 def _chooser_words(ctx: ab.Context, target: Target) -> str:
@@ -231,7 +243,8 @@ def pick_context(state: State, data: Mapping[str, Any], ed: Components
     ability = next(a for a in source.abilities if a.id == pick.ability)
     name = pick.waiting[0][1]
     target = next(t for t in ability.targets if t.name == name)
-    chance = {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
+    chance = dict(thaw(pick.chance)) if pick.chance is not None else \
+        {k: data.get(k) for k in CHANCE_OPS.values() if data.get(k) is not None}
     ctx = ab.Context(state, pick.seat, source, ability, dict(thaw(pick.choices)), None,
                      chance, ed, frozenset(s for s, _ in pick.waiting))
     return pick, target, ctx
@@ -339,6 +352,9 @@ def resolve_pick(state: State, pick: Pick, chance: Mapping[str, Any], ed: Compon
         else None
     use = {"card": pick.source, "ability": pick.ability, "choices": thaw(pick.choices),
            **chance}
-    trigger = {"seat": pick.seat, "plot": plot} if pick.trigger is None else \
-        dict(thaw(pick.trigger))
-    return ab.resolve_use(state, pick.seat, use, ed, trigger=trigger)
+    if pick.trigger is not None:
+        return ab.resolve_use(state, pick.seat, use, ed, trigger=dict(thaw(pick.trigger)))
+    if plot is None:  # an action's part chosen once its chance was seen (Raff, L12)
+        return ab.resolve_use(state, pick.seat, use, ed)
+    return ab.resolve_use(state, pick.seat, use, ed, trigger={"seat": pick.seat,
+                                                              "plot": plot})

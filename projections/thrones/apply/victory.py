@@ -72,6 +72,11 @@ def waiting_problem(state: State, action: Action, ed: Components) -> None:
             (state.window is not None and state.window.waiting):  # the answer comes first
         return
     seat = state.pick.waiting[0][0] if state.pick else state.revealing[0]
+    if state.pick is not None and not state.pick.source.startswith("plot:"):
+        raise IllegalAction("awaiting_choice", M(
+            "{card} waits for {player} to choose for it first", player=who(state, seat),
+            card=ed.name(state.pick.source) if ed.is_known(state.pick.source) else
+            M("an ability")))
     plot = state.players[state.pick.seat if state.pick else seat].revealed_plot
     what = ed.name(plot) if plot else M("a revealed plot")
     raise IllegalAction("awaiting_when_revealed",

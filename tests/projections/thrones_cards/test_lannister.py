@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from projections.choices import Pick
 from projections.rules import Action, Dealer, IllegalAction, replace
 from projections.thrones.apply.abilities import resolve_use
 from projections.thrones.apply.rounds import set_phase
@@ -478,12 +479,23 @@ def _draws(state: State, cards: list[str]) -> State:
     return after
 
 
+def _raff_looks(state: State, raff: str, looked: str, bottom: int) -> State:
+    """Raff used as each mode records it: at a table one move, the card tapped and the
+    place chosen; in digital play the look first (the card dealt), then the place, chosen
+    once Anna has seen it (card ruling L12)."""
+    if state.mode != "digital":
+        return use(state, 0, raff, "look_at_top_card", foe=1, bottom=bottom,
+                   chance={"looked": [looked]})
+    seen = use(state, 0, raff, "look_at_top_card", foe=1, chance={"looked": [looked]})
+    assert seen.pick is not None and seen.pick.waiting == ((0, "bottom"),)
+    return use(seen, 0, raff, "look_at_top_card", bottom=bottom)
+
+
 @pytest.mark.parametrize("mode", ["table", "digital"])
 def test_core_046_raff_pays_a_gold_and_the_card_left_on_top_is_drawn_next(mode: str) -> None:
     b, raff, (top, second, third) = _raff(mode)
-    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=0,
-                chance={"looked": [top]})
-    assert after.players[0].gold == 0
+    after = _raff_looks(b.state, raff, top, 0)
+    assert after.players[0].gold == 0 and after.pick is None
     assert after.players[1].deck == b.state.players[1].deck  # a look moves no card
     assert set(_draws(after, [top, second]).players[1].hand) == {top, second}
     with pytest.raises(IllegalAction) as err:
@@ -491,15 +503,61 @@ def test_core_046_raff_pays_a_gold_and_the_card_left_on_top_is_drawn_next(mode: 
     assert err.value.code == "wrong_card" and "Raff the Sweetling" in err.value.message
 
 
+def test_core_046_in_digital_play_raff_chooses_top_or_bottom_after_seeing_the_card() -> None:
+    """Card ruling L12 in digital play: the server deals the card looked at with the use;
+    only then is Anna asked where it goes, in words, the card named in the prompt for her
+    alone; nothing else may happen meanwhile, and the gold is paid with the choice."""
+    from projections.choices import Walker
+    from projections.messages import render
+
+    b, raff, (top, second, _) = _raff("digital")
+    refused(b.state, 0, raff, "look_at_top_card", code="wrong_target", foe=1, bottom=1,
+            chance={"looked": [top]})  # the place is not chosen blind
+    move = Action.of("use_ability", 0, {"card": raff, "ability": "look_at_top_card",
+                                        "choices": {"foe": 1}})
+    data = RULES.fill_chance(b.state, move, Dealer("raff", 3))
+    (looked,) = data["looked"]
+    assert looked in (top, second, _)
+    seen = RULES.apply(b.state, Action.of("use_ability", 0, data))
+    assert RULES.to_act(seen) == (0,) and seen.players[0].gold == 1
+    assert RULES.redact(Action.of("use_ability", 0, data), 1, b.state)["looked"] == \
+        {"count": 1}  # Bo learns that a card was looked at, not which
+    walker = Walker(RULES, table=False)
+    picks: list[Pick] = []
+    walk = walker.walk(seen, "use_ability", 0, picks)
+    while walk.choice is not None and walk.choice.id != "choices.bottom":
+        picks.append(Pick(walk.choice.id, walk.choice.options[0].value))
+        walk = walker.walk(seen, "use_ability", 0, picks)
+    assert walk.choice is not None
+    labels = {o.value: (render(o.label, "en"), render(o.label, "zh_Hans"))
+              for o in walk.choice.options}
+    assert labels == {0: ("leave it on top", "留在顶部"),
+                      1: ("put it at the bottom", "置于底部")}
+    assert ED.name(looked) in render(walk.choice.prompt, "en")
+    with pytest.raises(IllegalAction) as err:  # nothing else until Anna has chosen
+        RULES.apply(seen, Action.of("end_marshalling", 0, {}))
+    assert err.value.code == "awaiting_choice" and "Raff the Sweetling" in err.value.message
+    after = use(seen, 0, raff, "look_at_top_card", bottom=1)
+    assert after.players[0].gold == 0 and after.pick is None
+    rest = sorted(set(b.state.players[1].deck) - {looked})
+    assert set(_draws(after, rest).players[1].hand) == set(rest)
+
+
+def test_core_046_without_the_gold_raff_does_not_look() -> None:
+    b, raff, (top, _, _) = _raff("digital", gold=0)
+    refused(b.state, 0, raff, "look_at_top_card", code="cannot_pay", foe=1,
+            chance={"looked": [top]})
+
+
 def test_core_046_raff_offers_top_or_bottom_in_words_never_as_a_player_or_a_number() -> None:
     """A number target with `values` reads as what each value does: Raff's 0 and 1 were
     shown as the players "Anna" and "Bo" (a small number read as a seat)."""
-    from projections.choices import Pick, Walker
+    from projections.choices import Walker
     from projections.messages import render
     from projections.thrones.words import use_ability_sentence
 
-    b, raff, _ = _raff("digital")
-    walker = Walker(RULES, table=False)
+    b, raff, _ = _raff("table")
+    walker = Walker(RULES, table=True)
     picks: list[Pick] = []
     walk = walker.walk(b.state, "use_ability", 0, picks)
     while walk.choice is not None and walk.choice.id != "choices.bottom":
@@ -549,10 +607,8 @@ def test_core_046_a_shuffle_forgets_what_raff_saw() -> None:
 
 
 def test_core_046_the_digital_dealer_deals_the_pinned_card_first() -> None:
-    from projections.rules import Dealer
     b, raff, (_, _, third) = _raff("digital")
-    after = use(b.state, 0, raff, "look_at_top_card", foe=1, bottom=0,
-                chance={"looked": [third]})
+    after = _raff_looks(b.state, raff, third, 0)
     for index in range(6):  # whatever the shuffle, the known top card is drawn
         data = RULES.fill_chance(replace(after, phase="draw"),
                                  Action.of("draw_phase", "table", {}), Dealer("raff", index))
@@ -1453,3 +1509,20 @@ def test_every_lannister_action_the_choices_offer_is_accepted_by_the_rules() -> 
         "lannister_character_discount", "character_discount", "trade_plot_decks",
         "intrigue_discount", "kneel_the_mighty", "lend", "cut_claim", "name_a_card",
         "deadly_boon", "kneel_commoner"}
+
+
+def test_core_046_the_listed_moves_reach_both_of_raffs_steps_in_digital_play() -> None:
+    """Random play and the seat pages list the look without the place, then the place:
+    each listed move is accepted, and the two make one whole use (card ruling L12)."""
+    b, raff, _ = _raff("digital")
+    looks = [m for m in offered(b.state, 0) if m["data"].get("card") == raff]
+    assert looks and all("bottom" not in m["data"]["choices"] for m in looks)
+    move = Action.of("use_ability", 0, looks[0]["data"])
+    seen = RULES.apply(b.state, Action.of("use_ability", 0,
+                                          RULES.fill_chance(b.state, move, Dealer("l", 1))))
+    places = [m for m in offered(seen, 0) if m["type"] == "use_ability"]
+    assert sorted(m["data"]["choices"]["bottom"] for m in places) == [0, 1]
+    assert not offered(seen, 1)
+    for place in places:
+        after = RULES.apply(seen, Action.of("use_ability", 0, place["data"]))
+        assert after.pick is None and after.players[0].gold == 0
