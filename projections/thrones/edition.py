@@ -276,6 +276,7 @@ def components_of(edition: Mapping[str, Any]) -> Components:
     op_fields = {name: tuple((spec.get("fields") or {}) if isinstance(spec, Mapping) else ())
                  for name, spec in (edition.get("effect_ops") or {}).items()}
     cards = tuple(_card(c, op_fields) for c in edition["cards"])
+    kinds = {op: _constant_numbers(cards, (op,)) for op in RESTRICTION_OPS}
     return Components(
         cards=cards, by_number={c.number: c for c in cards},
         constants=Constants(**{k: int(edition["constants"][k]) for k in CONSTANTS}),
@@ -289,8 +290,7 @@ def components_of(edition: Mapping[str, Any]) -> Components:
                                    else {}) for h in edition["houses"]},
         effect_ops=tuple(edition.get("effect_ops") or ()),
         constant_cards=_constant_numbers(cards, ("continuous",)),
-        restriction_cards=_constant_numbers(cards, tuple(RESTRICTION_OPS)),
-        restriction_kinds={op: _constant_numbers(cards, (op,)) for op in RESTRICTION_OPS},
+        restriction_cards=frozenset().union(*kinds.values()), restriction_kinds=kinds,
         strength_watchers=frozenset(
             c.number for c in cards for a in c.constants for op in a.ops
             if (op.get("while") or {}).get("strength_changed") is not None))

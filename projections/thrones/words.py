@@ -744,10 +744,12 @@ def _say_use_ability(d: Any, names: Names, actor: Any, ed: Components) -> str:
         what = _target_name(ability, name)
         target = targets.get(name)
         kind = target.choose if target is not None else None
+        worded = target.value_label(value) if target is not None and kind == "number" \
+            else None
         if kind == "seat" and isinstance(value, int):
             said.append(M("{what}: {choice}", what=what, choice=seat_name(names, value)))
-        elif kind == "number" and target is not None and target.value_label(value):
-            said.append(target.value_label(value))
+        elif worded is not None:
+            said.append(worded)
         elif name == "influence":
             said.append(M("kneeling {cards} for influence",
                           cards=_choice_words(value, names, ed)))

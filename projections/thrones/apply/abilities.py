@@ -818,7 +818,7 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
         op = ctx.fill(thaw(template))
         field = CHANCE_OPS.get(op["op"])
         if field is not None and "count" in op:
-            need = _chance_need(ctx, op, field, int(op.pop("count")), piles)
+            need = _chance_need(ctx, field, op.get("seat"), int(op.pop("count")), piles)
             dealt = list(ctx.chance.get(field) or ())
             start = taken.get(field, 0)
             op["cards"] = dealt[start:start + need]
@@ -828,12 +828,11 @@ def ability_ops(ctx: Context) -> list[dict[str, Any]]:
     return out
 
 
-def _chance_need(ctx: Context, op: Mapping[str, Any], field: str, count: int,
+def _chance_need(ctx: Context, field: str, seat: object, count: int,
                  piles: dict[tuple[str, Seat], int]) -> int:
     """How many cards a chance op takes: its count, fewer when its pile holds fewer after
     the use's earlier ops took theirs (an empty deck draws nothing, ruling 34), so the
     next op's cards in the same field are its own."""
-    seat = op.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < ctx.state.n:
         return count  # the op's own check names the seat
     before = piles.get((field, seat), 0)
@@ -867,9 +866,9 @@ def _check_function_chance(ctx: Context, key: tuple[str, str]) -> None:
     if key not in CHANCE:
         return
     wanted: dict[str, int] = {}
+    piles: dict[tuple[str, Seat], int] = {}
     for field, seat, count in chance_needs(ctx):
-        wanted[field] = wanted.get(field, 0) + min(count, len(chance_pool(ctx.state, field,
-                                                                          seat)))
+        wanted[field] = wanted.get(field, 0) + _chance_need(ctx, field, seat, count, piles)
     for field in CHANCE_FIELDS:
         got = len(ctx.chance.get(field) or ())
         if got != wanted.get(field, 0):

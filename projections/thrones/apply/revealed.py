@@ -219,7 +219,7 @@ def refresh_pick(state: State, ed: Components) -> State:
                      ed, frozenset())
     waiting: list[tuple[Seat, str]] = []
     for target in (t for t in ability.targets if ab.chooser(ctx, t) != "you"):
-        if ctx.choices.get(target.name):  # a part chosen: the others stay as asked
+        if target.name in ctx.choices:  # a part chosen: the others stay as asked
             waiting.extend(w for w in pick.waiting if w[1] == target.name)
         else:
             waiting.extend(_waiting(ctx, [target]))

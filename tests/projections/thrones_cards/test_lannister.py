@@ -1523,6 +1523,9 @@ def test_core_046_the_listed_moves_reach_both_of_raffs_steps_in_digital_play() -
     places = [m for m in offered(seen, 0) if m["type"] == "use_ability"]
     assert sorted(m["data"]["choices"]["bottom"] for m in places) == [0, 1]
     assert not offered(seen, 1)
+    # Bo is not walked towards the part at all: its prompt names the card Anna saw
+    from projections.choices import Made
+    assert RULES.action_type("use_ability").steps(seen, 1, Made(), ED) is None
     for place in places:
         after = RULES.apply(seen, Action.of("use_ability", 0, place["data"]))
         assert after.pick is None and after.players[0].gold == 0
