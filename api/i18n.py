@@ -142,8 +142,10 @@ def init_app(app: Flask) -> None:
         if wanted:
             response.set_cookie(COOKIE, language_of(wanted), max_age=365 * 24 * 3600,
                                 samesite="Lax")
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+        if "Vary" in response.headers:
+            response.vary.update(("Accept-Language", "Cookie"))
+        else:  # most answers: no header set parsed and written back (issue #34)
+            response.headers["Vary"] = "Accept-Language, Cookie"
         return response
 
     @app.get("/i18n/<lang>.json")

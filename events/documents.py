@@ -91,3 +91,35 @@ class StateDocuments:
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class KnownRoles:
+    """The role of each token this process has resolved, by (game, token hash).
+
+    A token is minted with its game and never changes or goes (no store updates or
+    deletes a token row), so a role read once holds for good, in every worker; a token
+    the store does not know is never kept, and is looked up again each time. Issue #34:
+    the token's row was one of a cached GET state's three reads, and under gunicorn's
+    threads every read hands the interpreter lock to another thread and back.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._items: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def role(self, game_id: str, hashed: str, read: Callable[[str, str], str | None]
+             ) -> str | None:
+        """The token's role, from `read(game_id, hashed)` (the store) the first time."""
+        key = (game_id, hashed)
+        with self._lock:
+            found = self._items.get(key)
+        if found is not None:
+            return found
+        role = read(game_id, hashed)
+        if role is not None:
+            with self._lock:
+                self._items[key] = role
+                while len(self._items) > self._size:
+                    self._items.popitem(last=False)
+        return role

@@ -20,7 +20,7 @@ from projections import snapshot
 from projections.replay import Cursor, Folder
 from projections.rules import GameRules
 
-from .documents import StateDocuments
+from .documents import KnownRoles, StateDocuments
 from .editions import Editions
 from .errors import ChronicleError, NotFound, StorageError
 from .model import Envelope, event_hash
@@ -63,6 +63,7 @@ class CursorCache:
 
     def __init__(self, size: int = 256, window: int = 16) -> None:
         self.documents = StateDocuments()
+        self.roles = KnownRoles()
         self._items: OrderedDict[str, Cursor] = OrderedDict()
         self._recent: dict[str, OrderedDict[int, Cursor]] = {}
         self._lock = threading.Lock()
@@ -113,12 +114,12 @@ class Folding:
         return row
 
     def context(self, game_id: str) -> GameContext:
-        """The game row, its reducer and its last event, each read once."""
-        row = self.row(game_id)
-        last = self.store.last_event(game_id)
-        if last is None:
+        """The game row, its reducer and its last event, read together once."""
+        head = self.store.head(game_id)
+        if head is None:
             raise NotFound("unknown_game", f"there is no game {game_id!r}")
-        return GameContext(row, self.editions.rules_for(row), last)
+        self.audits[game_id] = head[0].get("audit")
+        return GameContext(head[0], self.editions.rules_for(head[0]), head[1])
 
     def cursor(self, ctx: GameContext, at: int | None = None, keep: bool = False) -> Cursor:
         """The fold of events 0..at (default: the last), from the cache or a snapshot;

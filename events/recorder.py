@@ -81,7 +81,7 @@ class Recorder:
         """Resolve a bearer token (None: spectator); an unknown token is refused."""
         if token is None:
             return Access("spectator")  # an unknown game is refused by the read that follows
-        role = self.store.token_role(game_id, token_hash(token))
+        role = self.folding.cache.roles.role(game_id, token_hash(token), self.store.token_role)
         if role is None:
             self.game(game_id)  # an unknown game is a 404 before a bad token is a 401
         return from_role(role)

@@ -25,6 +25,12 @@ GAME_COLUMNS = ("id", "game", "rules_version", "players", "mode", "edition_name"
                 "edition_sha256", "created_at", "title", "notes", "status", "result", "audit",
                 "origin")
 JSON_COLUMNS = ("players", "result", "origin")
+#: the game row and its last event in one read (Store.head): the primary key's index walked
+#: backwards from the game's last seq, its columns apart from the row's by their prefix
+HEAD = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_COLUMNS) + ", "
+        + ", ".join(f"e.{f} AS event_{f}" for f in ENVELOPE_FIELDS)
+        + " FROM games g JOIN events e ON e.game_id = g.id WHERE g.id = ? "
+        "ORDER BY e.seq DESC LIMIT 1")
 
 
 class SQLStore(SQLBase):
@@ -64,6 +70,14 @@ class SQLStore(SQLBase):
     def game(self, game_id: str) -> dict[str, Any] | None:
         row = self._one("SELECT * FROM games WHERE id = ?", [game_id])
         return self._game_row(row) if row else None
+
+    def head(self, game_id: str) -> tuple[dict[str, Any], Envelope] | None:
+        row = self._one(HEAD, [game_id])
+        if row is None:
+            return None
+        game = {c: row[c] for c in GAME_COLUMNS}
+        return self._game_row(game), self._envelope({f: row[f"event_{f}"]
+                                                     for f in ENVELOPE_FIELDS})
 
     def list_games(self, flt: GameFilter) -> tuple[list[dict[str, Any]], int]:
         where, params = ["1 = 1"], []

@@ -214,5 +214,12 @@ class Caches(Protocol):
 class Store(Log, ReadModel, Caches, Protocol):
     """A whole backend: the log, its read model and its caches, over one connection."""
 
+    def head(self, game_id: str) -> tuple[dict[str, Any], Envelope] | None:
+        """The game row and its last event, or None: one read where the backend can (every
+        request starts here, and under gunicorn's threads each read is a hand-off of the
+        interpreter lock; issue #34)."""
+        row, last = self.game(game_id), self.last_event(game_id)
+        return None if row is None or last is None else (row, last)
+
     def close(self) -> None:
         """Release the connection."""

@@ -95,6 +95,8 @@ def test_tokens_401_and_403(client, digital):
     r = client.get(f"/games/{gid}/state", headers={"Authorization": "Basic abc"})
     assert r.status_code == 401
     other = client.post("/games", json={"game": "adaman", "players": ["Bo"]}).json
+    # the seat's role is now known to the process (events/documents.py, KnownRoles)
+    assert client.get(f"/games/{gid}/state", headers=auth(seat)).status_code == 200
     r = client.post(f"/games/{other['id']}/events", headers=auth(seat),
                     json={"type": "abandon", "actor": 0, "data": {}})
     assert r.status_code == 401, "a token of another game is not valid here"

@@ -1,8 +1,9 @@
 """The write path does the append and little else (issue #23), and loses no check.
 
-- A record is one transaction of a few statements: the game row and the last event read
-  once, the conditional insert (the seq check and the row in one statement), the digest,
-  the commit; the game row is rewritten only when its status or result changes.
+- A record is one read and one transaction of a few statements: the game row and the last
+  event read together (issue #34), then the conditional insert (the seq check and the row
+  in one statement), the digest, the commit; the game row is rewritten only when its
+  status or result changes.
 - The digest stored after each event is the one an independent fold of the stored log
   computes (projections.audit.state_digest), whether the write shared the answer's view
   (a caller who sees everything) or not (a seat in digital play, the server's deals).
@@ -33,15 +34,16 @@ def _statements(store) -> list[str]:
     return seen
 
 
-def test_a_record_is_one_transaction_of_six_statements(rec):
+def test_a_record_is_one_read_and_one_transaction_of_four_statements(rec):
     gid = rec.create_game({"game": "adaman", "players": ["Ann"], "mode": "table"}).id
     rec.record(gid, EXAMPLE["events"][0])  # warm: the reducer bound, the cursor cached
     seen = _statements(rec.store)
     rec.record(gid, EXAMPLE["events"][1])
     rec.store.conn.set_trace_callback(None)
     words = [s.split()[0].upper() for s in seen]
-    assert words == ["SELECT", "SELECT", "BEGIN", "INSERT", "INSERT", "COMMIT"], seen
-    assert "WHERE (SELECT max(seq)" in seen[3], "the seq check is the insert's own"
+    assert words == ["SELECT", "BEGIN", "INSERT", "INSERT", "COMMIT"], seen
+    assert "FROM games g JOIN events e" in seen[0], "the row and the last event, one read"
+    assert "WHERE (SELECT max(seq)" in seen[2], "the seq check is the insert's own"
 
 
 def test_the_game_row_is_rewritten_only_when_its_status_or_result_changes(rec):
