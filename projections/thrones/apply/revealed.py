@@ -352,9 +352,7 @@ def resolve_pick(state: State, pick: Pick, chance: Mapping[str, Any], ed: Compon
         else None
     use = {"card": pick.source, "ability": pick.ability, "choices": thaw(pick.choices),
            **chance}
-    if pick.trigger is not None:
-        return ab.resolve_use(state, pick.seat, use, ed, trigger=dict(thaw(pick.trigger)))
-    if plot is None:  # an action's part chosen once its chance was seen (Raff, L12)
-        return ab.resolve_use(state, pick.seat, use, ed)
-    return ab.resolve_use(state, pick.seat, use, ed, trigger={"seat": pick.seat,
-                                                              "plot": plot})
+    # no trigger for an action's part chosen once its chance was seen (Raff, L12)
+    trigger = dict(thaw(pick.trigger)) if pick.trigger is not None else \
+        None if plot is None else {"seat": pick.seat, "plot": plot}
+    return ab.resolve_use(state, pick.seat, use, ed, trigger=trigger)
